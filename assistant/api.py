@@ -1,0 +1,114 @@
+"""The Python API: an Assistant is one conversation with its own settings and runtimes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from assistant.config import Settings, load_settings
+from assistant.events import Event, TurnEnd
+from assistant.journal import Journal
+from assistant.llm import LLM
+from assistant.runtime import Runtimes
+from assistant.safety.policy import Approver, Policy
+from assistant.session import Session
+
+
+class Assistant:
+    """Chat with an LLM that proposes code; runs only what the approver or policy allows.
+
+    Settings come from config.toml and the environment, overridden by keyword arguments
+    (any Settings field: model, api_base, auto_run, max_output, journal, ...). Without an
+    approver and without auto_run, every proposal is declined: nothing runs unasked.
+    """
+
+    def __init__(
+        self,
+        model: str | None = None,
+        *,
+        settings: Settings | None = None,
+        approver: Approver | None = None,
+        messages: list[dict[str, Any]] | None = None,
+        conversation_id: str = "",
+        **overrides: Any,
+    ) -> None:
+        if model is not None:
+            overrides["model"] = model
+        if settings is None:
+            settings = load_settings(overrides)
+        elif overrides:
+            settings = settings.replace(**overrides)
+        self.settings = settings
+        self.journal = Journal.in_dir(settings.data_path) if settings.journal else None
+        self.runtimes = Runtimes(timeout=settings.timeout, max_output=settings.max_output)
+        self.policy = Policy(approver, auto_run=settings.auto_run)
+        self._session = Session(
+            LLM(settings),
+            self.runtimes,
+            self.policy,
+            system=settings.system_message,
+            max_runs_per_turn=settings.max_runs_per_turn,
+            journal=self.journal,
+            conversation_id=conversation_id,
+            messages=messages,
+        )
+
+    @classmethod
+    def resume(cls, conversation_id: str | None = None, **kwargs: Any) -> Assistant:
+        """Continue a journaled conversation (the latest one when no id is given)."""
+        probe = kwargs.get("settings") or load_settings(
+            {k: v for k, v in kwargs.items() if k not in ("approver", "settings")}
+        )
+        journal = Journal.in_dir(probe.data_path)
+        try:
+            record = journal.conversation(conversation_id)
+        finally:
+            journal.close()
+        kwargs.setdefault("model", probe.model or record["model"])
+        return cls(messages=record["messages"], conversation_id=record["id"], **kwargs)
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The conversation so far (OpenAI format, without the system message)."""
+        return self._session.messages
+
+    @messages.setter
+    def messages(self, value: list[dict[str, Any]]) -> None:
+        self._session.messages = list(value)
+
+    @property
+    def conversation_id(self) -> str:
+        return self._session.conversation_id
+
+    def chat(self, message: str, stream: bool = False) -> Iterator[Event] | list[Event]:
+        """One turn. With stream=True a generator of events; otherwise the list of them."""
+        events = self._session.turn(message)
+        return events if stream else list(events)
+
+    def ask(self, message: str) -> str:
+        """One turn, returning only the LLM's final words."""
+        final = [e for e in self._session.turn(message) if isinstance(e, TurnEnd)]
+        return final[-1].text if final else ""
+
+    def interrupt(self) -> None:
+        """Stop the LLM stream or the running code; safe from a signal handler or thread."""
+        self._session.interrupt()
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.messages, indent=2, ensure_ascii=False))
+
+    def load(self, path: str | Path) -> None:
+        self.messages = json.loads(Path(path).read_text())
+
+    def close(self) -> None:
+        self.runtimes.close()
+        if self.journal is not None:
+            self.journal.close()
+
+    def __enter__(self) -> Assistant:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,155 @@
+"""`assistant`: the terminal chat, one-shot requests, and the history of conversations.
+
+Imports stay light here so `assistant --help` answers at once; litellm, rich and the
+rest load only when a command needs them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from assistant.config import ConfigError, load_settings
+
+COMMANDS = {"history": "list conversations, or show one: history [ID] [--json]"}
+
+EPILOG = """commands:
+  assistant                      interactive chat
+  assistant "do something"       one turn, then exit (stdin can be piped in too)
+  assistant history [ID] [--json]  past conversations from the journal
+
+Settings: defaults < config.toml (assistant history shows where) < ASSISTANT_* variables
+< these options. Profiles are TOML files in the config folder's profiles/."""
+
+
+def chat_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="assistant",
+        description="Ask for something; the LLM proposes code, you approve, it runs here.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("message", nargs="*", help="a request to run as one turn, then exit")
+    parser.add_argument("-m", "--model", help="LLM, as litellm names it (gpt-4o-mini, ollama_chat/qwen2.5-coder, ...)")
+    parser.add_argument("--api-base", help="URL of an OpenAI-compatible or Ollama server")
+    parser.add_argument("--api-key", help="API key for the model's provider")
+    parser.add_argument("-y", "--yes", dest="auto_run", action="store_const", const=True,
+                        help="run proposals without asking (the safety policy still applies)")
+    parser.add_argument("--profile", help="a TOML profile from the config folder's profiles/")
+    parser.add_argument("--system-message", help="replace the built-in instructions")
+    parser.add_argument("--max-output", type=int, help="characters of run output shown to the LLM")
+    parser.add_argument("--timeout", type=float, help="seconds a run may take (default 120)")
+    parser.add_argument("--code-style", choices=("auto", "tools", "fenced"),
+                        help="how the LLM proposes code: tool calls or fenced blocks")
+    parser.add_argument("--no-journal", dest="journal", action="store_const", const=False,
+                        help="do not record this conversation")
+    parser.add_argument("--resume", nargs="?", const="", metavar="ID",
+                        help="continue a conversation (the latest without ID)")
+    return parser
+
+
+def history_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="assistant history", description=COMMANDS["history"])
+    parser.add_argument("id", nargs="?", help="a conversation id (a prefix is enough)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--limit", type=int, default=20, help="how many conversations to list")
+    return parser
+
+
+def fail(message: str, status: int = 2) -> int:
+    print(f"assistant: {message}", file=sys.stderr)
+    return status
+
+
+def no_model_message(settings: Any) -> str:
+    return (
+        "no model chosen: pass --model NAME (e.g. --model gpt-4o-mini with OPENAI_API_KEY set, "
+        "or --model ollama_chat/llama3.1 with Ollama running), or set model = \"NAME\" in "
+        f"{settings.config_path / 'config.toml'}"
+    )
+
+
+def run_history(argv: list[str]) -> int:
+    from assistant.journal import Journal, JournalError
+    from assistant.ui.history import print_conversation, print_list
+
+    args = history_parser().parse_args(argv)
+    settings = load_settings()
+    journal = Journal.in_dir(settings.data_path)
+    try:
+        if args.id:
+            print_conversation(journal.conversation(args.id), as_json=args.json)
+        else:
+            print_list(journal.conversations(args.limit), as_json=args.json)
+    except JournalError as exc:
+        return fail(str(exc), 1)
+    finally:
+        journal.close()
+    return 0
+
+
+def read_message(args: argparse.Namespace) -> str:
+    """The request from the arguments and/or piped stdin (both are joined)."""
+    text = " ".join(args.message)
+    if not sys.stdin.isatty():
+        piped = sys.stdin.read()
+        text = f"{text}\n\n{piped}" if text and piped.strip() else text or piped
+    return text.strip()
+
+
+def run_chat(argv: list[str]) -> int:
+    args = chat_parser().parse_args(argv)
+    flags = {k: v for k, v in vars(args).items() if k not in ("message", "resume")}
+    settings = load_settings(flags)
+    if not settings.model and args.resume is None:
+        return fail(no_model_message(settings))
+    message = read_message(args)
+    interactive = not message
+
+    from assistant.api import Assistant
+    from assistant.journal import JournalError
+    from assistant.ui.terminal import Terminal, open_keyboard
+
+    terminal = Terminal(keyboard=open_keyboard())
+    try:
+        if args.resume is not None:
+            assistant = Assistant.resume(args.resume or None, settings=settings,
+                                         approver=terminal.approve)
+            terminal.console.print(
+                f"resumed {assistant.conversation_id} ({len(assistant.messages)} messages)",
+                style="dim", highlight=False,
+            )
+        else:
+            assistant = Assistant(settings=settings, approver=terminal.approve)
+    except JournalError as exc:
+        return fail(str(exc), 1)
+    if not assistant.settings.model:
+        return fail(no_model_message(settings))
+    with assistant:
+        if interactive:
+            terminal.loop(assistant)
+            return 0
+        end = terminal.run_turn(assistant, message)
+    if end is None or end.reason == "error":
+        return 1
+    return 130 if end.reason == "interrupted" else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    try:
+        if argv and argv[0] == "history":
+            return run_history(argv[1:])
+        return run_chat(argv)
+    except ConfigError as exc:
+        return fail(str(exc))
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

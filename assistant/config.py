@@ -1,0 +1,193 @@
+"""One Settings object: defaults < config.toml < profile < environment < flags.
+
+Profiles and the config file are TOML, never code, so loading settings can run nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Literal
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
+
+APP = "assistant"
+ENV_PREFIX = "ASSISTANT_"
+
+CodeStyle = Literal["auto", "tools", "fenced"]
+
+
+class ConfigError(Exception):
+    """Bad settings; the message is one line naming the place and the problem."""
+
+
+@dataclass
+class Settings:
+    """Everything a conversation needs to know; each Assistant owns its own copy."""
+
+    model: str = ""
+    api_base: str = ""
+    api_key: str = ""
+    auto_run: bool = False
+    system_message: str = ""
+    max_output: int = 2800
+    timeout: float = 120.0
+    max_runs_per_turn: int = 20
+    code_style: CodeStyle = "auto"
+    context_window: int = 0
+    max_tokens: int = 0
+    temperature: float = 0.0
+    llm_timeout: float = 60.0
+    journal: bool = True
+    profile: str = ""
+    data_dir: str = ""
+    config_dir: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def replace(self, **changes: Any) -> Settings:
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def data_path(self) -> Path:
+        return Path(self.data_dir) if self.data_dir else default_data_dir()
+
+    @property
+    def config_path(self) -> Path:
+        return Path(self.config_dir) if self.config_dir else default_config_dir()
+
+
+def default_config_dir() -> Path:
+    if os.environ.get(ENV_PREFIX + "CONFIG_DIR"):
+        return Path(os.environ[ENV_PREFIX + "CONFIG_DIR"])
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir(APP, appauthor=False))
+
+
+def default_data_dir() -> Path:
+    if os.environ.get(ENV_PREFIX + "DATA_DIR"):
+        return Path(os.environ[ENV_PREFIX + "DATA_DIR"])
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP, appauthor=False))
+
+
+# With no model configured, a provider key in the environment picks that provider's everyday model.
+KEY_MODELS = (
+    ("OPENAI_API_KEY", "gpt-4o-mini"),
+    ("ANTHROPIC_API_KEY", "claude-3-5-haiku-latest"),
+    ("GEMINI_API_KEY", "gemini/gemini-1.5-flash"),
+    ("GROQ_API_KEY", "groq/llama-3.1-8b-instant"),
+    ("MISTRAL_API_KEY", "mistral/mistral-small-latest"),
+)
+
+
+def model_from_keys(env: dict[str, str]) -> str:
+    return next((model for key, model in KEY_MODELS if env.get(key)), "")
+
+
+_FIELDS = {f.name: f for f in fields(Settings) if f.name != "extra"}
+_PATH_KEYS = {"data_dir", "config_dir"}
+
+
+def _coerce(name: str, value: Any, where: str) -> Any:
+    """Turn a TOML or environment value into the field's type, or say what is wrong."""
+    default = getattr(Settings(), name)
+    kind = type(default)
+    if name == "code_style":
+        if value not in ("auto", "tools", "fenced"):
+            raise ConfigError(f"{where}: code_style must be auto, tools or fenced, not {value!r}")
+        return value
+    if kind is bool:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off", ""):
+            return False
+        raise ConfigError(f"{where}: {name} must be true or false, not {value!r}")
+    if kind in (int, float):
+        if isinstance(value, bool):
+            raise ConfigError(f"{where}: {name} must be a number, not {value!r}")
+        try:
+            number = kind(value)
+        except (TypeError, ValueError):
+            raise ConfigError(f"{where}: {name} must be a number, not {value!r}") from None
+        if number < 0:
+            raise ConfigError(f"{where}: {name} must not be negative, got {value!r}")
+        return number
+    if not isinstance(value, str):
+        raise ConfigError(f"{where}: {name} must be text, not {value!r}")
+    return value
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """Read a TOML file; a syntax error becomes one line with the file and line."""
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: {exc} — fix or remove that line") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def _apply_table(values: dict[str, Any], table: dict[str, Any], source: Path) -> None:
+    for key, value in table.items():
+        name = key.replace("-", "_")
+        if name not in _FIELDS or name in _PATH_KEYS:
+            known = ", ".join(sorted(n for n in _FIELDS if n not in _PATH_KEYS))
+            raise ConfigError(f"{source}: unknown setting {key!r} (known: {known})")
+        values[name] = _coerce(name, value, str(source))
+
+
+def profile_path(config_dir: Path, name: str) -> Path:
+    """Profiles live beside config.toml; a bare name gets the .toml suffix."""
+    candidate = Path(name).expanduser()
+    if candidate.suffix == ".toml" and candidate.exists():
+        return candidate
+    return config_dir / "profiles" / f"{name}.toml"
+
+
+def load_settings(flags: dict[str, Any] | None = None, env: dict[str, str] | None = None) -> Settings:
+    """Build Settings from every layer; flags with value None are treated as not given."""
+    env = dict(os.environ) if env is None else env
+    flags = {k: v for k, v in (flags or {}).items() if v is not None}
+    values: dict[str, Any] = {}
+
+    config_dir = Path(flags.get("config_dir") or env.get(ENV_PREFIX + "CONFIG_DIR") or "")
+    config_dir = config_dir if str(config_dir) not in ("", ".") else default_config_dir()
+    config_file = config_dir / "config.toml"
+    if config_file.exists():
+        _apply_table(values, read_toml(config_file), config_file)
+
+    env_values: dict[str, Any] = {}
+    for name in _FIELDS:
+        raw = env.get(ENV_PREFIX + name.upper())
+        if raw is not None:
+            env_values[name] = _coerce(name, raw, f"environment {ENV_PREFIX}{name.upper()}")
+
+    profile = flags.get("profile") or env_values.get("profile") or values.get("profile")
+    if profile:
+        path = profile_path(config_dir, profile)
+        if not path.exists():
+            raise ConfigError(f"profile {profile!r} not found: create {path}")
+        _apply_table(values, read_toml(path), path)
+        values["profile"] = profile
+
+    values.update(env_values)
+    for name, value in flags.items():
+        if name not in _FIELDS:
+            raise ConfigError(f"unknown setting {name!r}")
+        values[name] = _coerce(name, value, f"option --{name.replace('_', '-')}")
+    values["config_dir"] = str(config_dir)
+    if not values.get("model"):
+        values["model"] = model_from_keys(env)
+    return Settings(**values)

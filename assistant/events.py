@@ -1,0 +1,128 @@
+"""The typed records that flow from the core to every front end.
+
+One stream of these is the whole contract between the loop and a UI: a front end
+renders them, the journal stores them, and nothing else crosses the boundary.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+Decider = Literal["user", "policy", "caller"]
+Stream = Literal["stdout", "stderr"]
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of every record; `kind` names the record in the journal and in JSON."""
+
+    kind: ClassVar[str] = "event"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, **dataclasses.asdict(self)}
+
+
+@dataclass(frozen=True)
+class TextDelta(Event):
+    """A piece of the LLM's words as they stream in."""
+
+    kind: ClassVar[str] = "text"
+    text: str
+
+
+@dataclass(frozen=True)
+class Proposal(Event):
+    """Code the LLM wants to run; nothing runs until an approval says so."""
+
+    kind: ClassVar[str] = "proposal"
+    id: str
+    language: str
+    code: str
+
+
+@dataclass(frozen=True)
+class Approval(Event):
+    """The decision on a proposal, and who made it.
+
+    `code` is what will actually run (it differs from the proposal after an edit);
+    `always` asks that identical code in this conversation runs without asking.
+    """
+
+    kind: ClassVar[str] = "approval"
+    proposal_id: str
+    approved: bool
+    decided_by: Decider
+    code: str = ""
+    always: bool = False
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class OutputChunk(Event):
+    """Live output of a run, as the program prints it."""
+
+    kind: ClassVar[str] = "output"
+    proposal_id: str
+    stream: Stream
+    text: str
+
+
+@dataclass(frozen=True)
+class RunEnd(Event):
+    """A run has finished; `output` is what the LLM is shown (already cut to size)."""
+
+    kind: ClassVar[str] = "run_end"
+    proposal_id: str
+    exit_status: int | None
+    output: str
+    seconds: float
+    timed_out: bool = False
+    interrupted: bool = False
+    waiting_for_input: bool = False
+    truncated: bool = False
+    restarted: bool = False
+
+
+@dataclass(frozen=True)
+class Notice(Event):
+    """Something the user should know that is not the LLM's words (loop breaker, restarts)."""
+
+    kind: ClassVar[str] = "notice"
+    text: str
+
+
+@dataclass(frozen=True)
+class Error(Event):
+    """A failure explained in one line that says what to do."""
+
+    kind: ClassVar[str] = "error"
+    message: str
+
+
+@dataclass(frozen=True)
+class Usage(Event):
+    """Tokens one LLM call used, when the provider reports them."""
+
+    kind: ClassVar[str] = "usage"
+    model: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+
+
+TurnEndReason = Literal[
+    "answered", "interrupted", "declined", "max_runs", "repeated_failure", "error"
+]
+
+
+@dataclass(frozen=True)
+class TurnEnd(Event):
+    """The turn is over; `text` is the LLM's final words (empty when it ended otherwise)."""
+
+    kind: ClassVar[str] = "turn_end"
+    text: str
+    reason: TurnEndReason = "answered"
+    conversation_id: str = ""
+    details: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,154 @@
+"""SQLite audit log of every step, durable enough to resume a conversation after a crash.
+
+Each record is committed as it happens (WAL), so a crash, a fault or Ctrl-C loses at
+most the step in flight. The message history is snapshotted after every change, so a
+conversation resumes exactly where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from assistant.events import Event
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS conversations (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    title TEXT NOT NULL DEFAULT '',
+    model TEXT NOT NULL DEFAULT '',
+    messages TEXT NOT NULL DEFAULT '[]'
+);
+CREATE TABLE IF NOT EXISTS records (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    conversation_id TEXT NOT NULL REFERENCES conversations(id),
+    turn INTEGER NOT NULL,
+    ts REAL NOT NULL,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS records_by_conversation ON records(conversation_id, id);
+"""
+
+
+class JournalError(Exception):
+    """The journal cannot be used; the message says which file and why."""
+
+
+class Journal:
+    """One open journal file; safe to share between threads of one process."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA busy_timeout=5000")
+            self._db.executescript(SCHEMA)
+        except (OSError, sqlite3.Error) as exc:
+            raise JournalError(f"{self.path}: cannot open the journal ({exc})") from None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def in_dir(cls, data_dir: Path) -> Journal:
+        return cls(Path(data_dir) / "journal.db")
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def start_conversation(self, model: str, title: str = "") -> str:
+        conversation_id = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
+        now = time.time()
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO conversations (id, created, updated, title, model) VALUES (?,?,?,?,?)",
+                (conversation_id, now, now, title[:80], model),
+            )
+        return conversation_id
+
+    def record(self, conversation_id: str, turn: int, item: Event | dict[str, Any]) -> None:
+        """Append one step; plain dicts carry their own `kind` (user and assistant messages)."""
+        data = item.to_dict() if isinstance(item, Event) else dict(item)
+        kind = data.pop("kind")
+        now = time.time()
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO records (conversation_id, turn, ts, kind, data) VALUES (?,?,?,?,?)",
+                (conversation_id, turn, now, kind, json.dumps(data, default=str)),
+            )
+            self._db.execute(
+                "UPDATE conversations SET updated=?, title=CASE WHEN title='' AND ?='user' "
+                "THEN ? ELSE title END WHERE id=?",
+                (now, kind, str(data.get("text", ""))[:80], conversation_id),
+            )
+
+    def save_messages(self, conversation_id: str, messages: list[dict[str, Any]], model: str) -> None:
+        with self._lock:
+            self._db.execute(
+                "UPDATE conversations SET messages=?, model=?, updated=? WHERE id=?",
+                (json.dumps(messages, default=str), model, time.time(), conversation_id),
+            )
+
+    def resolve(self, conversation_id: str | None) -> str:
+        """The full id for an id prefix, or the latest conversation for None."""
+        with self._lock:
+            if not conversation_id:
+                row = self._db.execute(
+                    "SELECT id FROM conversations ORDER BY updated DESC LIMIT 1"
+                ).fetchone()
+                if row is None:
+                    raise JournalError("there is no conversation to resume yet")
+                return row[0]
+            rows = self._db.execute(
+                "SELECT id FROM conversations WHERE id LIKE ? ORDER BY updated DESC LIMIT 2",
+                (conversation_id.replace("%", "") + "%",),
+            ).fetchall()
+        if not rows:
+            raise JournalError(
+                f"no conversation {conversation_id!r}: `assistant history` lists them"
+            )
+        if len(rows) > 1 and rows[0][0] != conversation_id:
+            raise JournalError(f"{conversation_id!r} matches several conversations: give more of the id")
+        return rows[0][0]
+
+    def conversations(self, limit: int = 20) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT c.id, c.created, c.updated, c.title, c.model, "
+                "(SELECT COUNT(*) FROM records r WHERE r.conversation_id=c.id AND r.kind='user') "
+                "FROM conversations c ORDER BY c.updated DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        keys = ("id", "created", "updated", "title", "model", "turns")
+        return [dict(zip(keys, row)) for row in rows]
+
+    def conversation(self, conversation_id: str | None) -> dict[str, Any]:
+        """One conversation with its message snapshot and every recorded step."""
+        full_id = self.resolve(conversation_id)
+        with self._lock:
+            head = self._db.execute(
+                "SELECT id, created, updated, title, model, messages FROM conversations WHERE id=?",
+                (full_id,),
+            ).fetchone()
+            rows = self._db.execute(
+                "SELECT turn, ts, kind, data FROM records WHERE conversation_id=? ORDER BY id",
+                (full_id,),
+            ).fetchall()
+        keys = ("id", "created", "updated", "title", "model")
+        result: dict[str, Any] = dict(zip(keys, head[:5]))
+        result["messages"] = json.loads(head[5])
+        result["records"] = [
+            {"turn": turn, "ts": ts, "kind": kind, **json.loads(data)}
+            for turn, ts, kind, data in rows
+        ]
+        return result

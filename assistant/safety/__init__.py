@@ -1,0 +1,1 @@
+"""Who may approve a run, and on what grounds."""

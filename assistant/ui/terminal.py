@@ -1,0 +1,229 @@
+"""The terminal front end: renders the event stream and asks the human for approvals.
+
+Ctrl-C while code runs stops the run, not the assistant; at the prompt, a second Ctrl-C
+in a row exits. Approvals are read only from the keyboard (the controlling terminal),
+never from piped input, so nothing a program prints can answer the prompt.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, TextIO
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.syntax import Syntax
+
+from assistant.events import (
+    Approval,
+    Error,
+    Event,
+    Notice,
+    OutputChunk,
+    Proposal,
+    RunEnd,
+    TextDelta,
+    TurnEnd,
+)
+
+if TYPE_CHECKING:
+    from assistant.api import Assistant
+
+LEXERS = {"python": "python", "shell": "bash", "javascript": "javascript"}
+SUFFIXES = {"python": ".py", "shell": ".sh", "javascript": ".js"}
+CHOICES = "[y]es  [n]o  [e]dit  [a]lways"
+
+
+def open_keyboard() -> TextIO | None:
+    """The human's keyboard: stdin when it is a terminal, else the controlling terminal."""
+    if sys.stdin.isatty():
+        return sys.stdin
+    try:
+        return open("/dev/tty", encoding="utf-8", errors="replace")  # noqa: SIM115
+    except OSError:
+        return None
+
+
+def editor_command() -> list[str]:
+    for name in (os.environ.get("VISUAL"), os.environ.get("EDITOR"), "nano", "vi"):
+        if name and shutil.which(shlex.split(name)[0]):
+            return shlex.split(name)
+    return []
+
+
+class Terminal:
+    """Renders events with rich and asks for approvals on the keyboard."""
+
+    def __init__(self, console: Console | None = None, keyboard: TextIO | None = None) -> None:
+        self.console = console or Console(highlight=False)
+        self.keyboard = keyboard
+        self._at_line_start = True
+        self._on_interrupt: Callable[[], None] | None = None
+
+    def _write(self, text: str, style: str = "") -> None:
+        if not text:
+            return
+        self.console.print(text, end="", style=style or None, markup=False, highlight=False)
+        self._at_line_start = text.endswith("\n")
+
+    def _newline(self) -> None:
+        if not self._at_line_start:
+            self._write("\n")
+
+    def _line(self, text: str, style: str) -> None:
+        self._newline()
+        self._write(text + "\n", style)
+
+    def show(self, event: Event) -> None:
+        if isinstance(event, TextDelta):
+            self._write(event.text)
+        elif isinstance(event, Proposal):
+            self._newline()
+            code = Syntax(event.code, LEXERS.get(event.language, "text"), word_wrap=True)
+            self.console.print(Panel(code, title=event.language, title_align="left"))
+        elif isinstance(event, Approval):
+            if event.decided_by != "user" or not event.approved:
+                verdict = "approved" if event.approved else "declined"
+                why = f": {event.reason}" if event.reason else ""
+                self._line(f"{verdict} by {event.decided_by}{why}", "dim")
+        elif isinstance(event, OutputChunk):
+            self._write(event.text, "red" if event.stream == "stderr" else "")
+        elif isinstance(event, RunEnd):
+            self._line(self._run_summary(event), "green" if event.exit_status == 0 else "yellow")
+        elif isinstance(event, Notice):
+            self._line(event.text, "yellow")
+        elif isinstance(event, Error):
+            self._line(f"error: {event.message}", "bold red")
+        elif isinstance(event, TurnEnd):
+            self._newline()
+
+    @staticmethod
+    def _run_summary(end: RunEnd) -> str:
+        if end.waiting_for_input:
+            state = "stopped: it waited for input"
+        elif end.timed_out:
+            state = "stopped: time limit"
+        elif end.interrupted:
+            state = "interrupted"
+        elif end.exit_status is None:
+            state = "not run"
+        else:
+            state = "done" if end.exit_status == 0 else f"exit {end.exit_status}"
+        return f"── {state} · {end.seconds:.2f} s"
+
+    def ask(self, prompt: str) -> str | None:
+        """One line from the keyboard; None when there is no keyboard or it is closed."""
+        if self.keyboard is None:
+            return None
+        self._newline()
+        self.console.print(prompt, end="", markup=False, highlight=False)
+        line = self.keyboard.readline()
+        return line.strip() if line else None
+
+    def approve(self, proposal: Proposal) -> Approval:
+        """The human decides; Ctrl-C here declines and stops the turn."""
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            while True:
+                answer = self.ask(f"Run this {proposal.language} code? {CHOICES}: ")
+                if answer is None:
+                    return Approval(
+                        proposal.id, False, "policy",
+                        reason="no terminal to ask for approval; use -y to auto-run",
+                    )
+                choice = answer.lower()[:1]
+                if choice in ("y", "a"):
+                    return Approval(proposal.id, True, "user", proposal.code, always=choice == "a")
+                if choice == "n":
+                    return Approval(proposal.id, False, "user")
+                if choice == "e":
+                    edited = self.edit(proposal)
+                    if edited is not None:
+                        return Approval(proposal.id, True, "user", edited, reason="edited")
+        except KeyboardInterrupt:
+            self._line("declined (Ctrl-C): stopping the turn", "dim")
+            if self._on_interrupt is not None:
+                self._on_interrupt()
+            return Approval(proposal.id, False, "user", reason="stopped with Ctrl-C")
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+    def edit(self, proposal: Proposal) -> str | None:
+        """Open the code in the user's editor; None (ask again) when it comes back empty."""
+        command = editor_command()
+        if not command:
+            self._line("no editor found: set $EDITOR", "yellow")
+            return None
+        suffix = SUFFIXES.get(proposal.language, ".txt")
+        with tempfile.NamedTemporaryFile("w", suffix=suffix, delete=False) as handle:
+            handle.write(proposal.code)
+        try:
+            subprocess.run([*command, handle.name], check=False)
+            with open(handle.name, encoding="utf-8") as edited_file:
+                edited = edited_file.read()
+        finally:
+            os.unlink(handle.name)
+        if not edited.strip():
+            self._line("the edited code is empty: not running it", "yellow")
+            return None
+        self.console.print(Panel(Syntax(edited, LEXERS.get(proposal.language, "text")),
+                                 title=f"{proposal.language} (edited)", title_align="left"))
+        return edited
+
+    def run_turn(self, assistant: Assistant, text: str) -> TurnEnd | None:
+        """Show one turn live; Ctrl-C stops the LLM or the run and ends the turn."""
+        end: TurnEnd | None = None
+        with self._interrupts(assistant):
+            for event in assistant.chat(text, stream=True):
+                self.show(event)
+                if isinstance(event, TurnEnd):
+                    end = event
+        return end
+
+    @contextlib.contextmanager
+    def _interrupts(self, assistant: Assistant) -> Iterator[None]:
+        def stop(_signum: int, _frame: object) -> None:
+            self._line("stopping…", "dim")
+            assistant.interrupt()
+
+        previous = signal.signal(signal.SIGINT, stop)
+        self._on_interrupt = assistant.interrupt
+        try:
+            yield
+        finally:
+            self._on_interrupt = None
+            signal.signal(signal.SIGINT, previous)
+
+    def loop(self, assistant: Assistant) -> None:
+        """The interactive chat: Ctrl-D or two Ctrl-C in a row at the prompt exit."""
+        self.console.print(
+            f"[bold]assistant[/] · model [cyan]{assistant.settings.model}[/] · "
+            "Ctrl-C stops a run, Ctrl-C twice or Ctrl-D exits",
+            highlight=False,
+        )
+        armed = False
+        while True:
+            try:
+                self._newline()
+                text = input("> ")
+            except KeyboardInterrupt:
+                if armed:
+                    self._write("\n")
+                    return
+                armed = True
+                self._line("\n(press Ctrl-C again to exit)", "dim")
+                continue
+            except EOFError:
+                self._write("\n")
+                return
+            armed = False
+            if text.strip():
+                self.run_turn(assistant, text)

@@ -1,0 +1,29 @@
+"""Shared test set-up: every test runs with its own config and data dirs, never the user's."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+# Before anything imports litellm: no price-list fetch, and no stray calls to a real Ollama.
+os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+os.environ.setdefault("OLLAMA_API_BASE", "http://127.0.0.1:9")
+
+
+@pytest.fixture(autouse=True)
+def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point config and journal at a temporary folder and clear keys that would pick a model."""
+    config = tmp_path / "config"
+    data = tmp_path / "data"
+    config.mkdir()
+    data.mkdir()
+    monkeypatch.setenv("ASSISTANT_CONFIG_DIR", str(config))
+    monkeypatch.setenv("ASSISTANT_DATA_DIR", str(data))
+    for name in list(os.environ):
+        if name.startswith("ASSISTANT_") and name not in ("ASSISTANT_CONFIG_DIR", "ASSISTANT_DATA_DIR"):
+            monkeypatch.delenv(name)
+        if name.endswith("_API_KEY"):
+            monkeypatch.delenv(name)
+    return tmp_path

@@ -1,0 +1,175 @@
+"""The Python API and the core loop, through real litellm, real runtimes and the journal."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+from assistant import Assistant
+from assistant.events import (
+    Approval,
+    Error,
+    Notice,
+    OutputChunk,
+    Proposal,
+    RunEnd,
+    TextDelta,
+    TurnEnd,
+)
+from assistant.journal import Journal
+from tests.support.llm_server import LLMServer, closed_port_url, error, text, tool_call, tool_calls
+
+
+def make(server: LLMServer, **kwargs: object) -> Assistant:
+    return Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
+                     code_style="tools", **kwargs)
+
+
+def test_events_of_a_turn_in_order(server: LLMServer) -> None:
+    server.add(tool_call("python", "print(6 * 7)", text="Computing."), text("It is 42."))
+    with make(server, auto_run=True) as a:
+        events = list(a.chat("what is 6*7", stream=True))
+    kinds = [type(e) for e in events if not isinstance(e, TextDelta)]
+    assert kinds[:3] == [Proposal, Approval, OutputChunk]
+    assert RunEnd in kinds and kinds[-1] is TurnEnd
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)).startswith("Computing.")
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.text == "It is 42." and end.reason == "answered"
+    run = next(e for e in events if isinstance(e, RunEnd))
+    assert run.exit_status == 0 and run.output.strip() == "42"
+    fed_back = server.chat_requests[1].body["messages"]
+    tool_message = next(m for m in fed_back if m["role"] == "tool")
+    assert "42" in tool_message["content"]
+
+
+def test_no_approver_declines_and_the_llm_is_told(server: LLMServer, tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    server.add(tool_call("shell", f"touch {marker}"), text("Understood, I will not."))
+    with make(server) as a:
+        events = a.chat("make a file")
+    approval = next(e for e in events if isinstance(e, Approval))
+    assert not approval.approved and approval.decided_by == "policy"
+    assert not marker.exists()
+    told = server.chat_requests[1].body["messages"][-1]
+    assert told["role"] == "tool" and "declined" in told["content"]
+    assert events[-1].text == "Understood, I will not."
+
+
+def test_caller_approver_sees_each_proposal_and_may_edit(server: LLMServer) -> None:
+    seen: list[str] = []
+
+    def approver(proposal: Proposal) -> Approval:
+        seen.append(proposal.code)
+        return Approval(proposal.id, True, "user", code="print('edited')")
+
+    server.add(tool_call("python", "print('original')"), text("done"))
+    with make(server, approver=approver) as a:
+        events = a.chat("go")
+    assert seen == ["print('original')"]
+    run = next(e for e in events if isinstance(e, RunEnd))
+    assert run.output.strip() == "edited"
+
+
+def test_messages_save_and_restore(server: LLMServer, tmp_path: Path) -> None:
+    server.add(tool_call("python", "x = 5\nprint(x)"), text("x is 5"), text("still here"))
+    with make(server, auto_run=True) as a:
+        a.chat("set x")
+        saved = tmp_path / "conversation.json"
+        a.save(saved)
+    roles = [m["role"] for m in json.loads(saved.read_text())]
+    assert roles == ["user", "assistant", "tool", "assistant"]
+    with make(server) as b:
+        b.load(saved)
+        assert b.ask("and now?") == "still here"
+    sent = server.chat_requests[-1].body["messages"]
+    assert [m["role"] for m in sent] == ["system", *roles, "user"]
+
+
+def test_max_runs_breaks_the_loop(server: LLMServer) -> None:
+    server.add(*[tool_call("python", f"print({i})") for i in range(5)])
+    with make(server, auto_run=True, max_runs_per_turn=3) as a:
+        events = a.chat("loop forever")
+    assert sum(isinstance(e, RunEnd) for e in events) == 3
+    assert events[-1].reason == "max_runs"
+    assert any(isinstance(e, Notice) and "3 runs" in e.text for e in events)
+
+
+def test_identical_failing_proposal_stops_after_three(server: LLMServer) -> None:
+    server.add(*[tool_call("python", "1/0") for _ in range(5)])
+    with make(server, auto_run=True) as a:
+        events = a.chat("divide")
+    assert sum(isinstance(e, RunEnd) for e in events) == 3
+    assert events[-1].reason == "repeated_failure"
+    assert len(server.chat_requests) == 3
+
+
+def test_every_tool_call_is_answered_when_a_turn_stops(server: LLMServer) -> None:
+    server.add(tool_calls(("python", "1/0"), ("shell", "echo never")), text("next turn"))
+    with make(server, auto_run=True, max_runs_per_turn=1) as a:
+        a.chat("two things")
+        a.chat("again")
+    sent = server.chat_requests[-1].body["messages"]
+    answers = [m for m in sent if m["role"] == "tool"]
+    assert len(answers) == 2 and "Not run" in answers[1]["content"]
+
+
+def test_interrupt_from_another_thread_stops_the_run(server: LLMServer) -> None:
+    server.add(tool_call("python", "import time\nprint('start', flush=True)\ntime.sleep(30)"))
+    with make(server, auto_run=True) as a:
+        events = []
+        for event in a.chat("sleep", stream=True):
+            events.append(event)
+            if isinstance(event, OutputChunk) and "start" in event.text:
+                threading.Timer(0.2, a.interrupt).start()
+        started = time.monotonic()
+    run = next(e for e in events if isinstance(e, RunEnd))
+    assert run.interrupted
+    assert events[-1].reason == "interrupted"
+    assert time.monotonic() - started < 10
+    assert len(server.chat_requests) == 1
+
+
+def test_llm_errors_end_the_turn_with_one_line(server: LLMServer) -> None:
+    server.add(error(401, "bad key"))
+    with make(server) as a:
+        events = a.chat("hi")
+    errors = [e for e in events if isinstance(e, Error)]
+    assert len(errors) == 1 and "\n" not in errors[0].message
+    assert events[-1].reason == "error"
+    with Assistant(model="openai/gpt-4o-mini", api_base=closed_port_url() + "/v1",
+                   api_key="k") as down:
+        events = down.chat("hi")
+    assert "Cannot reach" in next(e for e in events if isinstance(e, Error)).message
+
+
+def test_journal_has_every_step_and_resume_continues(server: LLMServer) -> None:
+    server.add(tool_call("shell", "echo journaled"), text("Printed it."), text("resumed ok"))
+    with make(server, auto_run=True) as a:
+        a.chat("print something")
+        cid = a.conversation_id
+        settings = a.settings
+    journal = Journal.in_dir(settings.data_path)
+    record = journal.conversation(cid)
+    kinds = [r["kind"] for r in record["records"]]
+    for kind in ("user", "assistant", "proposal", "approval", "run_end", "usage", "turn_end"):
+        assert kind in kinds, kind
+    approval = next(r for r in record["records"] if r["kind"] == "approval")
+    assert approval["decided_by"] == "policy"
+    with Assistant.resume(None, api_base=server.openai_url, api_key="k", code_style="tools") as b:
+        assert b.conversation_id == cid
+        assert b.ask("continue") == "resumed ok"
+    sent = server.chat_requests[-1].body["messages"]
+    assert any("journaled" in str(m.get("content")) for m in sent)
+    assert journal.conversations()[0]["turns"] == 2
+
+
+def test_two_assistants_keep_separate_state(server: LLMServer) -> None:
+    server.add(tool_call("python", "v = 'one'"), text("a"), tool_call("python", "print(v)"),
+               text("b"))
+    with make(server, auto_run=True) as first, make(server, auto_run=True) as second:
+        first.chat("set")
+        events = second.chat("read")
+    run = next(e for e in events if isinstance(e, RunEnd))
+    assert "NameError" in run.output

@@ -1,0 +1,235 @@
+"""The `assistant` command as a person meets it: a real process on a pseudo-terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+
+from tests.integration.conftest import ROOT, cli_args, spawn
+from tests.support.llm_server import (
+    LLMServer,
+    closed_port_url,
+    error,
+    malformed,
+    text,
+    tool_call,
+)
+
+PROMPT = r"\[y\]es"
+
+
+def run_cli(args: list[str], stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """The CLI without a terminal, as a script or CI would call it."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, *args], input=stdin, capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=timeout, start_new_session=True)
+
+
+def history(conversation: str | None = None) -> dict | list:
+    args = ["-m", "assistant.cli", "history", *([conversation] if conversation else []), "--json"]
+    result = run_cli(args)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_approve_shell_and_python_then_answer_and_history(server: LLMServer) -> None:
+    server.add(
+        tool_call("shell", "echo shell-says-hi", text="First the shell."),
+        tool_call("python", "print(sum(range(10)))"),
+        text("The shell greeted and the sum is 45."),
+    )
+    child = spawn(cli_args(server, "greet and add"))
+    child.expect("First the shell.")
+    child.expect(PROMPT)
+    child.sendline("y")
+    child.expect("shell-says-hi")
+    child.expect(PROMPT)
+    child.sendline("y")
+    child.expect("45")
+    child.expect("The shell greeted and the sum is 45.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    fed_back = [m for m in server.chat_requests[2].body["messages"] if m["role"] == "tool"]
+    assert "shell-says-hi" in fed_back[0]["content"] and "45" in fed_back[1]["content"]
+    listed = history()
+    assert listed[0]["title"] == "greet and add"
+    shown = history(listed[0]["id"])
+    decisions = [r for r in shown["records"] if r["kind"] == "approval"]
+    assert [d["decided_by"] for d in decisions] == ["user", "user"]
+
+
+def test_decline_tells_the_llm(server: LLMServer, tmp_path: Path) -> None:
+    marker = tmp_path / "made"
+    server.add(tool_call("shell", f"touch {marker}"), text("Fine, I left it alone."))
+    child = spawn(cli_args(server, "make a file"))
+    child.expect(PROMPT)
+    child.sendline("n")
+    child.expect("Fine, I left it alone.")
+    child.expect(pexpect.EOF)
+    assert not marker.exists()
+    told = server.chat_requests[1].body["messages"][-1]
+    assert told["role"] == "tool" and "declined" in told["content"]
+
+
+def test_edit_runs_the_edited_code_and_journal_keeps_both(server: LLMServer, tmp_path: Path) -> None:
+    editor = tmp_path / "editor.sh"
+    editor.write_text("#!/bin/sh\nsed -i 's/original/edited/' \"$1\"\n")
+    editor.chmod(0o755)
+    server.add(tool_call("python", "print('original')"), text("ok"))
+    child = spawn(cli_args(server, "print it"), env={"EDITOR": str(editor)})
+    child.expect(PROMPT)
+    child.sendline("e")
+    child.expect("edited")
+    child.expect("ok")
+    child.expect(pexpect.EOF)
+    tool_message = server.chat_requests[1].body["messages"][-1]
+    assert tool_message["content"].strip() == "edited"
+    records = history(history()[0]["id"])["records"]
+    assert next(r for r in records if r["kind"] == "proposal")["code"] == "print('original')"
+    assert next(r for r in records if r["kind"] == "approval")["code"] == "print('edited')"
+
+
+def test_always_skips_the_prompt_for_identical_code(server: LLMServer) -> None:
+    server.add(tool_call("shell", "echo same"), tool_call("shell", "echo same"),
+               tool_call("shell", "echo other"), text("all done"))
+    child = spawn(cli_args(server, "repeat"))
+    child.expect(PROMPT)
+    child.sendline("a")
+    child.expect(PROMPT)
+    before = child.before
+    assert before.count("same") >= 2 and "other" in before
+    child.sendline("y")
+    child.expect("all done")
+    child.expect(pexpect.EOF)
+
+
+def test_auto_run_with_piped_stdin_needs_no_terminal(server: LLMServer) -> None:
+    server.add(tool_call("shell", "wc -w"), text("counted"))
+    result = run_cli(cli_args(server, "-y", "count the words below"), stdin="alpha beta gamma\n")
+    assert result.returncode == 0, result.stderr
+    assert "counted" in result.stdout
+    sent = server.chat_requests[0].body["messages"][-1]["content"]
+    assert "count the words below" in sent and "alpha beta gamma" in sent
+
+
+def test_without_terminal_or_yes_nothing_runs(server: LLMServer, tmp_path: Path) -> None:
+    marker = tmp_path / "made"
+    server.add(tool_call("shell", f"touch {marker}"), text("skipped"))
+    result = run_cli(cli_args(server, "make it"))
+    assert result.returncode == 0
+    assert not marker.exists()
+    assert "use -y to auto-run" in result.stdout
+
+
+def test_ctrl_c_stops_the_run_not_the_assistant(server: LLMServer) -> None:
+    server.add(
+        tool_call("python", "import time\nx = 7\nprint('sleeping', flush=True)\ntime.sleep(60)"),
+        tool_call("python", "print(x * 6)"),
+        text("x survived"),
+    )
+    child = spawn(cli_args(server))
+    child.expect("> ")
+    child.sendline("sleep a while")
+    child.expect(PROMPT)
+    child.sendline("y")
+    child.expect("sleeping")
+    child.sendcontrol("c")
+    child.expect("interrupted")
+    child.expect("> ")
+    child.sendline("is x still there")
+    child.expect(PROMPT)
+    child.sendline("y")
+    child.expect("42")
+    child.expect("x survived")
+    child.expect("> ")
+    child.sendcontrol("c")
+    child.expect("again to exit")
+    child.sendcontrol("c")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_timeout_stops_a_long_run(server: LLMServer) -> None:
+    server.add(tool_call("shell", "sleep 30"), text("too slow"))
+    result = run_cli(cli_args(server, "-y", "--timeout", "1", "wait"))
+    assert "time limit" in result.stdout
+    assert "exceeded the time limit" in server.chat_requests[1].body["messages"][-1]["content"]
+
+
+def test_program_waiting_on_stdin_is_surfaced(server: LLMServer) -> None:
+    server.add(tool_call("python", "name = input('name? ')"), text("I will not ask."))
+    result = run_cli(cli_args(server, "-y", "ask my name"), timeout=30)
+    assert "waited for input" in result.stdout
+    assert "waited for input" in server.chat_requests[1].body["messages"][-1]["content"]
+
+
+def test_missing_node_is_explained(server: LLMServer, tmp_path: Path) -> None:
+    server.add(tool_call("javascript", "console.log(1)"), text("no node then"))
+    env_path = tmp_path / "bin"
+    env_path.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PATH": str(env_path)}
+    result = subprocess.run([sys.executable, *cli_args(server, "-y", "js please")],
+                            capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    assert result.returncode == 0, result.stderr
+    told = server.chat_requests[1].body["messages"][-1]["content"]
+    assert "Node.js" in told and "Node.js" in result.stdout
+
+
+def test_llm_down_is_one_line() -> None:
+    result = run_cli(["-m", "assistant.cli", "--model", "openai/gpt-4o-mini", "--api-base",
+                      closed_port_url() + "/v1", "--api-key", "k", "hello"])
+    assert result.returncode == 1
+    assert "Cannot reach" in result.stdout
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_llm_500_and_malformed_stream_are_errors_not_tracebacks(server: LLMServer) -> None:
+    server.add(error(500, "kaput"), error(500, "kaput"), error(500, "kaput"), malformed())
+    first = run_cli(cli_args(server, "hello"))
+    second = run_cli(cli_args(server, "hello"))
+    for result in (first, second):
+        assert result.returncode == 1
+        assert "error:" in result.stdout
+        assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_no_model_says_how_to_choose_one() -> None:
+    result = run_cli(["-m", "assistant.cli", "hello"], timeout=20)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1
+    assert "--model" in result.stderr and "config.toml" in result.stderr
+
+
+def test_malformed_config_is_one_line(isolated_dirs: Path) -> None:
+    (isolated_dirs / "config" / "config.toml").write_text("model = \n")
+    result = run_cli(["-m", "assistant.cli", "hello"], timeout=20)
+    assert result.returncode == 2
+    assert "config.toml" in result.stderr and "line 1" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_resume_continues_the_latest_conversation(server: LLMServer) -> None:
+    server.add(text("Noted: your name is Ada."), text("You are Ada."))
+    assert run_cli(cli_args(server, "my name is Ada")).returncode == 0
+    result = run_cli(cli_args(server, "--resume", "who am I"))
+    assert "You are Ada." in result.stdout
+    sent = [m["content"] for m in server.chat_requests[1].body["messages"]]
+    assert "my name is Ada" in sent and "who am I" in sent
+    assert history()[0]["turns"] == 2
+
+
+def test_help_does_not_import_heavy_modules() -> None:
+    code = ("import sys, contextlib, io\nfrom assistant import cli\n"
+            "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+            "    cli.main(['--help'])\n"
+            "heavy = [m for m in ('litellm', 'rich', 'faster_whisper', 'pyautogui', 'tkinter')"
+            " if m in sys.modules]\nprint(heavy)")
+    result = run_cli(["-c", code])
+    assert result.stdout.strip() == "[]", result.stdout + result.stderr

@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+import multiprocessing
+import os
+from pathlib import Path
+
+import pytest
+
+from assistant.events import Proposal, RunEnd
+from assistant.journal import Journal, JournalError
+
+
+def test_records_and_snapshot_round_trip(tmp_path: Path) -> None:
+    journal = Journal.in_dir(tmp_path)
+    cid = journal.start_conversation("m1")
+    journal.record(cid, 1, {"kind": "user", "text": "list files"})
+    journal.record(cid, 1, Proposal("p1", "shell", "ls"))
+    journal.record(cid, 1, RunEnd("p1", 0, "a\nb\n", 0.01))
+    journal.save_messages(cid, [{"role": "user", "content": "list files"}], "m1")
+    journal.close()
+
+    again = Journal.in_dir(tmp_path)
+    record = again.conversation(cid[:12])
+    assert record["title"] == "list files"
+    assert record["messages"] == [{"role": "user", "content": "list files"}]
+    assert [r["kind"] for r in record["records"]] == ["user", "proposal", "run_end"]
+    assert record["records"][2]["output"] == "a\nb\n"
+    listed = again.conversations()
+    assert listed[0]["id"] == cid and listed[0]["turns"] == 1
+
+
+def test_resolve_latest_and_errors(tmp_path: Path) -> None:
+    journal = Journal.in_dir(tmp_path)
+    with pytest.raises(JournalError, match="no conversation to resume"):
+        journal.resolve(None)
+    first = journal.start_conversation("m")
+    second = journal.start_conversation("m")
+    journal.record(second, 1, {"kind": "user", "text": "hi"})
+    assert journal.resolve(None) == second
+    assert journal.resolve(first) == first
+    with pytest.raises(JournalError, match="assistant history"):
+        journal.resolve("nope")
+
+
+def _write_and_die(path: str) -> None:
+    journal = Journal(Path(path))
+    cid = journal.start_conversation("m")
+    journal.record(cid, 1, {"kind": "user", "text": "survive me"})
+    os._exit(1)  # no close, no cleanup: as a crash would leave it
+
+
+def test_records_survive_a_crash(tmp_path: Path) -> None:
+    db = tmp_path / "journal.db"
+    child = multiprocessing.get_context("spawn").Process(target=_write_and_die, args=(str(db),))
+    child.start()
+    child.join(30)
+    assert child.exitcode == 1
+    record = Journal(db).conversation(None)
+    assert record["records"][0]["text"] == "survive me"
+
+
+def test_unwritable_location_is_one_clear_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(JournalError, match="cannot open the journal"):
+        Journal(blocker / "sub" / "journal.db")
