@@ -32,7 +32,8 @@ def chat_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("message", nargs="*", help="a request to run as one turn, then exit")
-    parser.add_argument("-m", "--model", help="LLM, as litellm names it (gpt-4o-mini, ollama_chat/qwen2.5-coder, ...)")
+    parser.add_argument("-m", "--model",
+                        help="LLM as litellm names it: gpt-4o-mini, ollama_chat/qwen2.5-coder, ...")
     parser.add_argument("--api-base", help="URL of an OpenAI-compatible or Ollama server")
     parser.add_argument("--api-key", help="API key for the model's provider")
     parser.add_argument("-y", "--yes", dest="auto_run", action="store_const", const=True,

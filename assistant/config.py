@@ -156,7 +156,9 @@ def profile_path(config_dir: Path, name: str) -> Path:
     return config_dir / "profiles" / f"{name}.toml"
 
 
-def load_settings(flags: dict[str, Any] | None = None, env: dict[str, str] | None = None) -> Settings:
+def load_settings(
+    flags: dict[str, Any] | None = None, env: dict[str, str] | None = None
+) -> Settings:
     """Build Settings from every layer; flags with value None are treated as not given."""
     env = dict(os.environ) if env is None else env
     flags = {k: v for k, v in (flags or {}).items() if v is not None}

@@ -92,7 +92,9 @@ class Journal:
                 (now, kind, str(data.get("text", ""))[:80], conversation_id),
             )
 
-    def save_messages(self, conversation_id: str, messages: list[dict[str, Any]], model: str) -> None:
+    def save_messages(
+        self, conversation_id: str, messages: list[dict[str, Any]], model: str
+    ) -> None:
         with self._lock:
             self._db.execute(
                 "UPDATE conversations SET messages=?, model=?, updated=? WHERE id=?",
@@ -118,7 +120,9 @@ class Journal:
                 f"no conversation {conversation_id!r}: `assistant history` lists them"
             )
         if len(rows) > 1 and rows[0][0] != conversation_id:
-            raise JournalError(f"{conversation_id!r} matches several conversations: give more of the id")
+            raise JournalError(
+                f"{conversation_id!r} matches several conversations: give more of the id"
+            )
         return rows[0][0]
 
     def conversations(self, limit: int = 20) -> list[dict[str, Any]]:
@@ -130,7 +134,7 @@ class Journal:
                 (limit,),
             ).fetchall()
         keys = ("id", "created", "updated", "title", "model", "turns")
-        return [dict(zip(keys, row)) for row in rows]
+        return [dict(zip(keys, row, strict=True)) for row in rows]
 
     def conversation(self, conversation_id: str | None) -> dict[str, Any]:
         """One conversation with its message snapshot and every recorded step."""
@@ -145,7 +149,7 @@ class Journal:
                 (full_id,),
             ).fetchall()
         keys = ("id", "created", "updated", "title", "model")
-        result: dict[str, Any] = dict(zip(keys, head[:5]))
+        result: dict[str, Any] = dict(zip(keys, head[:5], strict=True))
         result["messages"] = json.loads(head[5])
         result["records"] = [
             {"turn": turn, "ts": ts, "kind": kind, **json.loads(data)}

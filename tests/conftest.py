@@ -22,7 +22,8 @@ def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("ASSISTANT_CONFIG_DIR", str(config))
     monkeypatch.setenv("ASSISTANT_DATA_DIR", str(data))
     for name in list(os.environ):
-        if name.startswith("ASSISTANT_") and name not in ("ASSISTANT_CONFIG_DIR", "ASSISTANT_DATA_DIR"):
+        kept = ("ASSISTANT_CONFIG_DIR", "ASSISTANT_DATA_DIR")
+        if name.startswith("ASSISTANT_") and name not in kept:
             monkeypatch.delenv(name)
         if name.endswith("_API_KEY"):
             monkeypatch.delenv(name)

@@ -24,9 +24,8 @@ class Policy:
     def decide(self, proposal: Proposal) -> Approval:
         key = (proposal.language, proposal.code)
         if key in self._always:
-            return Approval(
-                proposal.id, True, "user", proposal.code, reason="allowed always in this conversation"
-            )
+            return Approval(proposal.id, True, "user", proposal.code,
+                            reason="allowed always in this conversation")
         if self.auto_run:
             return Approval(proposal.id, True, "policy", proposal.code, reason="auto-run is on")
         if self.approver is None:

@@ -47,7 +47,7 @@ def open_keyboard() -> TextIO | None:
     if sys.stdin.isatty():
         return sys.stdin
     try:
-        return open("/dev/tty", encoding="utf-8", errors="replace")  # noqa: SIM115
+        return open("/dev/tty", encoding="utf-8", errors="replace")
     except OSError:
         return None
 

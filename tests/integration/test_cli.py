@@ -23,7 +23,9 @@ from tests.support.llm_server import (
 PROMPT = r"\[y\]es"
 
 
-def run_cli(args: list[str], stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    args: list[str], stdin: str = "", timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     """The CLI without a terminal, as a script or CI would call it."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run([sys.executable, *args], input=stdin, capture_output=True, text=True,
@@ -77,7 +79,7 @@ def test_decline_tells_the_llm(server: LLMServer, tmp_path: Path) -> None:
     assert told["role"] == "tool" and "declined" in told["content"]
 
 
-def test_edit_runs_the_edited_code_and_journal_keeps_both(server: LLMServer, tmp_path: Path) -> None:
+def test_edit_runs_edited_code_and_journal_keeps_both(server: LLMServer, tmp_path: Path) -> None:
     editor = tmp_path / "editor.sh"
     editor.write_text("#!/bin/sh\nsed -i 's/original/edited/' \"$1\"\n")
     editor.chmod(0o755)

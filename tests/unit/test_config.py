@@ -44,7 +44,8 @@ def test_profile_applies_between_file_and_environment(tmp_path: Path) -> None:
 
 def test_missing_profile_names_the_file_to_create(tmp_path: Path) -> None:
     env = {"ASSISTANT_CONFIG_DIR": str(tmp_path)}
-    with pytest.raises(ConfigError, match=r"profile 'nope' not found: create .*profiles/nope\.toml"):
+    expected = r"profile 'nope' not found: create .*profiles/nope\.toml"
+    with pytest.raises(ConfigError, match=expected):
         load_settings({"profile": "nope"}, env=env)
 
 
@@ -86,7 +87,8 @@ def test_provider_key_picks_a_model_only_when_none_is_set() -> None:
 
 def test_profiles_are_never_executed(tmp_path: Path) -> None:
     marker = tmp_path / "ran"
-    write(tmp_path / "profiles" / "evil.toml", f'model = "__import__(\\"os\\").system(\\"touch {marker}\\")"\n')
+    payload = f'__import__(\\"os\\").system(\\"touch {marker}\\")'
+    write(tmp_path / "profiles" / "evil.toml", f'model = "{payload}"\n')
     settings = load_settings({"profile": "evil"}, env={"ASSISTANT_CONFIG_DIR": str(tmp_path)})
     assert settings.model.startswith("__import__")
     assert not marker.exists()

@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""Measure the figures the project tracks, so a change that makes them worse shows up.
+
+Run with the project's venv, from any directory (run directly, it switches to the venv):
+
+    .venv/bin/python scripts/bench.py [--quick] [--json FILE]
+
+Each figure is the median of N runs after a warm-up. A figure that cannot be measured
+(its part is not built yet, or node is missing) is null with the reason, so the table
+and the JSON keep one shape as the project grows. Adding a figure: its name goes in
+FIGURE_NAMES, and one function decorated with @figure("name") measures it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV_BIN = ROOT / ".venv" / "bin"
+NOT_BUILT = "needs the voice/desktop/daemon parts, not built yet"
+LIMIT_S = 300  # one figure taking longer than this is a hang, not a measurement
+
+FIGURE_NAMES = [
+    "help_s",
+    "run_python_ms",
+    "run_shell_ms",
+    "run_js_ms",
+    "turn_overhead_ms",
+    "stt_release_to_text_ms_2s",
+    "stt_release_to_text_ms_5s",
+    "stt_release_to_text_ms_10s",
+    "stt_rtf",
+    "stt_wer",
+    "tts_first_audio_ms",
+    "screenshot_ms",
+    "click_text_sparse_ms",
+    "click_text_dense_ms",
+    "voice_turn_overhead_ms",
+    "daemon_idle_rss_mb",
+    "daemon_idle_cpu_pct",
+]
+
+
+class NotMeasurable(Exception):
+    """The figure has no meaning here yet (a part or a tool is missing); not a failure."""
+
+
+class Bench:
+    """Settings of one bench run and the resources figures share (one Runtimes, as the core)."""
+
+    def __init__(self, quick: bool) -> None:
+        self.quick = quick
+        self._runtimes: Any = None
+
+    def reps(self, full: int, quick: int) -> int:
+        return quick if self.quick else full
+
+    def runtimes(self) -> Any:
+        if self._runtimes is None:
+            from assistant.runtime import Runtimes
+
+            self._runtimes = Runtimes()
+        return self._runtimes
+
+    def close(self) -> None:
+        if self._runtimes is not None and hasattr(self._runtimes, "close"):
+            self._runtimes.close()
+
+
+Measure = Callable[[Bench], float]
+FIGURES: dict[str, Measure] = {}
+
+
+def figure(name: str) -> Callable[[Measure], Measure]:
+    """Register the function that measures `name` (a name listed in FIGURE_NAMES)."""
+    assert name in FIGURE_NAMES, name
+
+    def register(measure: Measure) -> Measure:
+        FIGURES[name] = measure
+        return measure
+
+    return register
+
+
+def median_time(action: Callable[[], object], n: int, warmup: int = 1) -> float:
+    """Median wall time of `action` in seconds over n runs, after `warmup` untimed runs."""
+    for _ in range(warmup):
+        action()
+    times = []
+    for _ in range(n):
+        start = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+# --- the figures ---------------------------------------------------------------------
+
+
+@figure("help_s")
+def help_s(bench: Bench) -> float:
+    """A fresh `assistant --help`: what every command pays before doing anything."""
+    exe = VENV_BIN / "assistant"
+    if not exe.exists():
+        raise NotMeasurable(f"{exe} is missing: run scripts/setup first")
+
+    def once() -> None:
+        done = subprocess.run(
+            [str(exe), "--help"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"assistant --help exited {done.returncode}: {done.stderr[-300:]}")
+
+    return median_time(once, bench.reps(20, 5))
+
+
+def run_round_trip_ms(bench: Bench, language: str, code: str) -> float:
+    """A warm run through the runtime as the core drives it, checked to end cleanly."""
+    from assistant.events import RunEnd
+
+    runtimes = bench.runtimes()
+
+    def once() -> None:
+        events = list(runtimes.run(language, code, proposal_id="b"))
+        last = events[-1] if events else None
+        if not isinstance(last, RunEnd) or last.exit_status != 0 or "1" not in last.output:
+            raise RuntimeError(f"{language} run did not end cleanly: {last!r}")
+
+    return 1000 * median_time(once, bench.reps(20, 10))
+
+
+@figure("run_python_ms")
+def run_python_ms(bench: Bench) -> float:
+    return run_round_trip_ms(bench, "python", "print(1)")
+
+
+@figure("run_shell_ms")
+def run_shell_ms(bench: Bench) -> float:
+    return run_round_trip_ms(bench, "shell", "echo 1")
+
+
+@figure("run_js_ms")
+def run_js_ms(bench: Bench) -> float:
+    if shutil.which("node") is None:
+        raise NotMeasurable("node is not installed, so JavaScript runs are unavailable")
+    return run_round_trip_ms(bench, "javascript", "console.log(1)")
+
+
+@figure("turn_overhead_ms")
+def turn_overhead_ms(bench: Bench) -> float:
+    """One typed turn (a tool call that runs print(1), then words) against an instant LLM.
+
+    The server answers at once, so the figure is what the assistant itself adds per turn.
+    The history is cleared before each turn so every turn is the same size.
+    """
+    from assistant import Assistant
+    from assistant.events import RunEnd, TurnEnd
+    from tests.support.llm_server import LLMServer, text, tool_call
+
+    with (
+        LLMServer() as server,
+        Assistant(
+            model="openai/gpt-4o-mini",
+            api_base=server.url + "/v1",
+            api_key="test",
+            auto_run=True,
+            journal=False,
+        ) as assistant,
+    ):
+
+        def once() -> None:
+            server.add(tool_call("python", "print(1)"), text("It printed 1."))
+            assistant.messages = []
+            events = list(assistant.chat("print one", stream=True))
+            ran = [e for e in events if isinstance(e, RunEnd)]
+            end = events[-1] if events else None
+            if (
+                not isinstance(end, TurnEnd)
+                or end.reason != "answered"
+                or not ran
+                or any(e.exit_status != 0 for e in ran)
+            ):
+                raise RuntimeError(f"the turn did not run print(1) and answer: {events!r}"[:600])
+
+        return 1000 * median_time(once, bench.reps(20, 5))
+
+
+# --- running and reporting -------------------------------------------------------------
+
+
+@contextmanager
+def isolated_environment() -> Iterator[None]:
+    """Keep the bench off the user's config, journal, price-list download and real Ollama.
+
+    Runs before anything imports litellm, which reads these variables at import time.
+    """
+    scratch = Path(tempfile.mkdtemp(prefix="assistant-bench-"))
+    for name in [n for n in os.environ if n.startswith("ASSISTANT_")]:
+        del os.environ[name]
+    os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+    os.environ["OLLAMA_API_BASE"] = "http://127.0.0.1:9"
+    for sub, variable in (("config", "ASSISTANT_CONFIG_DIR"), ("data", "ASSISTANT_DATA_DIR")):
+        (scratch / sub).mkdir()
+        os.environ[variable] = str(scratch / sub)
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))  # for tests.support
+    try:
+        yield
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _on_alarm(signum: int, frame: FrameType | None) -> None:
+    raise TimeoutError(f"took longer than {LIMIT_S} s")
+
+
+def measure_all(bench: Bench) -> tuple[dict[str, float | None], dict[str, str], list[str]]:
+    """Every figure: its value or None, the reasons for the Nones, and those that failed."""
+    values: dict[str, float | None] = {}
+    reasons: dict[str, str] = {}
+    failed: list[str] = []
+    signal.signal(signal.SIGALRM, _on_alarm)
+    for name in FIGURE_NAMES:
+        values[name] = None
+        measure = FIGURES.get(name)
+        if measure is None:
+            reasons[name] = NOT_BUILT
+            continue
+        print(f"bench: {name} ...", file=sys.stderr, flush=True)
+        signal.alarm(LIMIT_S)
+        try:
+            values[name] = measure(bench)
+        except NotMeasurable as exc:
+            reasons[name] = str(exc)
+        except ImportError as exc:
+            reasons[name] = f"not measurable: {exc}"
+        except Exception as exc:
+            reasons[name] = f"failed: {type(exc).__name__}: {exc}"
+            failed.append(name)
+        finally:
+            signal.alarm(0)
+    return values, reasons, failed
+
+
+def table(values: dict[str, float | None], reasons: dict[str, str]) -> str:
+    width = max(len(name) for name in values)
+    lines = [f"{'figure':<{width}}  {'value':>10}  note", "-" * (width + 40)]
+    for name, value in values.items():
+        shown = "null" if value is None else f"{value:.4g}"
+        lines.append(f"{name:<{width}}  {shown:>10}  {reasons.get(name, '')}".rstrip())
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures here")
+    args = parser.parse_args(argv)
+
+    with isolated_environment():
+        bench = Bench(quick=args.quick)
+        try:
+            values, reasons, failed = measure_all(bench)
+        finally:
+            bench.close()
+
+    print(table(values, reasons))
+    if args.json:
+        flat: dict[str, Any] = {k: None if v is None else round(v, 4) for k, v in values.items()}
+        flat["null_reasons"] = reasons
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(flat, indent=2) + "\n")
+    if failed:
+        print(f"bench: failed: {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    venv_python = VENV_BIN / "python"
+    if Path(sys.prefix).resolve() != venv_python.parent.parent.resolve() and venv_python.exists():
+        os.execv(venv_python, [str(venv_python), __file__, *sys.argv[1:]])
+    sys.exit(main())
