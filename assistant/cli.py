@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from typing import Any
 
@@ -100,8 +101,16 @@ def read_message(args: argparse.Namespace) -> str:
     return text.strip()
 
 
+def looks_like_id(value: str) -> bool:
+    """Conversation ids start with a date (20261122-...); anything else after --resume is text."""
+    return re.fullmatch(r"\d{8}(-\d{0,6}(-[0-9a-f]{0,6})?)?", value) is not None
+
+
 def run_chat(argv: list[str]) -> int:
     args = chat_parser().parse_args(argv)
+    if args.resume and not looks_like_id(args.resume):
+        args.message.insert(0, args.resume)
+        args.resume = ""
     flags = {k: v for k, v in vars(args).items() if k not in ("message", "resume")}
     settings = load_settings(flags)
     if not settings.model and args.resume is None:

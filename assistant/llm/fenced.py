@@ -1,0 +1,72 @@
+"""Code proposals written as fenced Markdown blocks, for models without tool calling.
+
+Only blocks tagged with a runnable language are proposals: an untagged block or
+one tagged ```json or ```text is something the model shows, not something to run.
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.llm.languages import canonical
+
+INSTRUCTIONS = """\
+To run code on the user's computer, write it in a fenced block tagged with its language: \
+```python, ```shell or ```javascript. Each such block is shown to the user and runs only \
+after they approve it; its output (or the user's refusal) comes back to you in the next \
+message. Blocks without one of these tags, such as ```text, are shown but never run. \
+Propose one step at a time and wait for its output before going on. When the task is done, \
+answer in plain words without a code block."""
+
+_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*)$")
+_TAG = re.compile(r"[\w+#.-]*")
+
+
+def find_blocks(text: str) -> list[tuple[str, str]]:
+    """(language, code) of each runnable block, in order.
+
+    A fence still open at the end of the text counts when it has content: the
+    model stopped (length limit or stop sequence) before closing it.
+    """
+    blocks: list[tuple[str, str]] = []
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        opening = _OPEN.match(lines[i])
+        i += 1
+        if not opening:
+            continue
+        fence, info = opening["fence"], opening["info"]
+        if fence[0] == "`" and "`" in info:
+            continue
+        indent = len(opening["indent"])
+        body: list[str] = []
+        while i < len(lines) and not _closes(lines[i], fence):
+            body.append(_dedent(lines[i], indent))
+            i += 1
+        i += 1
+        tag = _TAG.match(info.strip())
+        language = canonical(tag[0]) if tag and tag[0] else None
+        code = "\n".join(body).strip("\n")
+        if language == "shell":
+            code = _strip_prompts(code)
+        if language and code.strip():
+            blocks.append((language, code))
+    return blocks
+
+
+def _closes(line: str, fence: str) -> bool:
+    stripped = line.strip()
+    return len(stripped) >= len(fence) and set(stripped) == {fence[0]}
+
+
+def _dedent(line: str, indent: int) -> str:
+    head = len(line) - len(line.lstrip(" \t"))
+    return line[min(head, indent) :]
+
+
+def _strip_prompts(code: str) -> str:
+    """Keep only the commands of a terminal transcript (`$ ls` lines), not its sample output."""
+    lines = code.split("\n")
+    commands = [line[2:] for line in lines if line.startswith("$ ")]
+    return "\n".join(commands) if commands else code

@@ -1,0 +1,44 @@
+"""How what happened to each proposal goes back into the history for the model to read."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from assistant.llm.reply import CodeCall
+
+RESULTS_HEADER = "Results of the code you proposed:"
+
+
+def tool_messages(results: list[tuple[CodeCall, str]]) -> list[dict[str, Any]]:
+    """One tool message per call: providers reject a tool call left unanswered."""
+    return [
+        {"role": "tool", "tool_call_id": call.id, "content": output or "(no output)"}
+        for call, output in results
+    ]
+
+
+def fenced_message(results: list[tuple[CodeCall, str]]) -> dict[str, Any]:
+    """One user message presenting every result, each labelled with its language."""
+    parts = [RESULTS_HEADER]
+    for number, (call, output) in enumerate(results, 1):
+        label = f"{call.language} block {number}" if len(results) > 1 else f"{call.language} block"
+        parts.append(f"{label}:\n{_fence(output or '(no output)')}")
+    return {"role": "user", "content": "\n\n".join(parts)}
+
+
+def is_results_message(message: dict[str, Any]) -> bool:
+    """True for the user-role message `fenced_message` makes (it does not start a turn)."""
+    content = message.get("content")
+    return (
+        message.get("role") == "user"
+        and isinstance(content, str)
+        and content.startswith(RESULTS_HEADER)
+    )
+
+
+def _fence(text: str) -> str:
+    """Wrap output in a fence longer than any backtick run inside it, so it cannot break out."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}\n{text.rstrip(chr(10))}\n{fence}"
