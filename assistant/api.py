@@ -11,6 +11,7 @@ from assistant.config import Settings, load_settings
 from assistant.events import Event, TurnEnd
 from assistant.journal import Journal
 from assistant.llm import LLM
+from assistant.llm.backend import load_litellm
 from assistant.runtime import Runtimes
 from assistant.safety.policy import Approver, Policy
 from assistant.session import Session
@@ -91,6 +92,10 @@ class Assistant:
         """One turn, returning only the LLM's final words."""
         final = [e for e in self._session.turn(message) if isinstance(e, TurnEnd)]
         return final[-1].text if final else ""
+
+    def warm_up(self) -> None:
+        """Load the LLM client now (it takes seconds), e.g. while the user is still typing."""
+        load_litellm()
 
     def interrupt(self) -> None:
         """Stop the LLM stream or the running code; safe from a signal handler or thread."""

@@ -10,6 +10,7 @@ import argparse
 import os
 import re
 import sys
+import threading
 from typing import Any
 
 from assistant.config import ConfigError, load_settings
@@ -139,6 +140,7 @@ def run_chat(argv: list[str]) -> int:
         return fail(no_model_message(settings))
     with assistant:
         if interactive:
+            threading.Thread(target=assistant.warm_up, daemon=True).start()
             terminal.loop(assistant)
             return 0
         end = terminal.run_turn(assistant, message)

@@ -103,7 +103,11 @@ class Session:
         yield self._emit(TurnEnd(text, reason, self.conversation_id))
 
     def turn(self, text: str) -> Iterator[Event]:
-        """Run one turn; the generator may be abandoned at any point without losing history."""
+        """Run one turn; the generator may be abandoned at any point without losing history.
+
+        A KeyboardInterrupt raised while the LLM is answering (a front end's way to break
+        a blocked network read) ends the turn as interrupted, keeping the words so far.
+        """
         self._stop.clear()
         self.turns += 1
         self.messages.append({"role": "user", "content": text})
@@ -113,6 +117,7 @@ class Session:
         failures: Counter[tuple[str, str]] = Counter()
         while True:
             reply: Reply | None = None
+            pieces: list[str] = []
             try:
                 system = system_message(self.system, self.llm.system_addendum())
                 stream = self.llm.stream(
@@ -121,9 +126,15 @@ class Session:
                 )
                 for item in stream:
                     if isinstance(item, str):
+                        pieces.append(item)
                         yield TextDelta(item)
                     else:
                         reply = item
+            except KeyboardInterrupt:
+                self._stop.set()
+                words = "".join(pieces)
+                reply = Reply(words, [], {"role": "assistant", "content": words}, None,
+                              self.llm.settings.model, stopped=True)
             except LLMError as exc:
                 yield self._emit(Error(str(exc)))
                 yield from self._end("", "error")

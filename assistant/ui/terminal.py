@@ -67,6 +67,7 @@ class Terminal:
         self.keyboard = keyboard
         self._at_line_start = True
         self._on_interrupt: Callable[[], None] | None = None
+        self._running = False
 
     def _write(self, text: str, style: str = "") -> None:
         if not text:
@@ -83,6 +84,9 @@ class Terminal:
         self._write(text + "\n", style)
 
     def show(self, event: Event) -> None:
+        self._running = isinstance(event, (Approval, OutputChunk)) and (
+            not isinstance(event, Approval) or event.approved
+        )
         if isinstance(event, TextDelta):
             self._write(event.text)
         elif isinstance(event, Proposal):
@@ -182,10 +186,13 @@ class Terminal:
         """Show one turn live; Ctrl-C stops the LLM or the run and ends the turn."""
         end: TurnEnd | None = None
         with self._interrupts(assistant):
-            for event in assistant.chat(text, stream=True):
-                self.show(event)
-                if isinstance(event, TurnEnd):
-                    end = event
+            try:
+                for event in assistant.chat(text, stream=True):
+                    self.show(event)
+                    if isinstance(event, TurnEnd):
+                        end = event
+            except KeyboardInterrupt:
+                self._line("stopped", "dim")
         return end
 
     @contextlib.contextmanager
@@ -193,6 +200,8 @@ class Terminal:
         def stop(_signum: int, _frame: object) -> None:
             self._line("stopping…", "dim")
             assistant.interrupt()
+            if not self._running:
+                raise KeyboardInterrupt  # breaks a blocked read of the LLM's answer
 
         previous = signal.signal(signal.SIGINT, stop)
         self._on_interrupt = assistant.interrupt

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pexpect
@@ -15,6 +16,7 @@ from tests.support.llm_server import (
     LLMServer,
     closed_port_url,
     error,
+    hang,
     malformed,
     text,
     tool_call,
@@ -156,6 +158,26 @@ def test_ctrl_c_stops_the_run_not_the_assistant(server: LLMServer) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_ctrl_c_while_the_llm_hangs_returns_to_the_prompt(server: LLMServer) -> None:
+    server.add(hang(), text("back again"))
+    child = spawn(cli_args(server))
+    child.expect("> ")
+    child.sendline("hello?")
+    deadline = time.monotonic() + 15
+    while not server.chat_requests and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert server.chat_requests, "the request never reached the server"
+    started = time.monotonic()
+    child.sendcontrol("c")
+    child.expect("stopping")
+    child.expect("> ")
+    assert time.monotonic() - started < 5
+    child.sendline("are you there")
+    child.expect("back again")
+    child.sendeof()
+    child.expect(pexpect.EOF)
 
 
 def test_timeout_stops_a_long_run(server: LLMServer) -> None:
