@@ -1,4 +1,4 @@
-"""`assistant`: the terminal chat, one-shot requests, and the history of conversations.
+"""`assistant`: the terminal chat and one-shot requests; subcommands live in commands/.
 
 Imports stay light here so `assistant --help` answers at once; litellm, rich and the
 rest load only when a command needs them.
@@ -13,24 +13,25 @@ import sys
 import threading
 from typing import Any
 
+from assistant import commands
 from assistant.config import ConfigError, load_settings
 
-COMMANDS = {"history": "list conversations, or show one: history [ID] [--json]"}
-
-EPILOG = """commands:
+EPILOG = """usage:
   assistant                      interactive chat
   assistant "do something"       one turn, then exit (stdin can be piped in too)
-  assistant history [ID] [--json]  past conversations from the journal
 
-Settings: defaults < config.toml (assistant history shows where) < ASSISTANT_* variables
-< these options. Profiles are TOML files in the config folder's profiles/."""
+commands:
+{commands}
+
+Settings: defaults < config.toml < profile < ASSISTANT_* variables < these options.
+Profiles are TOML files in the config folder's profiles/."""
 
 
 def chat_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="assistant",
         description="Ask for something; the LLM proposes code, you approve, it runs here.",
-        epilog=EPILOG,
+        epilog=EPILOG.format(commands=commands.summary()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("message", nargs="*", help="a request to run as one turn, then exit")
@@ -53,14 +54,6 @@ def chat_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def history_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="assistant history", description=COMMANDS["history"])
-    parser.add_argument("id", nargs="?", help="a conversation id (a prefix is enough)")
-    parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.add_argument("--limit", type=int, default=20, help="how many conversations to list")
-    return parser
-
-
 def fail(message: str, status: int = 2) -> int:
     print(f"assistant: {message}", file=sys.stderr)
     return status
@@ -72,25 +65,6 @@ def no_model_message(settings: Any) -> str:
         "or --model ollama_chat/llama3.1 with Ollama running), or set model = \"NAME\" in "
         f"{settings.config_path / 'config.toml'}"
     )
-
-
-def run_history(argv: list[str]) -> int:
-    from assistant.journal import Journal, JournalError
-    from assistant.ui.history import print_conversation, print_list
-
-    args = history_parser().parse_args(argv)
-    settings = load_settings()
-    journal = Journal.in_dir(settings.data_path)
-    try:
-        if args.id:
-            print_conversation(journal.conversation(args.id), as_json=args.json)
-        else:
-            print_list(journal.conversations(args.limit), as_json=args.json)
-    except JournalError as exc:
-        return fail(str(exc), 1)
-    finally:
-        journal.close()
-    return 0
 
 
 def read_message(args: argparse.Namespace) -> str:
@@ -153,8 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     try:
-        if argv and argv[0] == "history":
-            return run_history(argv[1:])
+        if argv and argv[0] in commands.COMMANDS:
+            return commands.run(argv[0], argv[1:])
         return run_chat(argv)
     except ConfigError as exc:
         return fail(str(exc))
