@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,3 +29,20 @@ def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         if name.endswith("_API_KEY"):
             monkeypatch.delenv(name)
     return tmp_path
+
+
+@pytest.fixture(scope="session")
+def display() -> Iterator[str]:
+    """One Xvfb for the whole session; DISPLAY is set for the tests and their children."""
+    from tests.support.display import xvfb
+
+    with xvfb() as name:
+        previous = os.environ.get("DISPLAY")
+        os.environ["DISPLAY"] = name
+        try:
+            yield name
+        finally:
+            if previous is None:
+                os.environ.pop("DISPLAY", None)
+            else:
+                os.environ["DISPLAY"] = previous

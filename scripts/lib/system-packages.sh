@@ -12,4 +12,7 @@ SYSTEM_PACKAGES=(
     "nodejs|optional|have node|JavaScript runs are unavailable (the assistant says so when asked)"
     "python3-venv|required|venv_not_needed|.venv cannot be created"
     "git|optional|have git|no version control for the checkout (the assistant itself runs)"
+    "xvfb|optional|-|no virtual screen: the desktop tests cannot run"
+    "xdotool|optional|-|no synthetic input for the desktop tests"
+    "x11-xserver-utils|optional|-|xset is missing: held keys repeat in the desktop tests"
 )
