@@ -1,0 +1,99 @@
+'use strict';
+// Runs JavaScript for the host in one persistent vm context, so variables live
+// between runs. Requests arrive as JSON lines ({token, code}) on the pipe whose fd
+// is argv[2], leaving stdin to the program. After each run the driver writes the
+// token, the exit status and ";" to stdout and stderr: that is how the host knows
+// the run is over. A run whose completion value is a Promise ends when it settles.
+
+const net = require('net');
+const path = require('path');
+const readline = require('readline');
+const util = require('util');
+const vm = require('vm');
+const { createRequire } = require('module');
+
+const INTERRUPTED = Symbol('interrupted');
+let stopWaiting = null;
+
+function makeContext() {
+  const context = vm.createContext({});
+  const own = new Set(vm.runInContext('Object.getOwnPropertyNames(globalThis)', context));
+  for (const name of Object.getOwnPropertyNames(globalThis)) {
+    // V8 gives every context a console of its own that prints nothing: use Node's.
+    if ((!own.has(name) || name === 'console') && name !== 'global') {
+      Object.defineProperty(context, name, Object.getOwnPropertyDescriptor(globalThis, name));
+    }
+  }
+  const here = path.join(process.cwd(), '[run]');
+  const module = { exports: {} };
+  Object.assign(context, {
+    require: createRequire(here),
+    module,
+    exports: module.exports,
+    __filename: here,
+    __dirname: process.cwd(),
+  });
+  vm.runInContext('globalThis.global = globalThis', context);
+  return context;
+}
+
+function printError(error) {
+  const text = error && error.stack ? String(error.stack) : `Uncaught ${util.inspect(error)}`;
+  const own = (line) => /^\s+at /.test(line)
+    && (line.includes(__filename) || line.includes('node:vm') || line.includes('node:internal'));
+  process.stderr.write(`${text.split('\n').filter((line) => !own(line)).join('\n')}\n`);
+}
+
+function compile(code, filename) {
+  try {
+    return new vm.Script(code, { filename });
+  } catch (error) {
+    if (!(error instanceof SyntaxError) || !code.includes('await')) throw error;
+    try {
+      // Top-level await: run the code as an async function (its declarations stay local).
+      return new vm.Script(`(async () => {${code}\n})()`, { filename });
+    } catch {
+      throw error;
+    }
+  }
+}
+
+async function execute(context, code, filename) {
+  let value;
+  try {
+    value = compile(code, filename).runInContext(context, { breakOnSigint: true });
+  } catch (error) {
+    if (error && error.code === 'ERR_SCRIPT_EXECUTION_INTERRUPTED') return 130;
+    printError(error);
+    return 1;
+  }
+  if (!value || typeof value.then !== 'function') return 0;
+  const interrupted = new Promise((resolve) => { stopWaiting = () => resolve(INTERRUPTED); });
+  try {
+    return (await Promise.race([value, interrupted])) === INTERRUPTED ? 130 : 0;
+  } catch (error) {
+    printError(error);
+    return 1;
+  } finally {
+    stopWaiting = null;
+  }
+}
+
+async function main() {
+  process.on('SIGINT', () => { if (stopWaiting) stopWaiting(); });
+  process.on('uncaughtException', printError);
+  process.on('unhandledRejection', printError);
+  const context = makeContext();
+  const control = new net.Socket({ fd: Number(process.argv[2]), readable: true, writable: false });
+  let runs = 0;
+  for await (const line of readline.createInterface({ input: control, crlfDelay: Infinity })) {
+    const { token, code } = JSON.parse(line);
+    runs += 1;
+    const status = await execute(context, code, `<run ${runs}>`);
+    process.stdout.write(`${token}${status};`);
+    process.stderr.write(`${token}${status};`);
+  }
+  process.exit(0);
+}
+
+main();

@@ -1,0 +1,92 @@
+"""Runs Python code for the host, keeping one `__main__` namespace alive between runs.
+
+Requests arrive as JSON lines ({"token", "code"}) on the pipe whose fd is argv[1],
+so stdin stays the program's own. After each run the driver writes the token and
+the exit status, then ";", to stdout and to stderr: that is how the host knows
+the run is over. SIGINT becomes KeyboardInterrupt only while user code runs, so
+an interrupt that lands between runs cannot break the protocol.
+"""
+
+import contextlib
+import json
+import linecache
+import os
+import signal
+import sys
+import traceback
+import types
+from pathlib import Path
+
+_running = False
+
+
+def _on_sigint(signum, frame):
+    """Interrupt user code, never the driver itself (including _execute's own frame)."""
+    if _running and frame is not None and frame.f_code is not _execute.__code__:
+        raise KeyboardInterrupt
+
+
+def _execute(code, filename, namespace):
+    """Run one request and return its exit status, printing errors as Python would."""
+    global _running
+    try:
+        compiled = compile(code, filename, "exec")
+        _running = True
+        exec(compiled, namespace)
+        _running = False
+        return 0
+    except BaseException as exc:
+        _running = False
+        return _report(exc)
+
+
+def _report(exc):
+    if isinstance(exc, SystemExit):
+        if exc.code is None:
+            return 0
+        if isinstance(exc.code, int):
+            return exc.code
+        print(exc.code, file=sys.stderr)
+        return 1
+    report = traceback.TracebackException.from_exception(exc)
+    user_frames = [frame for frame in report.stack if frame.filename != __file__]
+    report.stack = traceback.StackSummary.from_list(user_frames)
+    print("".join(report.format()), end="", file=sys.stderr)
+    return 130 if isinstance(exc, KeyboardInterrupt) else 1
+
+
+def _finish(token, status):
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    marker = f"{token}{status};".encode()
+    for fd in (1, 2):
+        with contextlib.suppress(OSError):
+            os.write(fd, marker)
+
+
+def main():
+    control = os.fdopen(int(sys.argv[1]), "rb")
+    os.set_inheritable(control.fileno(), False)
+    sys.argv = [""]
+    sys.path[0] = ""
+    project = str(Path(__file__).resolve().parents[3])
+    if project not in sys.path:
+        sys.path.append(project)
+    module = types.ModuleType("__main__")
+    sys.modules["__main__"] = module
+    signal.signal(signal.SIGINT, _on_sigint)
+    for number, line in enumerate(control, start=1):
+        request = json.loads(line)
+        code = request["code"]
+        filename = f"<run {number}>"
+        linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+        if sys.stdin is None or sys.stdin.closed:
+            sys.stdin = open(0, closefd=False)  # noqa: SIM115 - fd 0 lives as long as the runtime
+        status = _execute(code, filename, module.__dict__)
+        signal.signal(signal.SIGINT, _on_sigint)  # user code may have replaced it
+        _finish(request["token"], status)
+
+
+if __name__ == "__main__":
+    main()

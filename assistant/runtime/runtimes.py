@@ -1,0 +1,171 @@
+"""The runtimes of one conversation: one live process per language, started on first use.
+
+There is no global state: each Runtimes owns its processes, and they are killed
+by close(), by leaving a `with` block, when the object is collected, or at
+interpreter exit, so no process group outlives its owner.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+import weakref
+from collections.abc import Generator, Iterator
+from types import TracebackType
+
+from assistant.events import Event, OutputChunk, RunEnd
+from assistant.runtime.languages import LANGUAGES, SPECS, Language, canonical_language
+from assistant.runtime.process import RuntimeProcess
+from assistant.runtime.run import Run
+
+
+class Runtimes:
+    """Runs code in persistent python, shell and javascript processes.
+
+    `timeout` (seconds) and `max_output` (characters the LLM is shown) are the
+    defaults for every run; `cwd` and `env` are given to the processes as they
+    start (`env` replaces the environment, as with subprocess).
+    """
+
+    def __init__(
+        self,
+        timeout: float = 120.0,
+        max_output: int = 2800,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        self.timeout = timeout
+        self.max_output = max_output
+        self.cwd = cwd
+        self.env = env
+        self._processes: dict[str, RuntimeProcess] = {}
+        self._current: Run | None = None
+        self._busy = threading.Lock()
+        weakref.finalize(self, _close_all, self._processes)
+
+    def run(
+        self,
+        language: str,
+        code: str,
+        *,
+        proposal_id: str = "",
+        timeout: float | None = None,
+        max_output: int | None = None,
+    ) -> Iterator[Event]:
+        """Run `code`, yielding OutputChunks as the program prints, then exactly one RunEnd.
+
+        Only one run at a time per Runtimes; closing the iterator before the RunEnd
+        kills the runtime (its state is lost, and the next run says so).
+        """
+        started = time.monotonic()
+        name = canonical_language(language)
+        if name is None:
+            supported = ", ".join(LANGUAGES)
+            message = f"Unknown language {language!r}: the supported ones are {supported}."
+            yield from _refusal(proposal_id, message)
+            return
+        if not self._busy.acquire(blocking=False):
+            raise RuntimeError("another run is in progress in these runtimes")
+        try:
+            end = yield from self._run(SPECS[name], code, proposal_id, timeout, max_output, started)
+        finally:
+            self._current = None
+            self._busy.release()
+        yield end
+
+    def interrupt(self) -> None:
+        """Stop the current run as Ctrl-C would; a no-op when idle.
+
+        Safe from a signal handler or another thread: it only sets a flag, sends
+        SIGINT and wakes the run.
+        """
+        run = self._current
+        if run is not None:
+            run.interrupt()
+
+    def close(self) -> None:
+        """Kill every runtime's process group; idempotent, and runs may start again after."""
+        _close_all(self._processes)
+
+    def __enter__(self) -> Runtimes:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _run(
+        self,
+        spec: Language,
+        code: str,
+        proposal_id: str,
+        timeout: float | None,
+        max_output: int | None,
+        started: float,
+    ) -> Generator[OutputChunk, None, RunEnd]:
+        """Yield a run's OutputChunks and return its RunEnd (so the caller can unlock first)."""
+        problem = spec.missing
+        try:
+            process, restart_note = self._process(spec)
+        except OSError as error:
+            process, restart_note = None, ""
+            problem = f"The {spec.name} runtime could not start: {error}."
+        if process is None:
+            chunk, end = _refusal(proposal_id, problem)
+            yield chunk
+            return end
+        run = Run(
+            process,
+            proposal_id,
+            self.timeout if timeout is None else timeout,
+            self.max_output if max_output is None else max_output,
+            started,
+            restart_note,
+        )
+        self._current = run
+        with contextlib.closing(run.events(code)) as events:
+            event = next(events)
+            while not isinstance(event, RunEnd):
+                yield event
+                event = next(events)
+        return event
+
+    def _process(self, spec: Language) -> tuple[RuntimeProcess | None, str]:
+        """The live process for `spec`, started if needed, and a note if earlier state was lost."""
+        note = ""
+        process = self._processes.get(spec.name)
+        if process is not None and not process.alive:
+            process.close()
+            del self._processes[spec.name]
+            if not process.state_lost_reported:
+                note = (
+                    f"[the {spec.name} runtime had stopped, so a new one was started: "
+                    f"its earlier state ({spec.state}) is gone]"
+                )
+            process = None
+        if process is None:
+            executable = spec.executable(self.env)
+            if executable is None:
+                return None, ""
+            process = RuntimeProcess(spec, executable, self.cwd, self.env)
+            self._processes[spec.name] = process
+        return process, note
+
+
+def _refusal(proposal_id: str, message: str) -> tuple[OutputChunk, RunEnd]:
+    """A run that cannot happen: the reason as output, and no exit status."""
+    return (
+        OutputChunk(proposal_id=proposal_id, stream="stderr", text=message),
+        RunEnd(proposal_id=proposal_id, exit_status=None, output=message, seconds=0.0),
+    )
+
+
+def _close_all(processes: dict[str, RuntimeProcess]) -> None:
+    for process in list(processes.values()):
+        process.close()
+    processes.clear()

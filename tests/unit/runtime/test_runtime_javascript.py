@@ -1,0 +1,49 @@
+"""The javascript runtime: one vm context that persists, Promises awaited, Node missing."""
+
+from assistant.runtime import Runtimes
+
+
+def test_state_survives_between_runs(execute):
+    assert (
+        execute(
+            "javascript", "let count = 1; var total = 10; function bump() { count++ }"
+        ).exit_status
+        == 0
+    )
+    end = execute("js", "bump(); console.log(count, total, typeof require('fs').readFileSync)")
+    assert (end.exit_status, end.output) == (0, "2 10 function\n")
+
+
+def test_a_promise_result_is_awaited(execute):
+    code = "new Promise((resolve) => setTimeout(() => { console.log('settled'); resolve() }, 100))"
+    end = execute("node", code)
+    assert (end.exit_status, end.output) == (0, "settled\n")
+
+
+def test_top_level_await_works(execute):
+    end = execute("javascript", "const v = await Promise.resolve(6); console.log(v * 7)")
+    assert (end.exit_status, end.output) == (0, "42\n")
+
+
+def test_uncaught_error_prints_the_stack_without_driver_frames(execute):
+    end = execute("javascript", "function f() { throw new TypeError('bad input') }\nf()")
+    assert end.exit_status == 1
+    assert "TypeError: bad input" in end.output
+    assert "at f (<run 1>:1:" in end.output
+    assert "node_driver" not in end.output and "node:vm" not in end.output
+
+
+def test_a_rejected_promise_fails_the_run(execute):
+    end = execute("javascript", "Promise.reject(new Error('nope'))")
+    assert end.exit_status == 1
+    assert "Error: nope" in end.output
+
+
+def test_missing_node_is_explained_not_raised():
+    with Runtimes(env={"PATH": "/nonexistent"}) as rt:
+        *_, end = rt.run("javascript", "console.log(1)", proposal_id="p")
+    assert end.exit_status is None
+    assert end.output == (
+        "JavaScript needs Node.js, which is not installed: "
+        "install it (Debian: apt-get install nodejs) and try again."
+    )

@@ -1,0 +1,61 @@
+"""The python runtime: a persistent __main__, Python's own error reporting, SystemExit."""
+
+import time
+
+from assistant.events import OutputChunk
+
+
+def test_state_survives_between_runs(execute):
+    assert execute("python", "import math\nradius = 2").exit_status == 0
+    end = execute("py", "print(round(math.pi * radius**2, 2))")
+    assert (end.exit_status, end.output) == (0, "12.57\n")
+
+
+def test_code_runs_as_main(execute):
+    assert execute("python", "print(__name__)").output == "__main__\n"
+
+
+def test_exception_prints_a_traceback_without_driver_frames(execute):
+    end = execute("python", "def f():\n    return 1 / 0\n\nf()")
+    assert end.exit_status == 1
+    assert end.output.startswith("Traceback (most recent call last):\n")
+    assert "return 1 / 0" in end.output
+    assert end.output.endswith("ZeroDivisionError: division by zero\n")
+    assert "python_driver" not in end.output
+
+
+def test_syntax_error_fails_only_that_run(execute):
+    end = execute("python", "x = (")
+    assert end.exit_status == 1
+    assert "SyntaxError" in end.output
+    assert "python_driver" not in end.output
+    assert execute("python", "print('fine')").output == "fine\n"
+
+
+def test_system_exit_gives_its_status_and_keeps_the_runtime(execute):
+    execute("python", "kept = 'yes'")
+    assert execute("python", "import sys\nsys.exit(4)").exit_status == 4
+    assert execute("python", "raise SystemExit").exit_status == 0
+    end = execute("python", "exit('bye')")
+    assert (end.exit_status, end.output) == (1, "bye\n")
+    end = execute("python", "print(kept)")
+    assert (end.exit_status, end.output, end.restarted) == (0, "yes\n", False)
+
+
+def test_output_streams_live(runtimes):
+    code = "import time\nprint('first', flush=True)\ntime.sleep(0.6)\nprint('second')"
+    started = time.monotonic()
+    seen = ""
+    for event in runtimes.run("python", code, proposal_id="live"):
+        seen += event.text if isinstance(event, OutputChunk) else ""
+        if seen == "first\n":
+            assert time.monotonic() - started < 0.5
+            break
+    assert seen == "first\n"
+
+
+def test_stderr_is_captured_as_its_own_stream(runtimes):
+    events = list(runtimes.run("python", "import sys\nprint('oops', file=sys.stderr)"))
+    chunks = [event for event in events if isinstance(event, OutputChunk)]
+    assert {chunk.stream for chunk in chunks} == {"stderr"}
+    assert events[-1].output == "oops\n"
