@@ -30,7 +30,9 @@ def cli_args(server: LLMServer, *extra: str) -> list[str]:
     ]
 
 
-def spawn(args: list[str], env: dict[str, str] | None = None, timeout: float = 30) -> pexpect.spawn:
+def spawn(
+    args: list[str], env: dict[str, str] | None = None, timeout: float = 90
+) -> pexpect.spawn:
     """The CLI on a real pseudo-terminal, as a person would run it."""
     child_env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "dumb", "COLUMNS": "120",
                  **(env or {})}
