@@ -24,7 +24,12 @@ def print_list(rows: list[dict[str, Any]], as_json: bool = False) -> None:
     if not rows:
         console.print("No conversations yet.")
         return
-    table = Table("id", "updated", "turns", "model", "title", box=None)
+    table = Table(box=None)
+    table.add_column("id", no_wrap=True, min_width=22)
+    table.add_column("updated", no_wrap=True)
+    table.add_column("turns", justify="right", no_wrap=True)
+    table.add_column("model", no_wrap=True)
+    table.add_column("title", overflow="ellipsis", no_wrap=True, ratio=1)
     for row in rows:
         table.add_row(row["id"], _when(row["updated"]), str(row["turns"]), row["model"],
                       row["title"])
@@ -58,6 +63,6 @@ def print_conversation(conversation: dict[str, Any], as_json: bool = False) -> N
     console.print(f"[bold]{conversation['id']}[/] · {conversation['model']} · "
                   f"{_when(conversation['created'])}")
     for record in conversation["records"]:
-        if record["kind"] in SHOWN:
+        if record["kind"] in SHOWN and (record["kind"] != "assistant" or record.get("text")):
             console.print(f"[dim]{_when(record['ts'])}[/] [cyan]{record['kind']}[/] ", end="")
             console.print(_describe(record), markup=False)
