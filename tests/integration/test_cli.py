@@ -257,3 +257,21 @@ def test_help_does_not_import_heavy_modules() -> None:
             " if m in sys.modules]\nprint(heavy)")
     result = run_cli(["-c", code])
     assert result.stdout.strip() == "[]", result.stdout + result.stderr
+
+
+def test_flags_reach_the_request_and_the_journal(server: LLMServer, isolated_dirs: Path) -> None:
+    profiles = isolated_dirs / "config" / "profiles"
+    profiles.mkdir()
+    (profiles / "terse.toml").write_text('system_message = "Answer in five words."\n')
+    server.add(tool_call("python", "print('x' * 5000)"), text("Printed many x."))
+    result = run_cli(cli_args(server, "-y", "--profile", "terse", "--max-output", "200",
+                          "--no-journal", "print x"))
+    assert result.returncode == 0, result.stderr
+    system = server.chat_requests[0].body["messages"][0]["content"]
+    assert system.startswith("Answer in five words.")
+    fed_back = server.chat_requests[1].body["messages"][-1]["content"]
+    assert len(fed_back) < 400 and "characters cut" in fed_back
+    assert history() == []
+    server.add(text("ok"))
+    run_cli(cli_args(server, "--system-message", "Be brief.", "hi"))
+    assert server.chat_requests[2].body["messages"][0]["content"].startswith("Be brief.")
