@@ -1,44 +1,90 @@
 """The approval gate: every run passes here, and only a human input channel can say yes.
 
 The approver is a callable supplied by the front end (terminal prompt, popup, a caller's
-function). Nothing the LLM writes and no program output reaches it as an approval.
+function). Nothing the LLM writes and no program output reaches it as an approval. The
+policy rates each proposal with the static risk check first and acts on the rating:
+`blocked` never runs, `high` needs a person's explicit yes, `auto` covers only `low`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 from assistant.events import Approval, Proposal
+from assistant.safety.risk import Assessment, DenyRules, assess
 
 Approver = Callable[[Proposal], "Approval | bool"]
+Mode = Literal["ask", "auto", "never"]
+MODES: tuple[Mode, ...] = ("ask", "auto", "never")
 
 
 class Policy:
     """Decides each proposal for one conversation; remembers its "always allow" list."""
 
-    def __init__(self, approver: Approver | None, auto_run: bool = False) -> None:
+    def __init__(
+        self,
+        approver: Approver | None,
+        auto_run: bool = False,
+        *,
+        mode: Mode = "ask",
+        deny: DenyRules | None = None,
+        protected: tuple[str, ...] = (),
+    ) -> None:
+        if mode not in MODES:
+            raise ValueError(f"approval mode must be ask, auto or never, not {mode!r}")
         self.approver = approver
-        self.auto_run = auto_run
+        self.mode: Mode = "auto" if auto_run and mode == "ask" else mode
+        self.deny = deny or DenyRules()
+        self.protected = protected
         self._always: set[tuple[str, str]] = set()
 
+    @property
+    def auto_run(self) -> bool:
+        return self.mode == "auto"
+
+    def assess(self, language: str, code: str) -> Assessment:
+        """The static risk rating under this conversation's deny rules."""
+        return assess(code, language, self.deny, self.protected)
+
+    def proposal(self, proposal_id: str, language: str, code: str) -> Proposal:
+        """A proposal carrying its risk, so every front end can show it."""
+        verdict = self.assess(language, code)
+        return Proposal(proposal_id, language, code, verdict.risk, verdict.reasons)
+
     def decide(self, proposal: Proposal) -> Approval:
+        # Rated here again: a proposal's own `risk` field is for display, never trusted.
+        verdict = self.assess(proposal.language, proposal.code)
+        if verdict.risk == "blocked":
+            return self._no(proposal, "blocked by the deny rules: " + "; ".join(verdict.reasons))
+        if self.mode == "never":
+            return self._no(proposal, "approval mode is never: code is proposed, not run")
         key = (proposal.language, proposal.code)
-        if key in self._always:
+        if key in self._always and verdict.risk != "high":
             return Approval(proposal.id, True, "user", proposal.code,
                             reason="allowed always in this conversation")
-        if self.auto_run:
-            return Approval(proposal.id, True, "policy", proposal.code, reason="auto-run is on")
+        if self.mode == "auto" and verdict.risk == "low":
+            return Approval(proposal.id, True, "policy", proposal.code,
+                            reason="auto-run is on and the risk is low")
         if self.approver is None:
-            return Approval(
-                proposal.id, False, "policy",
-                reason="no one to approve: pass approver= or turn auto-run on",
-            )
+            return self._no(proposal, "no one to approve: pass approver= or turn auto-run on"
+                            if verdict.risk == "low" else
+                            f"{verdict.risk} risk needs a person's approval")
         answer = self.approver(proposal)
         if isinstance(answer, bool):
-            return Approval(proposal.id, answer, "caller", proposal.code if answer else "")
-        if answer.approved and answer.always:
+            answer = Approval(proposal.id, answer, "caller", proposal.code if answer else "")
+        if not answer.approved:
+            return Approval(proposal.id, False, answer.decided_by, "", False, answer.reason)
+        if verdict.risk == "high" and answer.decided_by != "user":
+            return self._no(proposal, "high risk needs an explicit approval by the user "
+                            f"(this came from the {answer.decided_by})")
+        code = answer.code or proposal.code
+        if code != proposal.code and self.assess(proposal.language, code).risk == "blocked":
+            return self._no(proposal, "the edited code is blocked by the deny rules")
+        if answer.always and verdict.risk != "high":
             self._always.add(key)
-        code = (answer.code or proposal.code) if answer.approved else ""
-        return Approval(
-            proposal.id, answer.approved, answer.decided_by, code, answer.always, answer.reason
-        )
+        return Approval(proposal.id, True, answer.decided_by, code, answer.always, answer.reason)
+
+    @staticmethod
+    def _no(proposal: Proposal, reason: str) -> Approval:
+        return Approval(proposal.id, False, "policy", reason=reason)

@@ -1,0 +1,333 @@
+"""Risk rules for Python, read from its syntax tree: calls are judged by what they resolve to
+(`import shutil as s; s.rmtree` is `shutil.rmtree`) and by the paths they are given."""
+
+from __future__ import annotations
+
+import ast
+import shlex
+
+from assistant.safety import paths
+from assistant.safety.risk import Finding
+
+UNKNOWN = paths.UNKNOWN
+SHELL_CALLS = {"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput",
+               "pty.spawn", "commands.getoutput"}
+PROCESS_CALLS = {"subprocess.run", "subprocess.call", "subprocess.check_call",
+                 "subprocess.check_output", "subprocess.Popen", "asyncio.create_subprocess_exec",
+                 "asyncio.create_subprocess_shell", "os.execv", "os.execvp", "os.execl",
+                 "os.execlp", "os.spawnl", "os.spawnlp", "os.spawnv", "os.spawnvp",
+                 "os.posix_spawn", "os.posix_spawnp"}
+DELETE = {"os.remove", "os.unlink", "os.rmdir", "os.removedirs", "pathlib.Path.unlink"}
+DECODERS = {"base64.b64decode", "base64.b32decode", "base64.b16decode", "base64.a85decode",
+            "base64.b85decode", "base64.decodebytes", "codecs.decode", "bytes.fromhex",
+            "zlib.decompress", "bz2.decompress", "lzma.decompress", "gzip.decompress",
+            "marshal.loads", "binascii.unhexlify", "binascii.a2b_base64"}
+NETWORK_PREFIXES = ("requests.", "httpx.", "urllib.request.", "urllib3.", "http.client.",
+                    "aiohttp.", "smtplib.", "ftplib.", "paramiko.", "socket.", "telnetlib.",
+                    "xmlrpc.client.", "websocket.", "pycurl.")
+FETCH = ("requests.get", "requests.request", "httpx.get", "urllib.request.urlopen",
+         "urllib.request.urlretrieve", "urllib3.request")
+RUNNERS = {"exec", "eval", "compile", "builtins.exec", "builtins.eval", "pickle.loads",
+           "marshal.loads", "runpy.run_path", "types.FunctionType"}
+SPAWNERS = {"os.fork", "os.forkpty", "multiprocessing.Process", "subprocess.Popen", "pty.fork"}
+# Calls that only look at a path, so naming a key file there reads nothing.
+LOOKS = {"os.path.exists", "os.path.isfile", "os.path.isdir", "os.listdir", "os.stat",
+         "os.path.getsize", "os.path.getmtime", "print", "os.path.join", "os.path.expanduser",
+         "pathlib.Path", "os.scandir", "os.walk", "glob.glob"}
+WRITE_METHODS = {"write_text", "write_bytes", "touch", "symlink_to", "hardlink_to", "mkdir"}
+
+
+class _Reader(ast.NodeVisitor):
+    def __init__(self, code: str, protected: tuple[str, ...], seen: set[str] | None) -> None:
+        self.code = code
+        self.protected = protected
+        self.seen = seen
+        self.aliases: dict[str, str] = {}
+        self.values: dict[str, ast.expr] = {}
+        self.found: list[Finding] = []
+        self.secret_read = ""
+        self.env_dump = ""
+        self.network = ""
+        self.loops: list[ast.AST] = []
+        self.downloaded: set[str] = set()
+
+    # -- names and values -------------------------------------------------------------
+    def qualname(self, node: ast.AST) -> str:
+        """Dotted name a call target resolves to through imports and simple aliases."""
+        if isinstance(node, ast.Name):
+            if node.id in self.aliases:
+                return self.aliases[node.id]
+            value = self.values.get(node.id)
+            if isinstance(value, (ast.Attribute, ast.Name)) and value is not node:
+                return self.qualname(value)
+            return node.id
+        if isinstance(node, ast.Attribute):
+            return f"{self.qualname(node.value)}.{node.attr}"
+        if isinstance(node, ast.Call):
+            name = self.qualname(node.func)
+            if name in ("__import__", "importlib.import_module") and node.args:
+                return self.text(node.args[0])
+            if name == "getattr" and len(node.args) >= 2:
+                return f"{self.qualname(node.args[0])}.{self.text(node.args[1])}"
+            if name in ("pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath"):
+                return "pathlib.Path"
+            return name + "()"
+        return ""
+
+    def text(self, node: ast.AST | None, depth: int = 0) -> str:
+        """The string or path an expression evaluates to; run-time parts become `$?`."""
+        if node is None or depth > 8:
+            return UNKNOWN
+        if isinstance(node, ast.Constant):
+            return node.value if isinstance(node.value, str) else str(node.value)
+        if isinstance(node, ast.JoinedStr):
+            return "".join(self.text(v, depth + 1) if isinstance(v, ast.Constant) else UNKNOWN
+                           for v in node.values)
+        if isinstance(node, ast.Name):
+            value = self.values.get(node.id)
+            return self.text(value, depth + 1) if value is not None else UNKNOWN
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Div)):
+            sep = "/" if isinstance(node.op, ast.Div) else ""
+            return self.text(node.left, depth + 1) + sep + self.text(node.right, depth + 1)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return "-" + self.text(node.operand, depth + 1)
+        if isinstance(node, ast.Subscript):
+            if self.qualname(node.value) == "os.environ":
+                return "~" if self.text(node.slice, depth + 1) == "HOME" else UNKNOWN
+            return UNKNOWN
+        if isinstance(node, ast.Call):
+            name = self.qualname(node.func)
+            args = [self.text(a, depth + 1) for a in node.args]
+            if name in ("pathlib.Path.home", "os.path.expanduser") and not args:
+                return "~"
+            if name in ("os.getenv", "os.environ.get") and args[:1] == ["HOME"]:
+                return "~"
+            if name in ("os.path.join", "pathlib.Path", "pathlib.PurePath", "posixpath.join"):
+                return "/".join(args) if args else "."
+            if name.endswith((".joinpath", ".joinpath()")) and isinstance(node.func, ast.Attribute):
+                return "/".join([self.text(node.func.value, depth + 1), *args])
+            if name in ("os.path.expanduser", "os.path.expandvars", "os.path.abspath", "str",
+                        "glob.glob", "glob.iglob",
+                        "os.path.realpath", "os.path.normpath", "os.fspath") and args:
+                return args[0]
+            if isinstance(node.func, ast.Attribute) and node.func.attr in (
+                    "expanduser", "resolve", "absolute", "strip", "format"):
+                return self.text(node.func.value, depth + 1)
+        return UNKNOWN
+
+    def part(self, node: ast.AST) -> str:
+        return ast.get_source_segment(self.code, node) or ast.dump(node)[:60]
+
+    def add(self, family: str, level: str, node: ast.AST, why: str) -> None:
+        self.found.append(Finding(family, level, self.part(node), why))  # type: ignore[arg-type]
+
+    # -- visiting ---------------------------------------------------------------------
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self.aliases[alias.asname or alias.name.split(".")[0]] = (
+                alias.name if alias.asname else alias.name.split(".")[0])
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        for alias in node.names:
+            self.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                self.values[target.id] = node.value
+        self.generic_visit(node)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if isinstance(node.target, ast.Name) and node.value is not None:
+            self.values[node.target.id] = node.value
+        self.generic_visit(node)
+
+    def visit_With(self, node: ast.With) -> None:
+        for item in node.items:
+            if isinstance(item.optional_vars, ast.Name):
+                self.values[item.optional_vars.id] = item.context_expr
+        self.generic_visit(node)
+
+    def visit_While(self, node: ast.While) -> None:
+        forever = isinstance(node.test, ast.Constant) and bool(node.test.value)
+        self.loops.append(node if forever else ast.Pass())
+        self.generic_visit(node)
+        self.loops.pop()
+
+    def visit_For(self, node: ast.For) -> None:
+        if "process_iter" in self.qualname(getattr(node.iter, "func", node.iter)):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and \
+                        inner.func.attr in ("kill", "terminate", "send_signal"):
+                    self.add("kill-many", "high", node, "stops every process it finds")
+                    break
+        if self.qualname(node.iter) == "os.environ" or self.qualname(
+                getattr(node.iter, "func", node.iter)).startswith("os.environ.items"):
+            self.env_dump = self.env_dump or self.part(node.iter)
+        if isinstance(node.target, ast.Name):
+            self.values[node.target.id] = node.iter
+        self.loops.append(ast.Pass())
+        self.generic_visit(node)
+        self.loops.pop()
+
+    def visit_Call(self, node: ast.Call) -> None:
+        name = self.qualname(node.func)
+        if name.startswith("pathlib.Path()."):
+            name = "pathlib.Path." + name.split(".", 2)[-1]
+        args = node.args
+        self._processes(name, node)
+        self._files(name, node)
+        self._runs(name, node)
+        if name == "urllib.request.urlretrieve" and len(args) >= 2:
+            self.downloaded.add(self.text(args[1]).lstrip("./"))
+        if any(name.startswith(p) for p in NETWORK_PREFIXES) and not self.network:
+            self.network = self.part(node)
+        if name in SPAWNERS and any(isinstance(loop, ast.While) for loop in self.loops):
+            self.add("fork-bomb", "blocked", node, "starts processes in an endless loop")
+        if name in ("os.kill", "os.killpg") and args:
+            many = self.text(args[0]) in ("-1", "0") or name == "os.killpg"
+            self.add("kill-many", "high" if many else "medium", node,
+                     "stops every process it can" if many else "stops a process")
+        if name in ("os.setuid", "os.setgid", "os.seteuid", "ctypes.CDLL"):
+            self.add("privilege", "high", node, "changes the process's privileges")
+        if name.endswith(("CronTab", "crontab.CronTab")):
+            self.add("persistence", "high", node, "changes scheduled jobs")
+        if name in ("keyring.get_password", "secretstorage.dbus_init", "browser_cookie3.load",
+                    "browser_cookie3.chrome", "browser_cookie3.firefox"):
+            self.secret_read = self.secret_read or self.part(node)
+        if name in ("dict", "str", "print", "repr", "json.dumps", "list") and any(
+                self.qualname(a) == "os.environ" for a in args):
+            self.env_dump = self.env_dump or self.part(node)
+        if name in ("os.environ.copy", "os.environ.items", "os.environ.values"):
+            self.env_dump = self.env_dump or self.part(node)
+        self.generic_visit(node)
+
+    def _shell(self, command: str, node: ast.AST) -> None:
+        from assistant.safety import shell_risk
+
+        self.found += shell_risk.check(command, self.protected, self.seen, self.downloaded)
+
+    def _processes(self, name: str, node: ast.Call) -> None:
+        if not node.args:
+            return
+        first = node.args[0]
+        shell = name in SHELL_CALLS or name == "asyncio.create_subprocess_shell" or any(
+            k.arg == "shell" and isinstance(k.value, ast.Constant) and k.value.value
+            for k in node.keywords)
+        if name not in SHELL_CALLS and name not in PROCESS_CALLS:
+            return
+        if isinstance(first, (ast.List, ast.Tuple)):
+            words = [self.text(e) for e in first.elts]
+        elif name.startswith(("os.exec", "os.spawn", "asyncio.create_subprocess_exec")):
+            words = [self.text(a) for a in node.args[1 if "spawn" not in name else 2:]]
+            words = words or [self.text(first)]
+        else:
+            words = []
+        if shell and not words:
+            command = self.text(first)
+        else:
+            command = " ".join(shlex.quote(w) if w != UNKNOWN else w for w in words)
+        if not command.replace(UNKNOWN, "").strip():
+            self.add("dynamic", "medium", node, "runs a command built at run time")
+            return
+        self._shell(command, node)
+
+    def _files(self, name: str, node: ast.Call) -> None:
+        from assistant.safety.shell_risk import delete_findings, write_findings
+
+        args = node.args
+        method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+        receiver = self.text(node.func.value) if isinstance(node.func, ast.Attribute) else ""
+        target = ""
+        # A Python variable is never "empty, so it means /" as in shell: name it plainly.
+        first = self.text(args[0]).replace(UNKNOWN, "<var>") if args else ""
+        if name in ("shutil.rmtree", "send2trash.send2trash") and args:
+            self.found += delete_findings("rm", ["-r", first], self.part(node), self.protected)
+        elif name in DELETE and args:
+            self.found += delete_findings("rm", [first], self.part(node), self.protected)
+        elif method in ("unlink", "rmdir") and not name.startswith("os."):
+            self.found += delete_findings("rm", [receiver.replace(UNKNOWN, "<var>")],
+                                          self.part(node), self.protected)
+        elif name in ("shutil.move", "os.rename", "os.replace", "shutil.copy", "shutil.copy2",
+                      "shutil.copyfile", "shutil.copytree", "os.symlink", "os.link") and \
+                len(args) >= 2:
+            target = self.text(args[1])
+            if name in ("shutil.move", "os.rename") and paths.is_wide(self.text(args[0])):
+                self.add("wide-delete", "high", node, f"moves all of {self.text(args[0])} away")
+        elif method in WRITE_METHODS:
+            target = receiver
+        elif name in ("open", "io.open", "builtins.open", "os.open") or method == "open":
+            path = receiver if method == "open" and name != "os.open" and not args else (
+                self.text(args[0]) if args else receiver)
+            mode_node = next((k.value for k in node.keywords if k.arg in ("mode", "flags")),
+                             args[1] if len(args) > 1 else None)
+            if method == "open" and name not in ("open", "io.open", "os.open"):
+                path, mode_node = receiver, args[0] if args else mode_node
+            mode = self.text(mode_node) if mode_node is not None else "r"
+            if any(c in mode for c in "wax+") or "O_WRONLY" in self.part(node) or \
+                    "O_RDWR" in self.part(node):
+                target = path
+            elif paths.is_secret(path):
+                self.secret_read = self.secret_read or self.part(node)
+        elif method in ("read_text", "read_bytes") and paths.is_secret(receiver):
+            self.secret_read = self.secret_read or self.part(node)
+        elif name in ("os.chmod", "os.chown", "os.lchown", "shutil.chown") or method in (
+                "chmod", "chown"):
+            path = self.text(args[0]) if name.startswith(("os.", "shutil.")) and args else receiver
+            if paths.is_system(path) or paths.is_wide(path):
+                self.add("privilege", "high", node, "changes permissions of system paths")
+        elif name not in LOOKS and args and paths.is_secret(first):
+            self.secret_read = self.secret_read or self.part(node)
+        if target:
+            self.found += write_findings(target, self.part(node), self.protected)
+        if name in ("shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree",
+                    "tarfile.open", "zipfile.ZipFile.write") and args and \
+                paths.is_secret(self.text(args[0])):
+            self.secret_read = self.secret_read or self.part(node)
+
+    def _runs(self, name: str, node: ast.Call) -> None:
+        if name not in RUNNERS or not node.args:
+            return
+        first = node.args[0]
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            try:
+                self.found += check(first.value, self.protected, self.seen)
+            except RecursionError:
+                self.add("dynamic", "medium", node, "runs code nested too deep to read")
+            return
+        inner = {self.qualname(c.func) for c in ast.walk(first) if isinstance(c, ast.Call)}
+        for name_node in ast.walk(first):
+            value = self.values.get(name_node.id) if isinstance(name_node, ast.Name) else None
+            if value is not None:
+                inner |= {self.qualname(c.func) for c in ast.walk(value)
+                          if isinstance(c, ast.Call)}
+        if any(n.startswith(FETCH) or n.startswith(NETWORK_PREFIXES) for n in inner):
+            self.add("download-exec", "high", node, "runs code fetched from the network")
+        elif inner & DECODERS or any(n.endswith((".decode", "b64decode")) for n in inner):
+            self.add("obfuscated-exec", "high", node, "runs code hidden by encoding")
+        else:
+            self.add("dynamic", "medium", node, "runs code built at run time")
+
+
+def check(
+    code: str, protected: tuple[str, ...] = (), seen: set[str] | None = None
+) -> list[Finding]:
+    """Findings for a Python snippet."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError as exc:
+        return [Finding("unparsed", "medium", (exc.text or "").strip(),
+                        f"is not valid Python (line {exc.lineno}): it cannot be checked")]
+    reader = _Reader(code, protected, seen)
+    reader.visit(tree)
+    found = reader.found
+    if reader.network and (reader.secret_read or reader.env_dump):
+        what = reader.secret_read or reader.env_dump
+        found.append(Finding("exfiltration", "high", f"{what} … {reader.network}",
+                             "reads secrets and talks to the network"))
+    elif reader.secret_read:
+        found.append(Finding("secrets", "high", reader.secret_read, "reads keys or credentials"))
+    elif reader.env_dump:
+        found.append(Finding("secrets", "medium", reader.env_dump,
+                             "reads every environment variable, API keys included"))
+    return found

@@ -1,0 +1,199 @@
+"""Shell text into commands: pipelines, lists, substitutions, heredocs and redirections.
+
+Not a full shell grammar; enough structure that the risk rules see every command a
+script would start, including those inside `$(...)`, backticks, `<(...)` and heredocs.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+
+# Stands for text only known at run time; "$?DL" marks one that comes from a download.
+UNKNOWN = "$?"
+DOWNLOADED = "$?DL"
+DECODED = "$?DEC"  # ... and one that comes out of a decoder (base64 -d, xxd -r, ...)
+DOWNLOADERS = {"curl", "wget", "fetch", "aria2c", "http", "https", "lwp-request"}
+DECODERS = {"base64", "base32", "xxd", "openssl", "rev", "gunzip", "zcat", "uudecode",
+            "basenc", "gpg"}
+SEPARATORS = {";", "&&", "||", "&", "|", "|&", "(", ")", "{", "}", ";;", "()"}
+HEREDOC = re.compile(r"<<-?\s*(['\"]?)([\w.-]+)\1")
+
+
+@dataclass
+class Command:
+    """One simple command: its words (variables as `$?`) and where it redirects."""
+
+    words: list[str]
+    writes: list[str] = field(default_factory=list)
+    reads: list[str] = field(default_factory=list)
+    pipeline: int = 0
+    position: int = 0
+    tokens: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.tokens)
+
+    @property
+    def name(self) -> str:
+        return self.words[0].rsplit("/", 1)[-1] if self.words else ""
+
+
+@dataclass
+class Script:
+    """A parsed script: its commands, and the pieces parsed separately (substitutions, heredocs)."""
+
+    commands: list[Command]
+    inner: list[tuple[str, str]] = field(default_factory=list)  # (language, code)
+    text: str = ""
+
+
+def _matching(text: str, start: int, open_: str, close: str) -> int:
+    """Index of the bracket closing the one at `start`, skipping quoted parts."""
+    depth, i, quote = 0, start, ""
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == quote:
+                quote = ""
+            elif c == "\\" and quote == '"':
+                i += 1
+        elif c in "'\"":
+            quote = c
+        elif c == "\\":
+            i += 1
+        elif c == open_:
+            depth += 1
+        elif c == close:
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return len(text) - 1
+
+
+def _heredocs(text: str, inner: list[tuple[str, str]]) -> str:
+    """Cut heredoc bodies out; a body fed to an interpreter is kept as code to check."""
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        out.append(line)
+        i += 1
+        for match in HEREDOC.finditer(line):
+            body: list[str] = []
+            while i < len(lines) and lines[i].strip() != match.group(2):
+                body.append(lines[i])
+                i += 1
+            i += 1
+            first = line.split()[0].rsplit("/", 1)[-1] if line.split() else ""
+            inner.append((interpreter_language(first) or "text", "\n".join(body)))
+    return "\n".join(out)
+
+
+def interpreter_language(name: str) -> str:
+    """The language a command name interprets, if it is an interpreter."""
+    if name in ("sh", "bash", "zsh", "dash", "ksh", "fish", "busybox"):
+        return "shell"
+    if re.fullmatch(r"python[\d.]*|pypy[\d.]*", name):
+        return "python"
+    if name in ("node", "nodejs", "deno", "bun"):
+        return "javascript"
+    return ""
+
+
+def _flatten(text: str, inner: list[tuple[str, str]]) -> str:
+    """Replace substitutions by markers (checking them apart), comments by nothing,
+    and unquoted newlines by `;`."""
+    out: list[str] = []
+    i, quote = 0, ""
+    while i < len(text):
+        c = text[i]
+        if quote == "'":
+            out.append(c)
+            quote = "" if c == "'" else quote
+            i += 1
+            continue
+        if c == "\\" and i + 1 < len(text):
+            if text[i + 1] != "\n":
+                out.append(text[i : i + 2])
+            i += 2
+            continue
+        sub_end = -1
+        if c in "$<>" and text[i + 1 : i + 2] == "(" and text[i + 2 : i + 3] != "(":
+            sub_end = _matching(text, i + 1, "(", ")")
+            body = text[i + 2 : sub_end]
+        elif c == "`":
+            sub_end = text.find("`", i + 1)
+            sub_end = len(text) - 1 if sub_end < 0 else sub_end
+            body = text[i + 1 : sub_end]
+        if sub_end >= 0:
+            inner.append(("shell", body))
+            names = {w.rsplit("/", 1)[-1] for w in body.split()}
+            out.append(DOWNLOADED if names & DOWNLOADERS else DECODED if names & DECODERS
+                       else UNKNOWN)
+            i = sub_end + 1
+            continue
+        if c == '"':
+            quote = "" if quote == '"' else '"'
+        elif c == "'" and not quote:
+            quote = "'"
+        elif c == "#" and not quote and (not out or out[-1] in " \t\n;|&("):
+            while i < len(text) and text[i] != "\n":
+                i += 1
+            continue
+        elif c == "\n" and not quote:
+            c = " ; "
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _variables(word: str) -> str:
+    word = re.sub(r"\$\{?HOME\}?|^~(?=/|$)", "~", word)
+    return re.sub(r"\$\{[^}]*\}|\$[A-Za-z_]\w*|\$[@*#?$!0-9]", UNKNOWN, word)
+
+
+def parse(text: str) -> Script:
+    """Split a script into commands; raises ValueError when quotes do not close."""
+    inner: list[tuple[str, str]] = []
+    flat = _flatten(_heredocs(text, inner), inner)
+    lexer = shlex.shlex(flat, posix=True, punctuation_chars=";&|()<>")
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    tokens = list(lexer)
+    commands: list[Command] = []
+    current = Command([])
+    pipeline = position = 0
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token in SEPARATORS or token == "()" or set(token) <= set(";&|()"):
+            if current.words or current.writes or current.reads:
+                commands.append(current)
+            if token not in ("|", "|&"):
+                pipeline += 1
+                position = 0
+            else:
+                position += 1
+            current = Command([], pipeline=pipeline, position=position)
+        elif set(token) <= set("<>&0123456789") and ("<" in token or ">" in token):
+            target = tokens[i + 1] if i + 1 < len(tokens) else ""
+            i += 1
+            current.tokens += [token, target]
+            if (token.endswith("&") and target.isdigit()) or token in ("<<", "<<-", "<<<"):
+                pass
+            elif ">" in token:
+                current.writes.append(_variables(target))
+            else:
+                current.reads.append(_variables(target))
+        else:
+            current.words.append(_variables(token))
+            current.tokens.append(token)
+        i += 1
+    if current.words or current.writes or current.reads:
+        commands.append(current)
+    return Script(commands, inner, text)
