@@ -1,0 +1,113 @@
+"""A spoken conversation over the Assistant API: transcripts in, events out as speech.
+
+Transcripts arrive on `heard()` from any thread (the push-to-talk loop). While a proposal
+waits, the next transcript is the reply to it: yes, no, or a new instruction that revises
+it. High-risk code is never approved by voice alone unless the setting allows it: the
+keyboard must confirm.
+"""
+
+from __future__ import annotations
+
+import queue
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from assistant.events import Approval, Error, Notice, Proposal, RunEnd, TextDelta, TurnEnd
+from assistant.voice.approval import classify_reply
+from assistant.voice.speakable import speak_proposal
+
+Confirm = Callable[[str], bool]  # asks the keyboard a yes/no question
+
+
+def keyboard_confirm(question: str) -> bool:
+    try:
+        return input(f"{question} [y/N] ").strip().lower() in ("y", "yes")
+    except EOFError:
+        return False
+
+
+class VoiceConversation:
+    """Runs turns for transcripts and answers proposals with the next transcript."""
+
+    def __init__(self, assistant: Any, speaker: Any | None, *, speak_mode: str = "code",
+                 voice_approves_high_risk: bool = False, confirm: Confirm = keyboard_confirm,
+                 out: TextIO = sys.stdout) -> None:
+        self.assistant = assistant
+        self.speaker = speaker
+        self.speak_mode = speak_mode
+        self.voice_approves_high_risk = voice_approves_high_risk
+        self.confirm = confirm
+        self.out = out
+        self.transcripts: queue.Queue[str | None] = queue.Queue()
+        self._words = ""  # the LLM's words so far in this step: the plan of a proposal
+        assistant.policy.approver = self.approve
+
+    def heard(self, text: str) -> None:
+        """A transcript from the push-to-talk loop; None ends the conversation."""
+        self.transcripts.put(text)
+
+    def say(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+        if self.speaker is not None:
+            self.speaker.say(text)
+
+    def run(self) -> None:
+        """Take transcripts until None arrives; each one is a turn."""
+        while (text := self.transcripts.get()) is not None:
+            if text.strip():
+                self.turn(text)
+
+    def turn(self, text: str) -> TurnEnd | None:
+        self.out.write(f"> {text}\n")
+        self._words = ""
+        end = None
+        for event in self.assistant.chat(text, stream=True):
+            if isinstance(event, TextDelta):
+                self._words += event.text
+                self.out.write(event.text)
+                if self.speaker is not None:
+                    self.speaker.feed(event.text)
+            elif isinstance(event, RunEnd):
+                self.out.write(event.output.rstrip() + "\n")
+                self._words = ""
+            elif isinstance(event, (Notice, Error)):
+                self.say(getattr(event, "text", "") or getattr(event, "message", ""))
+            elif isinstance(event, TurnEnd):
+                end = event
+        self.out.write("\n")
+        if self.speaker is not None:
+            self.speaker.end_of_text()
+        self.out.flush()
+        return end
+
+    def approve(self, proposal: Proposal) -> Approval:
+        """Speak the proposal, then wait for the spoken reply."""
+        if self.speaker is not None:
+            self.speaker.end_of_text()
+        plan = self._words.strip().splitlines()[-1] if self._words.strip() else ""
+        self.out.write(f"\n--- {proposal.language} ({proposal.risk} risk) ---\n"
+                       f"{proposal.code}\n---\n")
+        self.say(speak_proposal(proposal.language, proposal.code, plan, self.speak_mode)
+                 + " Shall I run it?")
+        self._words = ""
+        while True:
+            reply = self.transcripts.get()
+            if reply is None:
+                self.transcripts.put(None)  # the conversation is ending; let run() see it
+                return Approval(proposal.id, False, "user", reason="the conversation ended")
+            if reply.strip():
+                break
+        self.out.write(f"> {reply}\n")
+        meaning = classify_reply(reply)
+        if meaning == "decline":
+            return Approval(proposal.id, False, "user", reason="the user said no")
+        if meaning == "revise":
+            return Approval(proposal.id, False, "user",
+                            reason=f"the user wants this instead: {reply}")
+        if proposal.risk == "high" and not self.voice_approves_high_risk:
+            self.say("This is high risk: confirm on the keyboard.")
+            if not self.confirm(f"run this high-risk {proposal.language} code?"):
+                return Approval(proposal.id, False, "user", reason="not confirmed")
+        return Approval(proposal.id, True, "user", proposal.code, reason="approved by voice")

@@ -1,0 +1,59 @@
+"""Push-to-talk: the hotkey starts a take (stopping any speech: barge-in), and on release
+the transcript, decoded while the key was held, goes to `on_text`."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from assistant.voice.hotkey import Hotkey
+from assistant.voice.recorder import Recorder
+from assistant.voice.stt import Take, Transcriber
+
+
+class PushToTalk:
+    def __init__(self, transcriber: Transcriber, recorder: Recorder, hotkey: str,
+                 on_text: Callable[[str], None], *, mode: str = "hold",
+                 speaker: Any | None = None, on_state: Callable[[str], None] | None = None):
+        self.transcriber = transcriber
+        self.recorder = recorder
+        self.speaker = speaker
+        self._on_text = on_text
+        self._on_state = on_state or (lambda state: None)
+        self._take: Take | None = None
+        self._lock = threading.Lock()
+        self.hotkey = Hotkey(hotkey, self.begin, self.end, mode=mode)
+
+    def start(self) -> None:
+        self.hotkey.start()
+
+    def stop(self) -> None:
+        self.hotkey.stop()
+        if self.recorder.recording:
+            self.recorder.stop()
+
+    def begin(self) -> None:
+        """Key down: silence the assistant and listen."""
+        if self.speaker is not None:
+            self.speaker.stop()
+        with self._lock:
+            self._take = self.transcriber.take()
+            self.recorder.start(self._take.feed)
+        self._on_state("listening")
+
+    def end(self) -> None:
+        """Key up: close the microphone; the transcript follows from a worker thread."""
+        with self._lock:
+            take, self._take = self._take, None
+            if take is None:
+                return
+            self.recorder.stop()
+        self._on_state("transcribing")
+        threading.Thread(target=self._finish, args=(take,), daemon=True).start()
+
+    def _finish(self, take: Take) -> None:
+        text = take.finish()
+        self._on_state("idle")
+        if text:
+            self._on_text(text)

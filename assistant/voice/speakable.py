@@ -1,0 +1,143 @@
+"""A proposal in words a listener can follow, since code read symbol by symbol is noise.
+
+Modes (the `speak_proposals` setting):
+- code:    the plan, then short code in a spoken form ("run shell: list files, long
+           format, in downloads"), or a summary when the code is long;
+- summary: the plan, then a summary ("a 40-line Python script that renames files");
+- both:    the plan, the summary, and the spoken form when the code is short.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+MODES = ("code", "summary", "both")
+SHORT_LINES = 3
+SHORT_CHARS = 120
+
+LANGUAGE_NAMES = {"shell": "shell", "bash": "shell", "sh": "shell", "python": "Python",
+                  "javascript": "JavaScript", "js": "JavaScript"}
+
+SHELL_WORDS = {
+    "ls": "list files", "cd": "go to", "rm": "delete", "mv": "move", "cp": "copy",
+    "mkdir": "make folder", "rmdir": "remove folder", "cat": "show", "grep": "search for",
+    "find": "find files", "echo": "print", "df": "show free disk space", "du": "show disk usage",
+    "touch": "create file", "chmod": "change permissions of", "head": "show the start of",
+    "tail": "show the end of", "wc": "count lines in", "sort": "sort", "curl": "download",
+    "wget": "download", "sudo": "as administrator,", "git": "git", "pip": "pip",
+    "ps": "list processes", "kill": "stop process", "pwd": "show the current folder",
+    "date": "show the date", "open": "open", "xdg-open": "open", "tar": "archive",
+}
+FLAG_WORDS = {
+    ("ls", "l"): "long format", ("ls", "a"): "including hidden", ("ls", "h"): "readable sizes",
+    ("ls", "t"): "newest first", ("ls", "S"): "largest first", ("ls", "R"): "recursively",
+    ("rm", "r"): "recursively", ("rm", "f"): "forced", ("cp", "r"): "recursively",
+    ("df", "h"): "readable sizes", ("du", "h"): "readable sizes", ("du", "s"): "totals only",
+    ("grep", "i"): "ignoring case", ("grep", "r"): "recursively", ("mkdir", "p"): "with parents",
+}
+# What a long script does, recognised by what it calls.
+ACTIONS = (
+    (r"\b(os\.rename|\.rename\(|mv\s)", "renames files"),
+    (r"\b(os\.remove|os\.unlink|shutil\.rmtree|\.unlink\(|rm\s)", "deletes files"),
+    (r"\b(shutil\.copy|cp\s)", "copies files"),
+    (r"\b(shutil\.move)", "moves files"),
+    (r"\b(requests\.|urllib|httpx|curl\s|wget\s|fetch\()", "uses the network"),
+    (r"\b(computer\.|pyautogui)", "controls the mouse and keyboard"),
+    (r"open\([^)]*['\"][wa]", "writes files"),
+    (r"\b(subprocess|os\.system)", "runs other programs"),
+    (r"\b(sqlite3|pandas|csv\.)", "works with data"),
+)
+
+
+def speak_proposal(language: str, code: str, plan: str = "", mode: str = "code") -> str:
+    """The words to say before asking for approval of `code`."""
+    if mode not in MODES:
+        raise ValueError(f"speak_proposals must be one of {', '.join(MODES)}, not {mode!r}")
+    parts = [plan.strip()] if plan.strip() else []
+    short = is_short(code)
+    if mode in ("summary", "both") or not short:
+        parts.append(summary(language, code))
+    if mode in ("code", "both") and short:
+        parts.append(spoken_code(language, code))
+    return " ".join(sentence(part) for part in parts)
+
+
+def is_short(code: str) -> bool:
+    lines = [line for line in code.strip().splitlines() if line.strip()]
+    return len(lines) <= SHORT_LINES and len(code.strip()) <= SHORT_CHARS
+
+
+def summary(language: str, code: str) -> str:
+    lines = len([line for line in code.strip().splitlines() if line.strip()])
+    name = LANGUAGE_NAMES.get(language, language)
+    kind = "command" if name == "shell" and lines <= SHORT_LINES else "script"
+    article = "an" if str(lines)[0] == "8" or lines in (11, 18) else "a"
+    text = f"{article} {lines}-line {name} {kind}"
+    actions = [words for pattern, words in ACTIONS if re.search(pattern, code)]
+    if actions:
+        text += " that " + join_words(actions)
+    return text[0].upper() + text[1:]
+
+
+def spoken_code(language: str, code: str) -> str:
+    name = LANGUAGE_NAMES.get(language, language)
+    if name == "shell":
+        commands = [spoken_shell(line) for line in code.strip().splitlines() if line.strip()]
+        return f"Run shell: {'; then '.join(commands)}"
+    return f"Run {name}: {spoken_symbols(code)}"
+
+
+def spoken_shell(line: str) -> str:
+    """One shell command line in words: the command, its flags, then its arguments."""
+    try:
+        tokens = shlex.split(line, comments=True)
+    except ValueError:
+        return spoken_symbols(line)
+    if not tokens:
+        return ""
+    command, rest = tokens[0], tokens[1:]
+    words = [SHELL_WORDS.get(command, command)]
+    flags, args = [], []
+    for token in rest:
+        if token.startswith("-") and not token.startswith("--") and len(token) > 1:
+            flags += [FLAG_WORDS.get((command, letter), f"option {letter}")
+                      for letter in token[1:]]
+        elif token.startswith("--"):
+            flags.append(token[2:].replace("-", " "))
+        elif token in ("|", "&&", ";"):
+            args.append({"|": "then", "&&": "and then", ";": "then"}[token])
+        else:
+            args.append(spoken_path(token))
+    words += flags
+    if args:
+        words.append(("in " if command == "ls" else "") + " ".join(args))
+    return ", ".join(word for word in words if word)
+
+
+def spoken_path(token: str) -> str:
+    """~/Downloads/report.pdf -> "report.pdf in downloads"; plain words stay as they are."""
+    if "/" not in token:
+        return token
+    parts = [part for part in token.split("/") if part and part != "~"]
+    if not parts:
+        return "the root folder"
+    if len(parts) == 1:
+        return parts[0].lower()
+    return f"{parts[-1]} in {parts[-2].lower()}"
+
+
+def spoken_symbols(code: str) -> str:
+    """Code with its punctuation dropped, so it reads as words: print("hi") -> print hi."""
+    text = re.sub(r"[()\[\]{}\"'`;:,]", " ", code)
+    text = text.replace("=", " equals ").replace(".", " dot ")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def join_words(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "!", "?")) else text + "."

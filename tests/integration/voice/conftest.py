@@ -1,0 +1,3 @@
+from tests.support.audio import pulse, speech, transcriber
+
+__all__ = ["pulse", "speech", "transcriber"]

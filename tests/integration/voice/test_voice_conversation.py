@@ -1,0 +1,175 @@
+"""A spoken conversation over the real Assistant and the scripted LLM server: transcripts
+in, proposals approved, declined or revised by voice; and push-to-talk end to end."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import threading
+import time
+
+import pytest
+
+from assistant.events import Proposal
+from assistant.voice.wer import word_error_rate
+from tests.integration.voice.test_voice_hotkey import stop_listening
+from tests.support.audio import require
+from tests.support.llm_server import LLMServer, text, tool_call
+
+
+@pytest.fixture
+def server():
+    with LLMServer() as running:
+        yield running
+
+
+def conversation(server, confirm=lambda question: False, speaker=None):
+    from assistant.api import Assistant
+    from assistant.voice.conversation import VoiceConversation
+
+    assistant = Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url,
+                          api_key="test", code_style="tools", journal=False)
+    out = io.StringIO()
+    return assistant, VoiceConversation(assistant, speaker, confirm=confirm, out=out), out
+
+
+def talk(server, *transcripts: str, **kwargs) -> tuple[str, list]:
+    assistant, voice, out = conversation(server, **kwargs)
+    with assistant:
+        for transcript in (*transcripts, None):
+            voice.heard(transcript)
+        voice.run()
+    return out.getvalue(), server.chat_requests
+
+
+def last_tool_result(request) -> str:
+    return next(m["content"] for m in reversed(request.body["messages"]) if m["role"] == "tool")
+
+
+def test_yes_runs_the_proposal_and_the_answer_is_printed(server) -> None:
+    server.add(tool_call("python", "print(6 * 7)", text="I'll compute it."),
+               text("It is 42."))
+    out, requests = talk(server, "what is six times seven", "Yes, go ahead.")
+    assert "Run Python: print 6 * 7. Shall I run it?" in out
+    assert "I'll compute it." in out
+    assert "42" in last_tool_result(requests[-1])
+    assert out.rstrip().endswith("It is 42.")
+
+
+def test_no_declines_and_the_llm_is_told(server) -> None:
+    server.add(tool_call("shell", "ls -l ~/Downloads"), text("Alright, I won't."))
+    out, requests = talk(server, "list my downloads", "No.")
+    assert "declined" in last_tool_result(requests[-1])
+    assert "Alright, I won't." in out
+
+
+def test_anything_else_revises_the_proposal(server) -> None:
+    server.add(tool_call("shell", "ls ~/Downloads"), tool_call("shell", "echo documents"),
+               text("Done."))
+    out, requests = talk(server, "list my downloads", "use the documents folder instead",
+                         "run it")
+    assert "use the documents folder instead" in last_tool_result(requests[1])
+    assert "documents" in last_tool_result(requests[2])
+    assert "Done." in out
+
+
+def test_high_risk_needs_the_keyboard_after_a_spoken_yes(server) -> None:
+    questions: list[str] = []
+
+    def keyboard(question: str) -> bool:
+        questions.append(question)
+        return False
+
+    _, voice, out = conversation(server, confirm=keyboard)
+    proposal = Proposal("p1", "shell", "sudo reboot", risk="high")
+    voice.heard("yes")
+    decision = voice.approve(proposal)
+    assert not decision.approved and questions == ["run this high-risk shell code?"]
+    assert "confirm on the keyboard" in out.getvalue()
+    voice.voice_approves_high_risk = True
+    voice.heard("yes")
+    assert voice.approve(proposal).approved
+
+
+def test_push_to_talk_take_is_transcribed_on_release(display, pulse, speech, transcriber):
+    require(shutil.which("xdotool") is not None, "xdotool is not installed")
+    import subprocess
+
+    from assistant.voice.player import Player
+    from assistant.voice.ptt import PushToTalk
+    from assistant.voice.recorder import Recorder
+    from assistant.voice.speaker import Speaker
+    from assistant.voice.tts import make_engine
+    from assistant.voice.wav import read_wav
+
+    heard: list[str] = []
+    done = threading.Event()
+    speaker = Speaker(make_engine("espeak-ng"), Player("pulse"))
+    ptt = PushToTalk(transcriber, Recorder("pulse"), "ctrl+alt+space",
+                     lambda t: (heard.append(t), done.set()), speaker=speaker)
+    ptt.start()
+    try:
+        speaker.say("This is a long answer that the user is about to interrupt by talking.")
+        deadline = time.monotonic() + 20
+        while speaker.first_audio_at is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        subprocess.run(["xdotool", "keydown", "ctrl+alt+space"], check=True, timeout=10)
+        assert speaker.wait(0.5), "speech did not stop when the hotkey was pressed"
+        entry = speech["piper_rename"]
+        pulse.play_into_mic(read_wav(entry["path"]))
+        while not pulse.mic_idle():
+            time.sleep(0.02)
+        time.sleep(0.3)
+        subprocess.run(["xdotool", "keyup", "ctrl+alt+space"], check=True, timeout=10)
+        assert done.wait(30), "no transcript after release"
+    finally:
+        ptt.stop()
+        stop_listening(ptt.hotkey)
+    assert word_error_rate(entry["text"], heard[0]) <= 0.15
+
+
+def test_voice_command_holds_a_conversation(display, pulse, speech, server) -> None:
+    """`assistant voice` as a real process: hotkey held, speech into the microphone, the
+    LLM's answer printed."""
+    require(shutil.which("xdotool") is not None, "xdotool is not installed")
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from assistant.voice.wav import read_wav
+
+    server.add(text("You have plenty of space left."))
+    env = {**os.environ, "ASSISTANT_API_KEY": "test", "ASSISTANT_CODE_STYLE": "tools",
+           "ASSISTANT_JOURNAL": "0", "ASSISTANT_INPUT_DEVICE": "pulse"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "assistant.cli", "voice", "--quiet", "--model",
+         "openai/gpt-4o-mini", "--api-base", server.openai_url],
+        env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True,
+    )
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(iter(process.stderr.readline, "")),
+                     daemon=True).start()
+    try:
+        deadline = time.monotonic() + 60
+        while not any("Hold ctrl+alt+space" in line for line in lines):
+            assert process.poll() is None and time.monotonic() < deadline, lines
+            time.sleep(0.05)
+        subprocess.run(["xdotool", "keydown", "ctrl+alt+space"], check=True, timeout=10)
+        pulse.play_into_mic(read_wav(speech["piper_disk"]["path"]))
+        while not pulse.mic_idle():
+            time.sleep(0.02)
+        time.sleep(0.3)
+        subprocess.run(["xdotool", "keyup", "ctrl+alt+space"], check=True, timeout=10)
+        while not server.chat_requests or not any("[idle]" in line for line in lines):
+            assert time.monotonic() < deadline + 60, lines
+            time.sleep(0.05)
+        time.sleep(1)
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=30)
+    asked = server.chat_requests[0].body["messages"][-1]["content"]
+    assert word_error_rate(speech["piper_disk"]["text"], asked) <= 0.15, asked
+    assert "You have plenty of space left." in out
+    assert process.returncode == 0

@@ -1,0 +1,148 @@
+"""Speech out for real: each engine's audio, the null sink's monitor recorded with parec to
+hear what was actually played, and the words transcribed back with Whisper."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from assistant.voice.wer import word_error_rate
+
+SENTENCE = "The backup finished and nothing was deleted."
+LONG = ("This is a long answer that keeps going for several seconds, so that there is "
+        "plenty of time to interrupt it before it ends on its own.")
+
+
+CHUNK_S = 0.01
+
+
+def rms(audio) -> float:
+    import numpy as np
+
+    return float(np.sqrt(np.mean(np.square(audio)))) if len(audio) else 0.0
+
+
+class Monitor:
+    """What reaches the null sink, recorded with parec in 10 ms chunks stamped on arrival."""
+
+    def __init__(self) -> None:
+        self.chunks: list[tuple[float, object]] = []
+
+    def loud_times(self) -> list[float]:
+        return [at for at, chunk in self.chunks if rms(chunk) > 0.01]
+
+    def audio(self):
+        import numpy as np
+
+        return np.concatenate([c for _, c in self.chunks]) if self.chunks else np.zeros(0)
+
+
+@contextmanager
+def speaker_monitor(pulse) -> Iterator[Monitor]:
+    import numpy as np
+
+    process = subprocess.Popen(
+        ["parec", "-d", "vspk.monitor", "--raw", "--format=s16le", "--rate=16000",
+         "--channels=1", "--latency-msec=10"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    )
+    monitor = Monitor()
+    size = int(16000 * CHUNK_S) * 2
+
+    def read() -> None:
+        while data := process.stdout.read(size):
+            samples = np.frombuffer(data[: len(data) // 2 * 2], "<i2").astype(np.float32)
+            monitor.chunks.append((time.monotonic(), samples / 32768))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    time.sleep(0.3)
+    try:
+        yield monitor
+    finally:
+        time.sleep(0.5)
+        process.terminate()
+        process.wait(5)
+        reader.join(5)
+
+
+@pytest.mark.parametrize("name", ["espeak-ng", "pyttsx3", "piper"])
+def test_each_engine_makes_audible_speech(name) -> None:
+    import numpy as np
+
+    from assistant.voice.tts import make_engine
+
+    audio, rate = make_engine(name).synthesize(SENTENCE)
+    assert 1.0 < len(audio) / rate < 8.0
+    assert float(np.sqrt(np.mean(audio ** 2))) > 0.02
+
+
+def test_say_out_writes_speech_whisper_understands(tmp_path, speech, transcriber) -> None:
+    from assistant.voice.wav import read_wav
+
+    out = tmp_path / "said.wav"
+    done = subprocess.run([sys.executable, "-m", "assistant.cli", "say", SENTENCE, "--out",
+                           str(out), "--engine", "piper"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert word_error_rate(SENTENCE, transcriber.transcribe(read_wav(out))) <= 0.15
+
+
+def test_unknown_engine_is_one_line() -> None:
+    done = subprocess.run([sys.executable, "-m", "assistant.cli", "say", "hi", "--engine", "x"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 1
+    assert done.stderr.strip() == ("assistant: unknown speech engine 'x': choose auto, "
+                                   "espeak-ng, pyttsx3, piper")
+
+
+def test_stop_silences_playback_within_100_ms(pulse) -> None:
+    from assistant.voice.player import Player
+    from assistant.voice.tts import make_engine
+
+    audio, rate = make_engine("espeak-ng").synthesize(LONG)
+    assert len(audio) / rate > 5
+    player = Player("pulse")
+    played: list[float] = []
+    with speaker_monitor(pulse) as monitor:
+        thread = threading.Thread(target=lambda: played.append(player.play(audio, rate)))
+        thread.start()
+        deadline = time.monotonic() + 10
+        while len(monitor.loud_times()) < 50 and time.monotonic() < deadline:
+            time.sleep(0.01)  # a fresh stream can take a second to be heard
+        stop_at = time.monotonic()
+        player.stop()
+        thread.join(5)
+        returned = time.monotonic() - stop_at
+    assert returned < 1 and 0 < played[0] < len(audio) / rate - 2, (returned, played)
+    loud = monitor.loud_times()
+    assert len([t for t in loud if t < stop_at]) >= 50, "under 0.5 s of speech was heard"
+    # Arrival times include the monitor's own latency, so this bound is on the safe side.
+    assert max(loud) - stop_at <= 0.1, max(loud) - stop_at
+
+
+def test_streamed_text_is_spoken_from_the_first_sentence(pulse) -> None:
+    from assistant.voice.player import Player
+    from assistant.voice.speaker import Speaker
+    from assistant.voice.tts import make_engine
+
+    speaker = Speaker(make_engine("espeak-ng"), Player("pulse"))
+    with speaker_monitor(pulse) as monitor:
+        for piece in ("Here is what", " I found. Your disk"):
+            speaker.feed(piece)
+        deadline = time.monotonic() + 30
+        while speaker.first_audio_at is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert speaker.first_audio_at is not None, "the first sentence was not spoken early"
+        rest_fed_at = time.monotonic()
+        speaker.feed(" is almost full.")
+        speaker.end_of_text()
+        assert speaker.wait(30)
+    assert speaker.first_audio_at < rest_fed_at
+    assert len(monitor.loud_times()) * CHUNK_S > 1.0, "both sentences were not heard"

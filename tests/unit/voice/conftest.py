@@ -1,0 +1,3 @@
+from tests.support.audio import speech, transcriber
+
+__all__ = ["speech", "transcriber"]

@@ -1,0 +1,24 @@
+"""Spoken replies to a proposal: only a plain yes or no counts as one."""
+
+import pytest
+
+from assistant.voice.approval import classify_reply
+
+
+@pytest.mark.parametrize("text", ["Yes.", "Run it!", "Go ahead", "yes please", "Okay.",
+                                  "Yes, go ahead."])
+def test_plain_yes_approves(text) -> None:
+    assert classify_reply(text) == "approve"
+
+
+@pytest.mark.parametrize("text", ["No.", "Cancel", "Stop!", "no thanks", "Never mind.",
+                                  "No, don't run it."])
+def test_plain_no_declines(text) -> None:
+    assert classify_reply(text) == "decline"
+
+
+@pytest.mark.parametrize("text", ["No, use the documents folder instead.",
+                                  "Yes but only the PDF files", "What does it do?", "",
+                                  "No, the other folder."])
+def test_anything_else_revises(text) -> None:
+    assert classify_reply(text) == "revise"

@@ -1,0 +1,103 @@
+"""Speech to text on the real tiny.en model, judged by word error rate on generated speech."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from assistant.voice.wer import word_error_rate
+
+# Piper's voice is clear: tiny.en gets these nearly word for word.
+PIPER_WER_BOUND = 0.15
+# espeak-ng is robotic; the bound only says the words mostly survive.
+ESPEAK_WER_BOUND = 0.35
+
+
+def test_word_error_rate_counts_edits_and_ignores_case_and_punctuation() -> None:
+    assert word_error_rate("Click the Save button.", "click the save button") == 0
+    assert word_error_rate("click the save button", "click save button now") == 0.5
+    assert word_error_rate("", "") == 0
+    assert word_error_rate("", "words") == 1
+
+
+@pytest.mark.parametrize("name", ["piper_rename", "piper_click", "piper_disk", "piper_email",
+                                  "piper_long", "espeak_weather", "espeak_open"])
+def test_speech_fixture_transcribes_within_its_wer_bound(name, speech, transcriber) -> None:
+    from assistant.voice.wav import read_wav
+
+    entry = speech[name]
+    text = transcriber.transcribe(read_wav(entry["path"]))
+    bound = PIPER_WER_BOUND if entry["engine"] == "piper" else ESPEAK_WER_BOUND
+    assert word_error_rate(entry["text"], text) <= bound, (entry["text"], text)
+
+
+@pytest.mark.parametrize("name", ["silence", "noise"])
+def test_silence_and_noise_give_empty_text(name, speech, transcriber) -> None:
+    from assistant.voice.wav import read_wav
+
+    assert transcriber.transcribe(read_wav(speech[name]["path"])) == ""
+
+
+def test_takes_shorter_than_the_minimum_are_dropped(speech, transcriber) -> None:
+    from assistant.voice.stt import MIN_TAKE_S
+    from assistant.voice.wav import SAMPLE_RATE, read_wav
+
+    audio = read_wav(speech["piper_click"]["path"])
+    assert transcriber.transcribe(audio[: int(MIN_TAKE_S * SAMPLE_RATE) - 1]) == ""
+    take = transcriber.take()
+    take.feed(audio[: int(0.2 * SAMPLE_RATE)])
+    assert take.finish() == ""
+
+
+def test_incremental_take_settles_text_while_audio_arrives(speech, transcriber) -> None:
+    """The first sentences are final before the take ends, and the whole comes out right."""
+    import time
+
+    from assistant.voice.wav import SAMPLE_RATE, read_wav
+
+    entry = speech["piper_long"]
+    audio = read_wav(entry["path"])
+    take = transcriber.take(step_s=1.0)
+    first = 8 * SAMPLE_RATE
+    for start in range(0, first, SAMPLE_RATE // 2):
+        take.feed(audio[start:start + SAMPLE_RATE // 2])
+    deadline = time.monotonic() + 30
+    while not take.settled and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert take.settled.lower().startswith("please list every photo"), take.settled
+    take.feed(audio[first:])
+    text = take.finish()
+    assert take.seconds == pytest.approx(len(audio) / SAMPLE_RATE)
+    assert word_error_rate(entry["text"], text) <= PIPER_WER_BOUND, text
+
+
+def test_transcribe_command_prints_json(speech) -> None:
+    path = speech["piper_disk"]["path"]
+    done = subprocess.run([sys.executable, "-m", "assistant.cli", "transcribe", str(path),
+                           "--json"], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert word_error_rate(speech["piper_disk"]["text"], result["text"]) <= PIPER_WER_BOUND
+    assert result["audio_seconds"] == pytest.approx(speech["piper_disk"]["seconds"], abs=0.01)
+    assert 0 < result["seconds"] < 60
+
+
+def test_transcribe_command_explains_bad_input(tmp_path) -> None:
+    bad = tmp_path / "notes.wav"
+    bad.write_text("not audio")
+    for target in (bad, tmp_path / "missing.wav"):
+        done = subprocess.run([sys.executable, "-m", "assistant.cli", "transcribe", str(target)],
+                              capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 1
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+        assert str(target) in done.stderr
+
+
+def test_unknown_local_model_folder_is_one_clear_error(tmp_path) -> None:
+    from assistant.voice.stt import ModelError, model_source
+
+    with pytest.raises(ModelError, match=r"no model\.bin"):
+        model_source(str(tmp_path))

@@ -1,0 +1,63 @@
+"""Text turned into speech-sized pieces: proposals into words, streamed text into sentences."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.voice.sentences import SentenceSplitter
+from assistant.voice.speakable import speak_proposal
+
+LONG_PYTHON = "\n".join(
+    ["import os", "from pathlib import Path", "folder = Path.home() / 'Desktop'"]
+    + [f"# step {n}" for n in range(34)]
+    + ["for path in folder.glob('Screenshot*.png'):",
+       "    os.rename(path, path.with_name(path.stem[-10:] + '.png'))"]
+)
+
+
+def test_short_shell_is_read_as_words_after_the_plan() -> None:
+    words = speak_proposal("shell", "ls -la ~/Downloads", plan="I'll look in your downloads")
+    assert words == ("I'll look in your downloads. "
+                     "Run shell: list files, long format, including hidden, in downloads.")
+
+
+def test_long_code_is_summarised_by_size_and_effect() -> None:
+    words = speak_proposal("python", LONG_PYTHON, plan="This renames the screenshots.")
+    assert words == "This renames the screenshots. A 39-line Python script that renames files."
+
+
+@pytest.mark.parametrize(("mode", "expected"), [
+    ("summary", "Deleting it. A 1-line shell command that deletes files."),
+    ("code", "Deleting it. Run shell: delete, recursively, forced, build."),
+    ("both", "Deleting it. A 1-line shell command that deletes files. "
+             "Run shell: delete, recursively, forced, build."),
+])
+def test_modes_choose_summary_code_or_both(mode, expected) -> None:
+    assert speak_proposal("shell", "rm -rf ~/build", plan="Deleting it", mode=mode) == expected
+
+
+def test_short_python_loses_its_punctuation() -> None:
+    assert speak_proposal("python", 'print("hello")') == "Run Python: print hello."
+
+
+def test_unknown_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="code, summary, both"):
+        speak_proposal("python", "1", mode="loud")
+
+
+def test_streamed_text_comes_out_sentence_by_sentence_without_code() -> None:
+    splitter = SentenceSplitter()
+    text = "Sure. I will list them:\n\n```bash\nls -l. ~/x\n```\nThat shows them! Done"
+    pieces = [text[i:i + 3] for i in range(0, len(text), 3)]
+    seen = []
+    for piece in pieces:
+        seen += splitter.feed(piece)
+    assert seen == ["Sure.", "I will list them:", "That shows them!"]
+    assert splitter.flush() == ["Done"]
+    assert splitter.flush() == []
+
+
+def test_markdown_marks_are_not_spoken() -> None:
+    splitter = SentenceSplitter()
+    assert splitter.feed("**Done**: the `build` folder is gone. ") == ["Done:",
+                                                                       "the build folder is gone."]
