@@ -1,0 +1,117 @@
+"""Top-level windows on X11: list them, see which is active, bring one forward.
+
+Uses the window manager's EWMH properties; without a window manager (a bare X server)
+it falls back to the X server's own window tree and input focus.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from typing import Any
+
+from assistant.computer.capability import Unavailable, load
+
+__all__ = ["active", "focus", "list"]
+
+
+@contextmanager
+def _x() -> Any:
+    if os.environ.get("WAYLAND_DISPLAY") and not os.environ.get("DISPLAY"):
+        raise Unavailable("windows cannot be listed on Wayland: log in to an X11 session")
+    load("Xlib")
+    from Xlib import X, display  # noqa: F401 - X is re-exported to callers
+
+    connection = display.Display()
+    try:
+        yield connection
+    finally:
+        connection.close()
+
+
+def _name(connection: Any, window: Any) -> str:
+    try:
+        utf8 = connection.intern_atom("UTF8_STRING")
+        prop = window.get_full_property(connection.intern_atom("_NET_WM_NAME"), utf8)
+        if prop and prop.value:
+            value = prop.value
+            return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+        name = window.get_wm_name()
+        return name.decode("latin-1") if isinstance(name, bytes) else (name or "")
+    except Exception:  # the window may vanish while we look at it
+        return ""
+
+
+def _describe(connection: Any, window: Any) -> dict[str, Any]:
+    geometry = window.get_geometry()
+    origin = window.translate_coords(connection.screen().root, 0, 0)
+    return {"id": window.id, "title": _name(connection, window),
+            "x": -origin.x, "y": -origin.y, "width": geometry.width, "height": geometry.height}
+
+
+def _clients(connection: Any) -> list[Any]:
+    from Xlib import X
+
+    root = connection.screen().root
+    listed = root.get_full_property(connection.intern_atom("_NET_CLIENT_LIST"), X.AnyPropertyType)
+    if listed is not None:
+        return [connection.create_resource_object("window", wid) for wid in listed.value]
+    found = []
+    for window in root.query_tree().children:
+        try:
+            if window.get_attributes().map_state == X.IsViewable and _name(connection, window):
+                found.append(window)
+        except Exception:
+            continue
+    return found
+
+
+def list() -> list[dict[str, Any]]:
+    """Every top-level window with a title: {"id", "title", "x", "y", "width", "height"}."""
+    with _x() as connection:
+        return [_describe(connection, w) for w in _clients(connection)]
+
+
+def active() -> dict[str, Any] | None:
+    """The window that has the keyboard focus, or None."""
+    from Xlib import X
+
+    with _x() as connection:
+        root = connection.screen().root
+        prop = root.get_full_property(connection.intern_atom("_NET_ACTIVE_WINDOW"),
+                                      X.AnyPropertyType)
+        if prop is not None and prop.value and prop.value[0]:
+            return _describe(connection, connection.create_resource_object("window",
+                                                                           prop.value[0]))
+        window = connection.get_input_focus().focus
+        tops = {w.id for w in _clients(connection)}
+        while not isinstance(window, int) and window.id not in tops:
+            parent = window.query_tree().parent
+            if not parent or parent.id == root.id:
+                return None
+            window = parent
+        return None if isinstance(window, int) else _describe(connection, window)
+
+
+def focus(title: str) -> dict[str, Any]:
+    """Bring forward the window whose title contains `title` (case-insensitive)."""
+    from Xlib import X, protocol
+
+    with _x() as connection:
+        wanted = title.casefold()
+        matches = [w for w in _clients(connection) if wanted in _name(connection, w).casefold()]
+        if not matches:
+            titles = [_name(connection, w) for w in _clients(connection)]
+            raise LookupError(f"no window titled like {title!r}; open windows: {titles}")
+        window = matches[0]
+        root = connection.screen().root
+        atom = connection.intern_atom("_NET_ACTIVE_WINDOW")
+        if root.get_full_property(connection.intern_atom("_NET_SUPPORTED"), X.AnyPropertyType):
+            event = protocol.event.ClientMessage(window=window, client_type=atom,
+                                                 data=(32, [2, X.CurrentTime, 0, 0, 0]))
+            root.send_event(event, event_mask=X.SubstructureRedirectMask | X.SubstructureNotifyMask)
+        else:
+            window.configure(stack_mode=X.Above)
+            window.set_input_focus(X.RevertToParent, X.CurrentTime)
+        connection.sync()
+        return _describe(connection, window)
