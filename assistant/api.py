@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,11 @@ from assistant.journal import Journal
 from assistant.llm import LLM
 from assistant.llm.backend import load_litellm
 from assistant.runtime import Runtimes
+from assistant.runtime.watch import Limits
+from assistant.safety.keys import key_for_model
 from assistant.safety.policy import Approver, Policy
+from assistant.safety.redact import Redactor
+from assistant.safety.risk import DenyRules
 from assistant.session import Session
 
 
@@ -21,8 +26,9 @@ class Assistant:
     """Chat with an LLM that proposes code; runs only what the approver or policy allows.
 
     Settings come from config.toml and the environment, overridden by keyword arguments
-    (any Settings field: model, api_base, auto_run, max_output, journal, ...). Without an
-    approver and without auto_run, every proposal is declined: nothing runs unasked.
+    (any Settings field: model, api_base, auto_run, approval, deny, max_output, journal, ...).
+    Without an approver, every proposal is declined, except low-risk ones under auto-run:
+    nothing runs unasked, and blocked code never runs at all.
     """
 
     def __init__(
@@ -41,10 +47,26 @@ class Assistant:
             settings = load_settings(overrides)
         elif overrides:
             settings = settings.replace(**overrides)
+        if settings.model and not settings.api_key:
+            settings = settings.replace(api_key=key_for_model(settings.model, dict(os.environ)))
         self.settings = settings
-        self.journal = Journal.in_dir(settings.data_path) if settings.journal else None
-        self.runtimes = Runtimes(timeout=settings.timeout, max_output=settings.max_output)
-        self.policy = Policy(approver, auto_run=settings.auto_run)
+        self.redact = Redactor.from_environment(settings.api_key)
+        self.journal = (
+            Journal.in_dir(settings.data_path, self.redact) if settings.journal else None
+        )
+        self.runtimes = Runtimes(
+            timeout=settings.timeout,
+            max_output=settings.max_output,
+            limits=Limits(settings.max_memory_mb, settings.max_processes,
+                          settings.max_cpu_seconds, settings.max_run_output),
+        )
+        self.policy = Policy(
+            approver,
+            settings.auto_run,
+            mode=settings.approval,  # type: ignore[arg-type]
+            deny=DenyRules.parse(settings.deny),
+            protected=(str(settings.config_path), str(settings.data_path)),
+        )
         self._session = Session(
             LLM(settings),
             self.runtimes,
@@ -54,6 +76,7 @@ class Assistant:
             journal=self.journal,
             conversation_id=conversation_id,
             messages=messages,
+            redact=self.redact,
         )
 
     @classmethod

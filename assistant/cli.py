@@ -14,7 +14,7 @@ import threading
 from typing import Any
 
 from assistant import commands
-from assistant.config import ConfigError, load_settings
+from assistant.config import ConfigError, Settings, load_settings
 
 EPILOG = """usage:
   assistant                      interactive chat
@@ -51,6 +51,9 @@ def chat_parser() -> argparse.ArgumentParser:
                         help="do not record this conversation")
     parser.add_argument("--resume", nargs="?", const="", metavar="ID",
                         help="continue a conversation (the latest without ID)")
+    parser.add_argument("--local", dest="offline", action="store_const", const=True,
+                        help="only local models: the best one installed in Ollama, "
+                             "else the embedded demo model")
     return parser
 
 
@@ -88,6 +91,24 @@ def run_chat(argv: list[str]) -> int:
         args.resume = ""
     flags = {k: v for k, v in vars(args).items() if k not in ("message", "resume")}
     settings = load_settings(flags)
+    if not settings.model and not settings.offline and args.resume is not None:
+        return chat(args, settings)  # the journal knows the conversation's model
+    from assistant.llm import embedded, local
+
+    def tell(line: str) -> None:
+        print(f"assistant: {line}", file=sys.stderr)
+
+    try:
+        with local.ready(settings, tell) as ready:
+            return chat(args, ready)
+    except local.LocalError as exc:
+        return fail(str(exc))
+    except embedded.EmbeddedError as exc:
+        return fail(str(exc), 1)
+
+
+def chat(args: argparse.Namespace, settings: Settings) -> int:
+    """The chat itself, once the model is known."""
     if not settings.model and args.resume is None:
         return fail(no_model_message(settings))
     message = read_message(args)

@@ -17,6 +17,8 @@ if sys.version_info >= (3, 11):
 else:
     import tomli as tomllib
 
+from assistant.safety.risk import DEFAULT_DENY, DenyRules
+
 APP = "assistant"
 ENV_PREFIX = "ASSISTANT_"
 
@@ -48,6 +50,39 @@ class Settings:
     profile: str = ""
     data_dir: str = ""
     config_dir: str = ""
+    # voice: "" model = the built-in tiny.en; device = a name part or index ("" = default)
+    stt_model: str = ""
+    input_device: str = ""
+    output_device: str = ""
+    tts_engine: str = "auto"
+    tts_voice: str = ""
+    hotkey: str = "ctrl+alt+space"
+    hotkey_mode: str = "hold"
+    speak_proposals: str = "code"
+    voice_approves_high_risk: bool = False
+    # local models: offline = only models on this machine or its network (--local);
+    # vision_model replaces model for turns that carry an image; embedded = start the
+    # bundled demo model when no other model is configured or found
+    offline: bool = False
+    vision_model: str = ""
+    connect_timeout: float = 5.0
+    embedded: bool = True
+    # safety: approval = ask | auto (low risk runs unasked; -y) | never (propose only);
+    # deny = families never run, whoever approves, plus command:NAME entries
+    approval: str = "ask"
+    deny: str = DEFAULT_DENY
+    # per-run limits (0 = none): resident memory of the run's processes, processes at
+    # once, CPU seconds, characters printed; wall time is `timeout`
+    max_memory_mb: int = 2048
+    max_processes: int = 128
+    max_cpu_seconds: float = 240.0
+    max_run_output: int = 20_000_000
+    # screen: when turns carry the screen (auto = requests about the screen), as an image or
+    # as the OCR text map (auto = image when the model has vision), how many stay in context
+    screen_context: str = "auto"
+    screen_format: str = "auto"
+    screen_images: int = 2
+    screenshot_max_side: int = 1280
     extra: dict[str, Any] = field(default_factory=dict)
 
     def replace(self, **changes: Any) -> Settings:
@@ -104,6 +139,21 @@ def _coerce(name: str, value: Any, where: str) -> Any:
         if value not in ("auto", "tools", "fenced"):
             raise ConfigError(f"{where}: code_style must be auto, tools or fenced, not {value!r}")
         return value
+    if name == "hotkey_mode" and value not in ("hold", "toggle"):
+        raise ConfigError(f"{where}: hotkey_mode must be hold or toggle, not {value!r}")
+    if name == "speak_proposals" and value not in ("code", "summary", "both"):
+        raise ConfigError(f"{where}: speak_proposals must be code, summary or both, not {value!r}")
+    if name == "screen_context" and value not in ("auto", "always", "never"):
+        raise ConfigError(f"{where}: screen_context must be auto, always or never, not {value!r}")
+    if name == "screen_format" and value not in ("auto", "image", "text"):
+        raise ConfigError(f"{where}: screen_format must be auto, image or text, not {value!r}")
+    if name == "approval" and value not in ("ask", "auto", "never"):
+        raise ConfigError(f"{where}: approval must be ask, auto or never, not {value!r}")
+    if name == "deny":
+        try:
+            DenyRules.parse(str(value))
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
     if kind is bool:
         if isinstance(value, bool):
             return value

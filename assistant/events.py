@@ -34,12 +34,18 @@ class TextDelta(Event):
 
 @dataclass(frozen=True)
 class Proposal(Event):
-    """Code the LLM wants to run; nothing runs until an approval says so."""
+    """Code the LLM wants to run; nothing runs until an approval says so.
+
+    `risk` (low, medium, high, blocked) and `reasons` come from the static risk check,
+    for front ends to show; the policy rates the code again itself before deciding.
+    """
 
     kind: ClassVar[str] = "proposal"
     id: str
     language: str
     code: str
+    risk: str = "low"
+    reasons: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,7 @@ class RunEnd(Event):
     waiting_for_input: bool = False
     truncated: bool = False
     restarted: bool = False
+    limit: str = ""  # the per-run limit that stopped it: memory, processes, cpu or output
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,12 @@ conversation resumes exactly where it stopped.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -45,10 +47,15 @@ class JournalError(Exception):
 class Journal:
     """One open journal file; safe to share between threads of one process."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, redact: Callable[[str], str] | None = None) -> None:
         self.path = Path(path)
+        # Everything written passes here first, so API keys never reach the file.
+        self._redact = redact or (lambda text: text)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            # User-only from the first byte: SQLite gives its -wal and -shm files the same mode.
+            os.close(os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600))
+            os.chmod(self.path, 0o600)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
@@ -59,8 +66,8 @@ class Journal:
         self._lock = threading.Lock()
 
     @classmethod
-    def in_dir(cls, data_dir: Path) -> Journal:
-        return cls(Path(data_dir) / "journal.db")
+    def in_dir(cls, data_dir: Path, redact: Callable[[str], str] | None = None) -> Journal:
+        return cls(Path(data_dir) / "journal.db", redact)
 
     def close(self) -> None:
         with self._lock:
@@ -84,12 +91,12 @@ class Journal:
         with self._lock:
             self._db.execute(
                 "INSERT INTO records (conversation_id, turn, ts, kind, data) VALUES (?,?,?,?,?)",
-                (conversation_id, turn, now, kind, json.dumps(data, default=str)),
+                (conversation_id, turn, now, kind, self._redact(json.dumps(data, default=str))),
             )
             self._db.execute(
                 "UPDATE conversations SET updated=?, title=CASE WHEN title='' AND ?='user' "
                 "THEN ? ELSE title END WHERE id=?",
-                (now, kind, str(data.get("text", ""))[:80], conversation_id),
+                (now, kind, self._redact(str(data.get("text", "")))[:80], conversation_id),
             )
 
     def save_messages(
@@ -98,7 +105,8 @@ class Journal:
         with self._lock:
             self._db.execute(
                 "UPDATE conversations SET messages=?, model=?, updated=? WHERE id=?",
-                (json.dumps(messages, default=str), model, time.time(), conversation_id),
+                (self._redact(json.dumps(messages, default=str)), model, time.time(),
+                 conversation_id),
             )
 
     def resolve(self, conversation_id: str | None) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from assistant.events import (
@@ -16,7 +16,6 @@ from assistant.events import (
     Event,
     Notice,
     OutputChunk,
-    Proposal,
     RunEnd,
     TextDelta,
     TurnEnd,
@@ -27,7 +26,9 @@ from assistant.journal import Journal
 from assistant.llm import LLM, CodeCall, LLMError, Reply
 from assistant.prompt import system_message
 from assistant.runtime import Runtimes
+from assistant.safety.inputs import request_problem
 from assistant.safety.policy import Policy
+from assistant.screen import ScreenContext
 
 REPEATS_BEFORE_STOP = 3
 DECLINES_BEFORE_STOP = 3
@@ -63,8 +64,10 @@ class Session:
         journal: Journal | None = None,
         conversation_id: str = "",
         messages: list[dict[str, Any]] | None = None,
+        redact: Callable[[str], str] | None = None,
     ) -> None:
         self.llm = llm
+        self.redact = redact or (lambda text: text)
         self.runtimes = runtimes
         self.policy = policy
         self.system = system
@@ -74,6 +77,8 @@ class Session:
         self.messages: list[dict[str, Any]] = list(messages or [])
         self.turns = sum(1 for m in self.messages if m.get("role") == "user")
         self._stop = threading.Event()
+        self.screen = ScreenContext(llm.settings)
+        runtimes.env = self.screen.runtime_env(runtimes.env)
 
     def interrupt(self) -> None:
         """Stop whatever the turn is doing now: the LLM stream or the running code."""
@@ -108,18 +113,27 @@ class Session:
         A KeyboardInterrupt raised while the LLM is answering (a front end's way to break
         a blocked network read) ends the turn as interrupted, keeping the words so far.
         """
+        problem = request_problem(text)
+        if problem:
+            yield Error(problem)
+            yield TurnEnd("", "error", self.conversation_id)
+            return
         self._stop.clear()
         self.turns += 1
         self.messages.append({"role": "user", "content": text})
         self._record({"kind": "user", "text": text})
         self._snapshot()
+        if self.screen.wanted_for(text):
+            yield from self._look()
         runs = declines = 0
         failures: Counter[tuple[str, str]] = Counter()
         while True:
             reply: Reply | None = None
             pieces: list[str] = []
+            yield from self._show_screen()
             try:
-                system = system_message(self.system, self.llm.system_addendum())
+                addendum = self.llm.system_addendum() + "\n\n" + self.screen.addendum()
+                system = system_message(self.system, addendum)
                 stream = self.llm.stream(
                     [{"role": "system", "content": system}, *self.messages],
                     should_stop=self._stop.is_set,
@@ -136,7 +150,7 @@ class Session:
                 reply = Reply(words, [], {"role": "assistant", "content": words}, None,
                               self.llm.settings.model, stopped=True)
             except LLMError as exc:
-                yield self._emit(Error(str(exc)))
+                yield self._emit(Error(self.redact(str(exc))))
                 yield from self._end("", "error")
                 return
             if reply is None:
@@ -160,7 +174,7 @@ class Session:
             for call in reply.calls:
                 if stop:
                     break
-                proposal = Proposal(call.id, call.language, call.code)
+                proposal = self.policy.proposal(call.id, call.language, call.code)
                 yield self._emit(proposal)
                 approval = self.policy.decide(proposal)
                 yield self._emit(approval)
@@ -181,7 +195,7 @@ class Session:
                     if isinstance(event, RunEnd):
                         end = event
                 assert end is not None, "a run always ends with RunEnd"
-                results.append((call, describe_run(end)))
+                results.append((call, self.redact(describe_run(end))))
                 runs += 1
                 key = (call.language, approval.code)
                 failures[key] = failures[key] + 1 if end.exit_status != 0 else 0
@@ -195,7 +209,24 @@ class Session:
             if stop:
                 yield from self._end("", *stop)
                 return
+            if self.screen.wanted_after([call.code for call in reply.calls]):
+                yield from self._look()
             self._snapshot()
+
+    def _look(self) -> Iterator[Event]:
+        """Take a view of the screen for the next request; say so when the desktop cannot."""
+        problem = self.screen.capture()
+        if problem:
+            yield self._emit(Notice(f"The screen is not attached: {problem}"))
+
+    def _show_screen(self) -> Iterator[Event]:
+        """Put the newest unseen view into the history, keeping only the last few images."""
+        message, problem = self.screen.take()
+        if problem:
+            yield self._emit(Notice(f"The screen is not attached: {problem}"))
+        if message is not None:
+            self.messages.append(message)
+        self.screen.prune(self.messages)
 
     def _close_calls(self, calls: list[CodeCall], results: list[tuple[CodeCall, str]]) -> None:
         """Answer every call in the history, so the next request is valid for the provider."""

@@ -10,6 +10,14 @@ import importlib
 # name -> (module under assistant.commands, one-line help shown by `assistant --help`)
 COMMANDS: dict[str, tuple[str, str]] = {
     "history": ("history", "past conversations: history [ID] [--json]"),
+    "check": ("check", "rate a snippet's risk as JSON: check [--language L] FILE|-"),
+    "keys": ("keys", "API keys in the system keyring: keys set|delete|list [NAME]"),
+    "transcribe": ("transcribe", "speech to text: transcribe FILE.wav [--json]"),
+    "say": ("say", "speak text: say \"text\" [--out FILE.wav] [--engine NAME]"),
+    "devices": ("devices", "list audio input and output devices"),
+    "voice": ("voice", "push-to-talk conversation in the terminal"),
+    "models": ("models", "models installed and in use, with sizes: models [pull NAME] [--json]"),
+    "doctor": ("doctor", "check each component and print the command that fixes it"),
 }
 
 

@@ -8,6 +8,8 @@ from typing import Any
 from assistant.llm.reply import CodeCall
 
 RESULTS_HEADER = "Results of the code you proposed:"
+# Opens the user-role message that shows the screen (assistant.screen); no turn starts there.
+SCREEN_HEADER = "The screen at this moment"
 
 
 def tool_messages(results: list[tuple[CodeCall, str]]) -> list[dict[str, Any]]:
@@ -28,8 +30,12 @@ def fenced_message(results: list[tuple[CodeCall, str]]) -> dict[str, Any]:
 
 
 def is_results_message(message: dict[str, Any]) -> bool:
-    """True for the user-role message `fenced_message` makes (it does not start a turn)."""
+    """True for the user-role message `fenced_message` makes (it does not start a turn),
+    and for the one showing the screen."""
     content = message.get("content")
+    if message.get("role") == "user" and isinstance(content, list) and content:
+        first = content[0]
+        return isinstance(first, dict) and str(first.get("text", "")).startswith(SCREEN_HEADER)
     return (
         message.get("role") == "user"
         and isinstance(content, str)

@@ -16,6 +16,7 @@ from assistant.runtime.limit import OutputLimit
 from assistant.runtime.marker import new_token
 from assistant.runtime.process import RuntimeProcess
 from assistant.runtime.stdin_watch import StdinWatch
+from assistant.runtime.watch import GroupWatch, Limits, kill_group
 
 POLL_SECONDS = 0.2
 """How often a running program is checked for waiting on stdin."""
@@ -43,8 +44,13 @@ class Run:
         max_output: int,
         started: float,
         restart_note: str = "",
+        limits: Limits | None = None,
     ) -> None:
         self._process = process
+        self._limits = limits or Limits()
+        self._breach = ""
+        self._breach_note = ""
+        self._printed = 0
         self._proposal_id = proposal_id
         self._timeout = timeout
         self._limit = OutputLimit(max_output)
@@ -88,6 +94,7 @@ class Run:
         scanners = process.scanners
         deadline = self._started + self._timeout
         watch = StdinWatch(process.pid, process.stdin_fd)
+        guard = GroupWatch(process.pid, self._limits)
         next_poll = time.monotonic() + POLL_SECONDS
         settle_by = float("inf")
         while not all(scanner.done for scanner in scanners.values()):
@@ -101,6 +108,14 @@ class Run:
                     next_poll = now + POLL_SECONDS
                     if watch.waiting():
                         self._stop_now("stdin", now)
+                    else:
+                        self._breach, self._breach_note = guard.breach()
+                        if self._breach:
+                            # No grace: a fork bomb or a memory hog gets no time to grow.
+                            self._stop = "limit"
+                            kill_group(process.pid)
+                            self._notes.append(self._lose_state("was killed"))
+                            return
             elif now >= self._stop_at + GRACE_SECONDS:
                 self._notes.append(self._lose_state("did not stop and was killed"))
                 return
@@ -158,9 +173,17 @@ class Run:
             waiting_for_input=self._stop == "stdin",
             truncated=self._limit.cut > 0,
             restarted=self._lost_state or bool(self._restart_note),
+            limit=self._breach,
         )
 
     def _show(self, stream: Stream, text: str) -> Iterator[OutputChunk]:
+        self._printed += len(text)
+        cap = self._limits.output_chars
+        if cap and self._printed > cap and self._stop is None:
+            self._breach = "output"
+            self._breach_note = (f"output limit: the run printed more than {cap:,} characters "
+                                 "(max_run_output)")
+            self._stop_now("limit", time.monotonic())
         live = self._limit.add(stream, text) if text else ""
         if live:
             yield self._chunk(stream, live)
@@ -184,6 +207,8 @@ class Run:
             return STDIN_NOTE
         if self._stop == "interrupt":
             return "[the run was interrupted]"
+        if self._stop == "limit":
+            return f"[stopped by the {self._breach_note}]"
         return ""
 
     def _lose_state(self, what_happened: str) -> str:

@@ -18,14 +18,16 @@ from assistant.events import Event, OutputChunk, RunEnd
 from assistant.runtime.languages import LANGUAGES, SPECS, Language, canonical_language
 from assistant.runtime.process import RuntimeProcess
 from assistant.runtime.run import Run
+from assistant.runtime.watch import Limits
 
 
 class Runtimes:
     """Runs code in persistent python, shell and javascript processes.
 
     `timeout` (seconds) and `max_output` (characters the LLM is shown) are the
-    defaults for every run; `cwd` and `env` are given to the processes as they
-    start (`env` replaces the environment, as with subprocess).
+    defaults for every run, and `limits` its memory, process, CPU and output caps;
+    `cwd` and `env` are given to the processes as they start (`env` replaces the
+    environment, as with subprocess).
     """
 
     def __init__(
@@ -34,8 +36,10 @@ class Runtimes:
         max_output: int = 2800,
         cwd: str | None = None,
         env: dict[str, str] | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.timeout = timeout
+        self.limits = limits or Limits()
         self.max_output = max_output
         self.cwd = cwd
         self.env = env
@@ -126,6 +130,7 @@ class Runtimes:
             self.max_output if max_output is None else max_output,
             started,
             restart_note,
+            self.limits,
         )
         self._current = run
         with contextlib.closing(run.events(code)) as events:

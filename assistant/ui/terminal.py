@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 LEXERS = {"python": "python", "shell": "bash", "javascript": "javascript"}
 SUFFIXES = {"python": ".py", "shell": ".sh", "javascript": ".js"}
 CHOICES = "[y]es  [n]o  [e]dit  [a]lways"
+RISK_STYLES = {"medium": "yellow", "high": "bold red", "blocked": "bold red"}
 
 
 def open_keyboard() -> TextIO | None:
@@ -92,7 +93,11 @@ class Terminal:
         elif isinstance(event, Proposal):
             self._newline()
             code = Syntax(event.code, LEXERS.get(event.language, "text"), word_wrap=True)
-            self.console.print(Panel(code, title=event.language, title_align="left"))
+            style = RISK_STYLES.get(event.risk, "")
+            self.console.print(Panel(code, title=f"{event.language} · risk {event.risk}",
+                                     title_align="left", border_style=style or "none"))
+            for reason in event.reasons:
+                self._line(f"  {event.risk}: {reason}", style or "dim")
         elif isinstance(event, Approval):
             if event.decided_by != "user" or not event.approved:
                 verdict = "approved" if event.approved else "declined"
@@ -115,6 +120,8 @@ class Terminal:
             state = "stopped: it waited for input"
         elif end.timed_out:
             state = "stopped: time limit"
+        elif end.limit:
+            state = f"stopped: {end.limit} limit"
         elif end.interrupted:
             state = "interrupted"
         elif end.exit_status is None:

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pexpect
+import pytest
 
 from tests.integration.conftest import ROOT, cli_args, spawn
 from tests.support.llm_server import (
@@ -224,7 +225,8 @@ def test_llm_500_and_malformed_stream_are_errors_not_tracebacks(server: LLMServe
         assert "Traceback" not in result.stdout + result.stderr
 
 
-def test_no_model_says_how_to_choose_one() -> None:
+def test_no_model_says_how_to_choose_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ASSISTANT_EMBEDDED", "0")  # else the embedded demo model starts
     result = run_cli(["-m", "assistant.cli", "hello"])
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1

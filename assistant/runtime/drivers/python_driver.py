@@ -75,6 +75,10 @@ def main():
         sys.path.append(project)
     module = types.ModuleType("__main__")
     sys.modules["__main__"] = module
+    with contextlib.suppress(ImportError):  # light: its desktop libraries load on first use
+        from assistant import computer
+
+        module.computer = computer
     signal.signal(signal.SIGINT, _on_sigint)
     for number, line in enumerate(control, start=1):
         request = json.loads(line)

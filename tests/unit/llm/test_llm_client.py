@@ -172,10 +172,10 @@ def test_ollama_base_from_environment(server: LLMServer, monkeypatch: pytest.Mon
 
 
 def test_context_window_comes_from_ollama_show(server: LLMServer) -> None:
-    with LLMServer(context_length=32768) as big:
+    with LLMServer(context_length=12288) as big:
         llm = LLM(Settings(model="ollama_chat/llama3.2", api_base=big.url))
-        assert llm.context_window == 32768
-        assert llm.context_window == 32768
+        assert llm.context_window == 12288
+        assert llm.context_window == 12288
         shows = [r for r in big.requests if r.path == "/api/show"]
         assert [r.body for r in shows] == [{"model": "llama3.2"}]
 
