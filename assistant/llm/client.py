@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.config import Settings
-from assistant.llm import context, errors, fenced, ollama, tools
+from assistant.llm import context, errors, fenced, local, ollama, tools
 from assistant.llm.backend import load_litellm
 from assistant.llm.reply import CodeCall, LLMError, Reply
 from assistant.llm.results import fenced_message, tool_messages
@@ -41,7 +41,8 @@ class LLM:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._uses_tools: bool | None = None
-        self._window: int | None = None
+        self._windows: dict[str, int] = {}
+        self._tool_tokens: int | None = None
 
     @property
     def uses_tools(self) -> bool:
@@ -55,11 +56,15 @@ class LLM:
     @property
     def context_window(self) -> int:
         """Tokens the model takes: the setting, else what the server or litellm says, else 8192."""
+        return self.window_of(self.settings.model)
+
+    def window_of(self, model: str) -> int:
+        """The context window of `model` (the main or the vision model), cached."""
         if self.settings.context_window > 0:
             return self.settings.context_window
-        if self._window is None:
-            self._window = self._discover_window()
-        return self._window
+        if model not in self._windows:
+            self._windows[model] = self._discover_window(model)
+        return self._windows[model]
 
     def system_addendum(self) -> str:
         """How to propose code in the current mode; the caller appends it to the system message."""
@@ -75,7 +80,13 @@ class LLM:
         """
         if not self.settings.model:
             raise LLMError(NO_MODEL)
+        if self.settings.offline:
+            try:
+                local.check_local(self.settings)
+            except local.LocalError as exc:
+                raise LLMError(str(exc)) from None
         request = self._request(messages)
+        self._check_reachable(request)
         for attempt in range(len(RETRY_DELAYS) + 1):
             got = _Collected()
             try:
@@ -101,6 +112,7 @@ class LLM:
         self, request: dict[str, Any], got: _Collected, should_stop: Callable[[], bool] | None
     ) -> Iterator[str]:
         response = load_litellm().completion(**request)
+        finished = False
         try:
             for chunk in response:
                 usage = getattr(chunk, "usage", None)
@@ -108,6 +120,7 @@ class LLM:
                     got.usage = (int(usage.prompt_tokens or 0), int(usage.completion_tokens or 0))
                 got.model = getattr(chunk, "model", None) or got.model
                 delta = chunk.choices[0].delta if chunk.choices else None
+                finished = finished or bool(chunk.choices and chunk.choices[0].finish_reason)
                 if delta is not None and delta.tool_calls:
                     got.calls.feed(delta.tool_calls)
                 if delta is not None and delta.content:
@@ -115,6 +128,9 @@ class LLM:
                     yield delta.content
                 if should_stop is not None and should_stop():
                     got.stopped = True
+                    return
+                if finished and got.usage:
+                    _drain(response)
                     return
         finally:
             _close(response)
@@ -145,23 +161,25 @@ class LLM:
         litellm sends `stream_options` only to providers that take it (it reads usage
         from the others itself); `drop_params` lets it leave out what a model rejects,
         such as a temperature on reasoning models; retries are ours, not the SDK's.
-        Ollama runs with its own default window whatever the model could take, so a
-        window set by the user is passed on as `num_ctx`.
+        Ollama runs with its own small default window whatever the model could take,
+        so the window used here is always passed on as `num_ctx`. A turn that carries
+        an image goes to `vision_model` when one is set.
         """
         settings = self.settings
-        window = self.context_window
+        model = self.model_for(messages)
+        window = self.window_of(model)
         max_tokens = context.reply_tokens(settings.max_tokens, window)
         tool_list = [tools.EXECUTE_TOOL] if self.uses_tools else None
-        reserved = (
-            self._count({"role": "system", "content": json.dumps(tool_list)}) if tool_list else 0
-        )
+        if tool_list and self._tool_tokens is None:  # the same list on every request
+            self._tool_tokens = self._count({"role": "system", "content": json.dumps(tool_list)})
+        reserved = self._tool_tokens or 0 if tool_list else 0
         request: dict[str, Any] = {
-            "model": settings.model,
+            "model": model,
             "messages": context.fit(messages, window - max_tokens - reserved, self._count),
             "stream": True,
             "api_base": settings.api_base or None,
             "api_key": settings.api_key or self._local_key(),
-            "timeout": settings.llm_timeout or None,
+            "timeout": self._timeout(),
             "temperature": settings.temperature,
             "max_tokens": max_tokens,
             "stream_options": {"include_usage": True},
@@ -170,9 +188,42 @@ class LLM:
         }
         if tool_list:
             request["tools"] = tool_list
-        if ollama.is_ollama(settings.model) and settings.context_window > 0:
-            request["num_ctx"] = settings.context_window
+        if ollama.is_ollama(model):
+            request["num_ctx"] = window
         return request
+
+    def model_for(self, messages: list[dict[str, Any]]) -> str:
+        """The vision model when the latest turn carries an image and one is set, else the model."""
+        turns = context.split_turns([m for m in messages if m.get("role") != "system"])
+        latest = turns[-1] if turns else []
+        if self.settings.vision_model and any(_has_image(m) for m in latest):
+            return self.settings.vision_model
+        return self.settings.model
+
+    def _timeout(self) -> Any:
+        """Connect and first-token limits: an absent server fails in seconds, a silent one
+        after llm_timeout (the read limit also bounds each pause between tokens)."""
+        import httpx
+
+        read = self.settings.llm_timeout or None
+        return httpx.Timeout(read, connect=self.settings.connect_timeout or read)
+
+    def _check_reachable(self, request: dict[str, Any]) -> None:
+        """Open (and close) a connection to a known server first, within connect_timeout.
+
+        litellm keeps a separate connect limit only for OpenAI-style providers; for the
+        others (Ollama among them) a server that never accepts would otherwise hold
+        the request for the whole llm_timeout.
+        """
+        model = request["model"]
+        if ollama.is_ollama(model):
+            url = ollama.base_url(self.settings.api_base)
+        elif self.settings.api_base and not model.startswith(("openai/", "azure/")):
+            url = self.settings.api_base
+        else:
+            return
+        if not local.accepts_connections(url, self.settings.connect_timeout or 5.0):
+            raise self._error(errors.Failure("connect", None, "no connection"))
 
     def _local_key(self) -> str | None:
         """A placeholder key for an OpenAI-compatible server of the user's own.
@@ -205,15 +256,14 @@ class LLM:
         except Exception:
             return False
 
-    def _discover_window(self) -> int:
-        model = self.settings.model
+    def _discover_window(self, model: str) -> int:
         litellm = load_litellm()
         if ollama.is_ollama(model):
             found = ollama.context_length(
                 ollama.base_url(self.settings.api_base), ollama.model_name(model)
             )
             if found:
-                return found
+                return min(found, ollama.NUM_CTX_CAP)
             if not _listed(litellm, model):
                 return DEFAULT_WINDOW
         try:
@@ -233,6 +283,10 @@ class LLM:
         if ollama.is_ollama(model):
             where = ollama.base_url(where)
             provider = "ollama"
+            if failure.kind == "connect":
+                return LLMError(ollama.not_running(where))
+            if failure.kind == "not_found":
+                return LLMError(ollama.pull_hint(where, ollama.model_name(model)))
         where = where or default_base or f"the {provider} API"
         return errors.to_error(
             failure,
@@ -243,11 +297,35 @@ class LLM:
         )
 
 
+def _has_image(message: dict[str, Any]) -> bool:
+    content = message.get("content")
+    return isinstance(content, list) and any(
+        isinstance(part, dict) and part.get("type") == "image_url" for part in content
+    )
+
+
 def _listed(litellm: Any, model: str) -> bool:
     """Whether litellm's bundled list knows this Ollama model, so asking it needs no server."""
     name = ollama.model_name(model).lower()
     known = {key.lower() for key in litellm.model_cost}
     return bool({model.lower(), name, f"ollama/{name}", f"ollama_chat/{name}"} & known)
+
+
+def _drain(response: Any) -> None:
+    """End a finished reply (finish and usage are in) without asking litellm's wrapper.
+
+    Asked for more, the wrapper would rebuild the whole response from its chunks once
+    again, deep-copy it twice and hand it to the loggers and caches the assistant never
+    uses: a few ms a reply. Whatever is left of the raw stream is read to its end, so
+    the HTTP connection can still be reused. A failure this late loses nothing.
+    """
+    stream = getattr(response, "completion_stream", None)
+    if isinstance(stream, Iterator):
+        try:
+            for _ in stream:
+                continue
+        except Exception:
+            return
 
 
 def _close(response: Any) -> None:
