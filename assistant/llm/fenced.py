@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.llm.languages import canonical
+from assistant.runtime.languages import canonical_language
 
 INSTRUCTIONS = """\
 To run code on the user's computer, write it in a fenced block tagged with its language: \
@@ -46,7 +46,7 @@ def find_blocks(text: str) -> list[tuple[str, str]]:
             i += 1
         i += 1
         tag = _TAG.match(info.strip())
-        language = canonical(tag[0]) if tag and tag[0] else None
+        language = canonical_language(tag[0]) if tag and tag[0] else None
         code = "\n".join(body).strip("\n")
         if language == "shell":
             code = _strip_prompts(code)

@@ -7,8 +7,8 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from assistant.llm.languages import LANGUAGES, canonical
 from assistant.llm.reply import CodeCall, LLMError
+from assistant.runtime.languages import LANGUAGES, canonical_language
 
 EXECUTE_TOOL: dict[str, Any] = {
     "type": "function",
@@ -96,7 +96,7 @@ def _get(item: Any, key: str) -> Any:
 
 
 def _parse(slot: _Slot) -> CodeCall:
-    named_language = canonical(slot.name)
+    named_language = canonical_language(slot.name)
     if slot.name != "execute" and named_language is None:
         raise LLMError(
             f"The model called an unknown tool {slot.name!r} (only 'execute' exists); "
@@ -112,4 +112,4 @@ def _parse(slot: _Slot) -> CodeCall:
     if not isinstance(arguments, dict) or not isinstance(arguments.get("code"), str):
         raise LLMError("The model sent a malformed tool call: it has no 'code' text to run")
     language = str(arguments.get("language") or named_language or "python")
-    return CodeCall(slot.id, canonical(language) or language.lower(), arguments["code"])
+    return CodeCall(slot.id, canonical_language(language) or language.lower(), arguments["code"])

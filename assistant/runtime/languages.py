@@ -22,6 +22,7 @@ _ALIASES = {
     "bash": "shell",
     "sh": "shell",
     "zsh": "shell",
+    "console": "shell",
     "javascript": "javascript",
     "js": "javascript",
     "node": "javascript",
