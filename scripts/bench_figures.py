@@ -1,0 +1,253 @@
+"""The figures of the safety, desktop, offline and voice parts; registered on import."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench_registry import ROOT, Bench, NotMeasurable, figure, median_time
+
+RISK_SNIPPET = """
+import os, shutil, subprocess, json
+from pathlib import Path
+notes = Path.home() / "notes"
+for path in sorted(notes.glob("*.md")):
+    text = path.read_text()
+    (notes / "index.json").write_text(json.dumps({"n": len(text)}))
+print(subprocess.run(["git", "status", "--short"], capture_output=True, text=True).stdout)
+shutil.copy(notes / "a.md", "/tmp/a.md")
+os.system("ls -la ~/notes | sort | head -20 && du -sh ~/notes")
+""" * 4
+
+
+@figure("risk_check_ms")
+def risk_check_ms(bench: Bench) -> float:
+    """The static risk check on a 40-line Python snippet with shell inside: paid per proposal."""
+    from assistant.safety.risk import assess
+
+    return 1000 * median_time(lambda: assess(RISK_SNIPPET, "python"), bench.reps(50, 10))
+
+
+def risk_corpus() -> tuple[float, float]:
+    """Recall on the dangerous part of the labelled corpus, false alarms on the everyday part."""
+    from assistant.config import tomllib
+    from assistant.safety.risk import assess
+
+    folder = ROOT / "tests" / "unit" / "safety"
+    dangerous = tomllib.loads((folder / "risk_corpus_dangerous.toml").read_text())["snippet"]
+    benign = tomllib.loads((folder / "risk_corpus_benign.toml").read_text())["snippet"]
+    caught = sum(1 for s in dangerous if (v := assess(s["code"], s["language"])).risk
+                 in ("high", "blocked") and s["family"] in v.families)
+    alarms = sum(1 for s in benign if assess(s["code"], s["language"]).risk != "low")
+    return caught / len(dangerous), 100 * alarms / len(benign)
+
+
+@figure("risk_recall")
+def risk_recall(bench: Bench) -> float:
+    return risk_corpus()[0]
+
+
+@figure("risk_false_alarm_pct")
+def risk_false_alarm_pct(bench: Bench) -> float:
+    return risk_corpus()[1]
+
+
+_DESKTOP: list[Any] = []  # one ExitStack holding the Xvfb all desktop figures share
+
+
+def desktop_display() -> str:
+    """Start (once) the Xvfb the desktop figures share: pyautogui binds to the first display."""
+    import atexit
+    from contextlib import ExitStack
+
+    from tests.support.display import xvfb
+
+    if not _DESKTOP:
+        stack = ExitStack()
+        atexit.register(stack.close)
+        os.environ["DISPLAY"] = stack.enter_context(xvfb())
+        _DESKTOP.append(stack)
+    return os.environ["DISPLAY"]
+
+
+def click_text_ms(bench: Bench, layout: str, target: str) -> float:
+    """Click a text on a screen never seen (OCR caches emptied; models already loaded)."""
+    from assistant.computer import mouse, ocr
+    from tests.support.tk_app import TkApp
+
+    desktop_display()
+    with tempfile.TemporaryDirectory() as folder:
+        app = TkApp(Path(folder) / "events.jsonl", layout=layout)
+        try:
+            times = []
+            for _ in range(1 + bench.reps(7, 3)):  # the first one warms up
+                ocr.forget()
+                start = app.mark()
+                began = time.perf_counter()
+                mouse.click(target)
+                times.append(time.perf_counter() - began)
+                app.wait_for(lambda r: r["event"] == "click" and r["widget"] == target,
+                             after=start)  # checked, not timed: the window logs when it can
+            return 1000 * statistics.median(times[1:])
+        finally:
+            app.close()
+
+
+@figure("screenshot_ms")
+def screenshot_ms(bench: Bench) -> float:
+    """The screen as the LLM gets it: grab, scale to the view size, encode as PNG."""
+    import io
+
+    from assistant.computer import display
+
+    desktop_display()
+    port = display.viewport()
+
+    def once() -> None:
+        display.capture(port).save(io.BytesIO(), format="PNG", compress_level=1)
+
+    return 1000 * median_time(once, bench.reps(20, 5))
+
+
+@figure("click_text_sparse_ms")
+def click_text_sparse_ms(bench: Bench) -> float:
+    return click_text_ms(bench, "buttons", "Apply")
+
+
+@figure("click_text_dense_ms")
+def click_text_dense_ms(bench: Bench) -> float:
+    return click_text_ms(bench, "dense", "Confirm")
+
+
+@functools.cache
+def embedded_llm(bench: Bench) -> tuple[float, float]:
+    """Start the embedded model (seconds until it answers) and its generation speed
+    (completion tokens per second after the first token), each a median of several."""
+    from assistant.config import Settings
+    from assistant.llm import LLM, Reply, embedded
+
+    if not embedded.available():
+        raise NotMeasurable(f"the embedded model is not installed ({embedded.missing()})")
+    starts, rates = [], []
+    for _ in range(bench.reps(3, 1)):
+        began = time.perf_counter()
+        with embedded.EmbeddedServer() as server:
+            starts.append(time.perf_counter() - began)
+            llm = LLM(server.settings_for(Settings(max_tokens=128, temperature=0.0)))
+            for _ in range(bench.reps(3, 2)):
+                first = None
+                for item in llm.stream([{"role": "user", "content": "Tell me about cats."}]):
+                    first = first or time.perf_counter()
+                    reply = item
+                if not isinstance(reply, Reply) or not reply.usage or first is None:
+                    raise RuntimeError("the embedded model gave no usage")
+                rates.append((reply.usage[1] - 1) / max(1e-6, time.perf_counter() - first))
+    return statistics.median(starts), statistics.median(rates)
+
+
+@figure("embedded_llm_start_s")
+def embedded_llm_start_s(bench: Bench) -> float:
+    return embedded_llm(bench)[0]
+
+
+@figure("embedded_llm_tokens_per_s")
+def embedded_llm_tokens_per_s(bench: Bench) -> float:
+    return embedded_llm(bench)[1]
+
+
+@functools.cache
+def voice_fixtures() -> tuple[Any, dict[str, Any]]:
+    """The warmed built-in Whisper model and the speech fixtures (made by make_fixtures.py)."""
+    from assistant.voice.stt import Transcriber
+    from assistant.voice.wav import read_wav
+
+    out = ROOT / ".venv" / "cache" / "voice-fixtures"
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_fixtures.py"), "--out",
+                           str(out)], capture_output=True, text=True, timeout=600, check=False)
+    if done.returncode != 0:
+        raise NotMeasurable(f"no speech fixtures: {done.stderr.strip()[-300:]}")
+    manifest = json.loads((out / "manifest.json").read_text())["fixtures"]
+    for name, entry in manifest.items():
+        entry["audio"] = read_wav(out / f"{name}.wav")
+    transcriber = Transcriber()
+    transcriber.load()
+    return transcriber, manifest
+
+
+def release_to_text_ms(bench: Bench, seconds: int) -> float:
+    """A take of `seconds` of speech fed in 50 ms blocks at real-time pace, as while the key
+    is held; the figure is the time from release to the whole transcript."""
+    import numpy as np
+
+    transcriber, fixtures = voice_fixtures()
+    speech = [e["audio"] for e in fixtures.values() if e["engine"] == "piper"]
+    audio = np.concatenate(speech * (1 + seconds // 5))[: seconds * 16000]
+    block = 800
+
+    def once() -> float:
+        take = transcriber.take()
+        start = time.monotonic()
+        for index, offset in enumerate(range(0, len(audio), block)):
+            take.feed(audio[offset:offset + block])
+            time.sleep(max(0.0, start + (index + 1) * 0.05 - time.monotonic()))
+        released = time.perf_counter()
+        if not take.finish():
+            raise RuntimeError("the take gave no text")
+        return time.perf_counter() - released
+
+    return 1000 * statistics.median(once() for _ in range(bench.reps(3, 1)))
+
+
+@figure("stt_release_to_text_ms_2s")
+def stt_release_to_text_ms_2s(bench: Bench) -> float:
+    return release_to_text_ms(bench, 2)
+
+
+@figure("stt_release_to_text_ms_5s")
+def stt_release_to_text_ms_5s(bench: Bench) -> float:
+    return release_to_text_ms(bench, 5)
+
+
+@figure("stt_release_to_text_ms_10s")
+def stt_release_to_text_ms_10s(bench: Bench) -> float:
+    return release_to_text_ms(bench, 10)
+
+
+@figure("stt_rtf")
+def stt_rtf(bench: Bench) -> float:
+    """Decode time over audio time for the longest fixture, transcribed whole (under 1 is
+    faster than speech)."""
+    transcriber, fixtures = voice_fixtures()
+    audio = fixtures["piper_long"]["audio"]
+    return median_time(lambda: transcriber.transcribe(audio), bench.reps(5, 2)) / (
+        len(audio) / 16000)
+
+
+@figure("stt_wer")
+def stt_wer(bench: Bench) -> float:
+    """Mean word error rate over the speech fixtures (Piper and espeak-ng voices)."""
+    from assistant.voice.wer import word_error_rate
+
+    transcriber, fixtures = voice_fixtures()
+    rates = [word_error_rate(e["text"], transcriber.transcribe(e["audio"]))
+             for e in fixtures.values() if e["text"]]
+    return statistics.mean(rates)
+
+
+@figure("tts_first_audio_ms")
+def tts_first_audio_ms(bench: Bench) -> float:
+    """From a first streamed sentence to its audio being ready to play, with the default
+    engine (auto: Piper when installed), loaded beforehand as `assistant voice` does."""
+    from assistant.voice.tts import make_engine
+
+    engine = make_engine("auto")
+    return 1000 * median_time(lambda: engine.synthesize("Here is what I found."),
+                              bench.reps(10, 3))

@@ -1,0 +1,91 @@
+"""The table every benchmark figure registers in, and the helpers figures share."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV_BIN = ROOT / ".venv" / "bin"
+NOT_BUILT = "needs the voice/desktop/daemon parts, not built yet"
+
+FIGURE_NAMES = [
+    "help_s",
+    "run_python_ms",
+    "run_shell_ms",
+    "run_js_ms",
+    "turn_overhead_ms",
+    "risk_check_ms",
+    "risk_recall",
+    "risk_false_alarm_pct",
+    "stt_release_to_text_ms_2s",
+    "stt_release_to_text_ms_5s",
+    "stt_release_to_text_ms_10s",
+    "stt_rtf",
+    "stt_wer",
+    "tts_first_audio_ms",
+    "screenshot_ms",
+    "click_text_sparse_ms",
+    "click_text_dense_ms",
+    "voice_turn_overhead_ms",
+    "daemon_idle_rss_mb",
+    "daemon_idle_cpu_pct",
+    "embedded_llm_start_s",
+    "embedded_llm_tokens_per_s",
+]
+
+
+class NotMeasurable(Exception):
+    """The figure has no meaning here yet (a part or a tool is missing); not a failure."""
+
+
+class Bench:
+    """Settings of one bench run and the resources figures share (one Runtimes, as the core)."""
+
+    def __init__(self, quick: bool) -> None:
+        self.quick = quick
+        self._runtimes: Any = None
+
+    def reps(self, full: int, quick: int) -> int:
+        return quick if self.quick else full
+
+    def runtimes(self) -> Any:
+        if self._runtimes is None:
+            from assistant.runtime import Runtimes
+
+            self._runtimes = Runtimes()
+        return self._runtimes
+
+    def close(self) -> None:
+        if self._runtimes is not None and hasattr(self._runtimes, "close"):
+            self._runtimes.close()
+
+
+Measure = Callable[[Bench], float]
+FIGURES: dict[str, Measure] = {}
+
+
+def figure(name: str) -> Callable[[Measure], Measure]:
+    """Register the function that measures `name` (a name listed in FIGURE_NAMES)."""
+    assert name in FIGURE_NAMES, name
+
+    def register(measure: Measure) -> Measure:
+        FIGURES[name] = measure
+        return measure
+
+    return register
+
+
+def median_time(action: Callable[[], object], n: int, warmup: int = 1) -> float:
+    """Median wall time of `action` in seconds over n runs, after `warmup` untimed runs."""
+    for _ in range(warmup):
+        action()
+    times = []
+    for _ in range(n):
+        start = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
