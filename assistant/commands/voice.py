@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from assistant.config import Settings
 
 
 def main(argv: list[str]) -> int:
@@ -25,13 +29,29 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
 
     from assistant.config import load_settings
+    from assistant.llm import embedded, local
 
     settings = load_settings({k: v for k, v in vars(args).items() if k != "quiet"})
-    if not settings.model:
-        print("assistant: no model chosen: pass --model NAME or set model in config.toml",
-              file=sys.stderr)
-        return 2
 
+    def tell(line: str) -> None:
+        print(f"assistant: {line}", file=sys.stderr)
+
+    try:
+        with local.ready(settings, tell) as ready:
+            if not ready.model:
+                tell("no model chosen: pass --model NAME or set model in config.toml")
+                return 2
+            return converse(ready, quiet=args.quiet)
+    except local.LocalError as exc:
+        tell(str(exc))
+        return 2
+    except embedded.EmbeddedError as exc:
+        tell(str(exc))
+        return 1
+
+
+def converse(settings: Settings, quiet: bool) -> int:
+    """The push-to-talk loop, once the model is known."""
     from assistant.api import Assistant
     from assistant.voice.conversation import VoiceConversation
     from assistant.voice.hotkey import HotkeyError
@@ -47,7 +67,7 @@ def main(argv: list[str]) -> int:
     try:
         recorder = Recorder(settings.input_device or None)
         speaker = None
-        if not args.quiet:
+        if not quiet:
             speaker = Speaker(make_engine(settings.tts_engine, settings.tts_voice),
                               Player(settings.output_device or None))
     except (AudioDeviceError, TTSError) as exc:
