@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Iterator
@@ -11,7 +12,7 @@ from typing import Any
 from assistant.config import Settings, load_settings
 from assistant.events import Event, TurnEnd
 from assistant.journal import Journal
-from assistant.llm import LLM
+from assistant.llm import LLM, local
 from assistant.llm.backend import load_litellm
 from assistant.runtime import Runtimes
 from assistant.runtime.watch import Limits
@@ -28,7 +29,9 @@ class Assistant:
     Settings come from config.toml and the environment, overridden by keyword arguments
     (any Settings field: model, api_base, auto_run, approval, deny, max_output, journal, ...).
     Without an approver, every proposal is declined, except low-risk ones under auto-run:
-    nothing runs unasked, and blocked code never runs at all.
+    nothing runs unasked, and blocked code never runs at all. Without a model, a local one
+    is found (Ollama) or the embedded demo model is started until close(); `notices` says
+    which.
     """
 
     def __init__(
@@ -47,37 +50,47 @@ class Assistant:
             settings = load_settings(overrides)
         elif overrides:
             settings = settings.replace(**overrides)
-        if settings.model and not settings.api_key:
-            settings = settings.replace(api_key=key_for_model(settings.model, dict(os.environ)))
-        self.settings = settings
-        self.redact = Redactor.from_environment(settings.api_key)
-        self.journal = (
-            Journal.in_dir(settings.data_path, self.redact) if settings.journal else None
-        )
-        self.runtimes = Runtimes(
-            timeout=settings.timeout,
-            max_output=settings.max_output,
-            limits=Limits(settings.max_memory_mb, settings.max_processes,
-                          settings.max_cpu_seconds, settings.max_run_output),
-        )
-        self.policy = Policy(
-            approver,
-            settings.auto_run,
-            mode=settings.approval,  # type: ignore[arg-type]
-            deny=DenyRules.parse(settings.deny),
-            protected=(str(settings.config_path), str(settings.data_path)),
-        )
-        self._session = Session(
-            LLM(settings),
-            self.runtimes,
-            self.policy,
-            system=settings.system_message,
-            max_runs_per_turn=settings.max_runs_per_turn,
-            journal=self.journal,
-            conversation_id=conversation_id,
-            messages=messages,
-            redact=self.redact,
-        )
+        self.notices: list[str] = []
+        self._resources = contextlib.ExitStack()
+        if not settings.model:
+            settings = self._resources.enter_context(local.ready(settings, self.notices.append))
+        elif settings.offline:
+            local.check_local(settings)
+        try:
+            if settings.model and not settings.api_key:
+                settings = settings.replace(api_key=key_for_model(settings.model, dict(os.environ)))
+            self.settings = settings
+            self.redact = Redactor.from_environment(settings.api_key)
+            self.journal = (
+                Journal.in_dir(settings.data_path, self.redact) if settings.journal else None
+            )
+            self.runtimes = Runtimes(
+                timeout=settings.timeout,
+                max_output=settings.max_output,
+                limits=Limits(settings.max_memory_mb, settings.max_processes,
+                              settings.max_cpu_seconds, settings.max_run_output),
+            )
+            self.policy = Policy(
+                approver,
+                settings.auto_run,
+                mode=settings.approval,  # type: ignore[arg-type]
+                deny=DenyRules.parse(settings.deny),
+                protected=(str(settings.config_path), str(settings.data_path)),
+            )
+            self._session = Session(
+                LLM(settings),
+                self.runtimes,
+                self.policy,
+                system=settings.system_message,
+                max_runs_per_turn=settings.max_runs_per_turn,
+                journal=self.journal,
+                conversation_id=conversation_id,
+                messages=messages,
+                redact=self.redact,
+            )
+        except BaseException:
+            self._resources.close()  # no embedded server outlives a failed start
+            raise
 
     @classmethod
     def resume(cls, conversation_id: str | None = None, **kwargs: Any) -> Assistant:
@@ -134,6 +147,7 @@ class Assistant:
         self.runtimes.close()
         if self.journal is not None:
             self.journal.close()
+        self._resources.close()
 
     def __enter__(self) -> Assistant:
         return self
