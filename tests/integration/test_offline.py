@@ -141,11 +141,12 @@ def test_api_offline_finds_the_ollama_model_and_refuses_hosted_ones() -> None:
     from assistant.llm.local import LocalError
 
     models = ("llama3.2:3b", "qwen2.5-coder:7b")
-    with LLMServer([text("From the API.")], models=models) as ollama:
-        with Assistant(offline=True, api_base=ollama.url, embedded=False,
-                       journal=False) as assistant:
-            assert assistant.settings.model == "ollama_chat/qwen2.5-coder:7b"
-            assert any("qwen2.5-coder:7b" in line for line in assistant.notices)
-            assert assistant.ask("hi") == "From the API."
+    with (
+        LLMServer([text("From the API.")], models=models) as ollama,
+        Assistant(offline=True, api_base=ollama.url, embedded=False, journal=False) as assistant,
+    ):
+        assert assistant.settings.model == "ollama_chat/qwen2.5-coder:7b"
+        assert any("qwen2.5-coder:7b" in line for line in assistant.notices)
+        assert assistant.ask("hi") == "From the API."
     with pytest.raises(LocalError, match="offline mode uses only local models"):
         Assistant(model="gpt-4o-mini", offline=True, api_key="k", journal=False)
