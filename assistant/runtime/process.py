@@ -26,6 +26,7 @@ from typing import IO, Any
 from assistant.events import Stream
 from assistant.runtime.languages import Language
 from assistant.runtime.marker import MarkerScanner
+from assistant.runtime.watchdog import guard
 
 _READ_SIZE = 65536
 _IN_FLIGHT = 32
@@ -60,6 +61,7 @@ class RuntimeProcess:
             os.close(read_end)
         os.set_blocking(self._control, False)
         self.pid = self._popen.pid
+        self._guard = guard(self.pid)
         self.stdin_fd = self._popen.stdin.fileno()
         # Per stream: the end-marker scanner, and whether it has reached end of file.
         self.scanners: dict[Stream, MarkerScanner] = {
@@ -140,6 +142,8 @@ class RuntimeProcess:
             os.close(self._control)
         if self._scratch:
             shutil.rmtree(self._scratch, ignore_errors=True)
+        self._guard.kill()
+        self._guard.wait()
 
     def _read(self, stream: Stream, pipe: IO[bytes]) -> None:
         fd = pipe.fileno()

@@ -277,3 +277,27 @@ def test_flags_reach_the_request_and_the_journal(server: LLMServer, isolated_dir
     server.add(text("ok"))
     run_cli(cli_args(server, "--system-message", "Be brief.", "hi"))
     assert server.chat_requests[2].body["messages"][0]["content"].startswith("Be brief.")
+
+
+def test_kill_9_mid_run_loses_nothing_and_leaves_no_runaway(server: LLMServer) -> None:
+    server.add(
+        tool_call("python", "import os, time\nprint('runtime', os.getpid(), flush=True)\n"
+                            "time.sleep(120)"),
+        text("You asked me to wait before."),
+    )
+    child = spawn(cli_args(server, "-y", "wait for two minutes"))
+    child.expect(r"runtime (\d+)")
+    runtime_pid = int(child.match.group(1))
+    os.kill(child.pid, 9)
+    child.expect(pexpect.EOF)
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{runtime_pid}").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not Path(f"/proc/{runtime_pid}").exists(), "the run outlived the assistant"
+    records = history(history()[0]["id"])["records"]
+    kinds = [r["kind"] for r in records if r["kind"] != "usage"]
+    assert kinds[:4] == ["user", "assistant", "proposal", "approval"]
+    result = run_cli(cli_args(server, "--resume", "what was I doing?"))
+    assert "You asked me to wait before." in result.stdout, result.stderr
+    sent = [m.get("content") for m in server.chat_requests[-1].body["messages"]]
+    assert "wait for two minutes" in sent and "what was I doing?" in sent
