@@ -33,6 +33,7 @@ from assistant.events import (
     TextDelta,
     TurnEnd,
 )
+from assistant.ui.summary import run_summary
 
 if TYPE_CHECKING:
     from assistant.api import Assistant
@@ -106,29 +107,13 @@ class Terminal:
         elif isinstance(event, OutputChunk):
             self._write(event.text, "red" if event.stream == "stderr" else "")
         elif isinstance(event, RunEnd):
-            self._line(self._run_summary(event), "green" if event.exit_status == 0 else "yellow")
+            self._line(run_summary(event), "green" if event.exit_status == 0 else "yellow")
         elif isinstance(event, Notice):
             self._line(event.text, "yellow")
         elif isinstance(event, Error):
             self._line(f"error: {event.message}", "bold red")
         elif isinstance(event, TurnEnd):
             self._newline()
-
-    @staticmethod
-    def _run_summary(end: RunEnd) -> str:
-        if end.waiting_for_input:
-            state = "stopped: it waited for input"
-        elif end.timed_out:
-            state = "stopped: time limit"
-        elif end.limit:
-            state = f"stopped: {end.limit} limit"
-        elif end.interrupted:
-            state = "interrupted"
-        elif end.exit_status is None:
-            state = "not run"
-        else:
-            state = "done" if end.exit_status == 0 else f"exit {end.exit_status}"
-        return f"── {state} · {end.seconds:.2f} s"
 
     def ask(self, prompt: str) -> str | None:
         """One line from the keyboard; None when there is no keyboard or it is closed."""

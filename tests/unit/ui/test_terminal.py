@@ -7,6 +7,7 @@ import pytest
 from rich.console import Console
 
 from assistant.events import Approval, Error, OutputChunk, Proposal, RunEnd, TextDelta
+from assistant.ui.summary import run_summary
 from assistant.ui.terminal import Terminal
 
 P = Proposal("p1", "shell", "ls -la")
@@ -72,7 +73,7 @@ def test_rendering_keeps_streamed_text_and_output_in_order() -> None:
 
 def test_run_summaries_name_how_a_run_ended() -> None:
     waiting = RunEnd("p", None, "", 1, waiting_for_input=True)
-    assert "waited for input" in Terminal._run_summary(waiting)
-    assert "time limit" in Terminal._run_summary(RunEnd("p", None, "", 1, timed_out=True))
-    assert "interrupted" in Terminal._run_summary(RunEnd("p", 130, "", 1, interrupted=True))
-    assert "done" in Terminal._run_summary(RunEnd("p", 0, "", 1))
+    assert "waited for input" in run_summary(waiting)
+    assert "time limit" in run_summary(RunEnd("p", None, "", 1, timed_out=True))
+    assert "interrupted" in run_summary(RunEnd("p", 130, "", 1, interrupted=True))
+    assert "done" in run_summary(RunEnd("p", 0, "", 1))

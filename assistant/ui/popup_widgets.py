@@ -1,0 +1,237 @@
+"""The confirmation popup's window: summary, highlighted code, risk, buttons, live output.
+
+Everything here runs on the one thread that owns Tk; `assistant.ui.popup` decides what to
+show and when, and is the only way other threads reach this window.
+"""
+
+from __future__ import annotations
+
+import tkinter as tk
+from collections.abc import Callable
+from tkinter import font as tkfont
+from typing import Any
+
+from pygments.lexer import Lexer
+from pygments.lexers import get_lexer_by_name
+from pygments.styles import get_style_by_name
+from pygments.token import Token, _TokenType
+from pygments.util import ClassNotFound
+
+from assistant.events import Proposal
+from assistant.ui.terminal import LEXERS
+
+STYLE = "friendly"
+RISK_COLOURS = {"low": "#2e7d32", "medium": "#e65100", "high": "#c62828", "blocked": "#c62828"}
+RIGHT_MARGIN = 16  # px from the screen's right edge
+BOTTOM_MARGIN = 56  # px from the bottom: room for the panel that holds the tray
+CODE_LINES = 14
+OUTPUT_LINES = 8
+WIDTH_CHARS = 80
+BACKGROUND = "#fafafa"
+EDIT_BACKGROUND = "#fffde7"
+
+
+def code_lexer(language: str) -> Lexer:
+    """The pygments lexer for a proposal's language, plain text when pygments has none."""
+    options = {"stripnl": False, "ensurenl": False}
+    try:
+        return get_lexer_by_name(LEXERS.get(language, language), **options)
+    except ClassNotFound:
+        return get_lexer_by_name("text", **options)
+
+
+class PopupWindow:
+    """The widgets, laid out once and refilled for each proposal; starts hidden."""
+
+    def __init__(self, on_run: Callable[[], None], on_edit: Callable[[], None],
+                 on_cancel: Callable[[], None], on_escape: Callable[[], None]) -> None:
+        self.root = root = tk.Tk(className="assistant-popup")
+        root.withdraw()
+        root.title("assistant: run this?")
+        root.configure(background=BACKGROUND, padx=12, pady=10)
+        root.resizable(False, False)
+        root.protocol("WM_DELETE_WINDOW", on_escape)
+        self.editing = False
+        self.language = "text"
+        self._style = get_style_by_name(STYLE)
+        mono = tkfont.nametofont("TkFixedFont").actual()
+        self._fonts = {
+            (bold, italic): tkfont.Font(root=root, family=mono["family"], size=mono["size"],
+                                        weight="bold" if bold else "normal",
+                                        slant="italic" if italic else "roman")
+            for bold in (False, True) for italic in (False, True)
+        }
+        self._on_run = on_run
+        self._on_escape = on_escape
+        self._build(on_run, on_edit, on_cancel)
+
+    def _build(self, on_run: Callable[[], None], on_edit: Callable[[], None],
+               on_cancel: Callable[[], None]) -> None:
+        root = self.root
+        label: dict[str, Any] = {"background": BACKGROUND, "anchor": "w", "justify": "left",
+                                 "wraplength": 620}
+        heading = tkfont.nametofont("TkDefaultFont").actual()
+        self.summary = tk.Label(root, font=(heading["family"], heading["size"] + 2, "bold"),
+                                **label)
+        self.meta = tk.Label(root, **label)
+        self.reasons = tk.Label(root, **label)
+        self.code = tk.Text(root, width=WIDTH_CHARS, height=CODE_LINES, wrap="none",
+                            font=self._fonts[False, False], background="white",
+                            relief="solid", borderwidth=1, undo=True)
+        buttons = tk.Frame(root, background=BACKGROUND)
+        self.run_button = tk.Button(buttons, text="Run  ⏎", width=10, command=on_run,
+                                    default="active")
+        self.edit_button = tk.Button(buttons, text="Edit", width=10, command=on_edit)
+        self.cancel_button = tk.Button(buttons, text="Cancel  Esc", width=10, command=on_cancel)
+        self.waiting = tk.Label(buttons, background=BACKGROUND, foreground="#555")
+        for column, widget in enumerate((self.run_button, self.edit_button, self.cancel_button)):
+            widget.grid(row=0, column=column, padx=(0, 8))
+        self.waiting.grid(row=0, column=3, padx=(8, 0))
+        self.output = tk.Text(root, width=WIDTH_CHARS, height=OUTPUT_LINES, wrap="char",
+                              font=self._fonts[False, False], background="#263238",
+                              foreground="#eceff1", relief="flat", state="disabled")
+        self.output.tag_configure("stderr", foreground="#ff8a80")
+        self.output.tag_configure("status", foreground="#a5d6a7")
+        self.answer = tk.Label(root, **label)
+        self.summary.grid(row=0, column=0, sticky="we")
+        self.meta.grid(row=1, column=0, sticky="we", pady=(4, 0))
+        self.reasons.grid(row=2, column=0, sticky="we")
+        self.code.grid(row=3, column=0, sticky="we", pady=6)
+        self._buttons = buttons
+        buttons.grid(row=4, column=0, sticky="w")
+        self.output.grid(row=5, column=0, sticky="we", pady=(8, 0))
+        self.answer.grid(row=6, column=0, sticky="we", pady=(6, 0))
+        self.output.grid_remove()
+        root.bind("<Return>", self._return)
+        root.bind("<KP_Enter>", self._return)
+        root.bind("<Escape>", lambda _event: self._on_escape())
+        self.code.bind("<Control-Return>", self._control_return)
+        self.code.bind("<KeyRelease>", lambda _event: self.root.after_idle(self._rehighlight))
+
+    def _return(self, event: tk.Event) -> None:
+        if self.editing and event.widget is self.code:
+            return  # a new line in the code being edited, not a Run
+        if str(self.run_button["state"]) == "normal" and self._buttons.winfo_ismapped():
+            self._on_run()
+
+    def _control_return(self, _event: tk.Event) -> str:
+        self._on_run()
+        return "break"
+
+    def show_proposal(self, proposal: Proposal, summary: str, waiting: int) -> None:
+        """Fill the window with one proposal, read-only until Edit is pressed."""
+        self.language = proposal.language
+        self.summary.configure(text=summary)
+        colour = RISK_COLOURS.get(proposal.risk, "black")
+        self.meta.configure(text=f"{proposal.language} · risk: {proposal.risk}", foreground=colour)
+        reasons = "\n".join(f"• {reason}" for reason in proposal.reasons)
+        self.reasons.configure(text=reasons, foreground=colour)
+        if reasons:
+            self.reasons.grid()
+        else:
+            self.reasons.grid_remove()
+        self.editing = False
+        code = proposal.code.replace("\r\n", "\n")
+        lines = max(3, min(CODE_LINES, code.count("\n") + 1))
+        self.code.configure(state="normal", background="white", height=lines)
+        self.code.delete("1.0", "end")
+        self.code.insert("1.0", code)
+        self.code.edit_reset()
+        self._rehighlight()
+        self.code.configure(state="disabled")
+        self.set_waiting(waiting)
+        self.edit_button.configure(state="normal")
+        self._buttons.grid()
+        self.answer.configure(text="")
+
+    def set_waiting(self, count: int) -> None:
+        self.waiting.configure(text=f"{count} more waiting" if count else "")
+
+    def start_editing(self) -> None:
+        self.editing = True
+        self.code.configure(state="normal", background=EDIT_BACKGROUND)
+        self.edit_button.configure(state="disabled")
+        self.code.focus_set()
+        self.code.mark_set("insert", "end-1c")
+
+    def code_text(self) -> str:
+        return self.code.get("1.0", "end-1c")
+
+    def _rehighlight(self) -> None:
+        """Tag the code with pygments tokens; rerun while editing so new code is coloured."""
+        for tag in self.code.tag_names():
+            if tag.startswith("Token"):
+                self.code.tag_remove(tag, "1.0", "end")
+        offset = 0
+        for token, value in code_lexer(self.language).get_tokens(self.code_text()):
+            tag = self._tag(token)
+            if tag and value:
+                self.code.tag_add(tag, f"1.0+{offset}c", f"1.0+{offset + len(value)}c")
+            offset += len(value)
+
+    def _tag(self, token: _TokenType) -> str:
+        """The Tk tag for a token type, configured from the pygments style on first use."""
+        if token in (Token, Token.Text, Token.Text.Whitespace):
+            return ""
+        name = str(token)
+        if name not in self.code.tag_names():
+            style = self._style.style_for_token(token)
+            options: dict[str, Any] = {"font": self._fonts[bool(style["bold"]),
+                                                           bool(style["italic"])]}
+            if style["color"]:
+                options["foreground"] = f"#{style['color']}"
+            self.code.tag_configure(name, **options)
+        return name
+
+    def show_running(self) -> None:
+        """The decision is made: hide the buttons and show the output pane."""
+        self.editing = False
+        self.code.configure(state="disabled", background="white")
+        self._buttons.grid_remove()
+        self.output.grid()
+        self.place()
+
+    def clear_output(self) -> None:
+        self.output.configure(state="normal")
+        self.output.delete("1.0", "end")
+        self.output.configure(state="disabled")
+        self.output.grid_remove()
+        self.answer.configure(text="")
+
+    def append_output(self, text: str, tag: str = "") -> None:
+        self.output.configure(state="normal")
+        self.output.insert("end", text, (tag,) if tag else ())
+        self.output.see("end")
+        self.output.configure(state="disabled")
+
+    def output_text(self) -> str:
+        return self.output.get("1.0", "end-1c")
+
+    def show_answer(self, text: str, error: bool = False) -> None:
+        self.answer.configure(text=text, foreground="#c62828" if error else "black")
+        self.place()
+
+    def reveal(self) -> None:
+        """Show the window on top, near the bottom-right corner, with the keyboard focus."""
+        self.root.deiconify()
+        self.place()
+        self.root.attributes("-topmost", True)
+        self.root.lift()
+        self.root.focus_force()
+
+    def place(self) -> None:
+        """Keep the bottom-right corner where the tray is, whatever the window's height."""
+        self.root.update_idletasks()
+        width, height = self.root.winfo_reqwidth(), self.root.winfo_reqheight()
+        x = self.root.winfo_screenwidth() - width - RIGHT_MARGIN
+        y = self.root.winfo_screenheight() - height - BOTTOM_MARGIN
+        self.root.geometry(f"+{max(x, 0)}+{max(y, 0)}")
+
+    def hide(self) -> None:
+        self.root.withdraw()
+
+    def visible(self) -> bool:
+        return bool(self.root.winfo_viewable())
+
+    def destroy(self) -> None:
+        self.root.destroy()
