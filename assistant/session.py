@@ -24,6 +24,7 @@ from assistant.events import (
 )
 from assistant.journal import Journal
 from assistant.llm import LLM, CodeCall, LLMError, Reply
+from assistant.llm.results import is_results_message
 from assistant.prompt import system_message
 from assistant.runtime import Runtimes
 from assistant.safety.inputs import request_problem
@@ -75,7 +76,9 @@ class Session:
         self.journal = journal
         self.conversation_id = conversation_id
         self.messages: list[dict[str, Any]] = list(messages or [])
-        self.turns = sum(1 for m in self.messages if m.get("role") == "user")
+        self.turns = sum(
+            1 for m in self.messages if m.get("role") == "user" and not is_results_message(m)
+        )
         self._stop = threading.Event()
         self.screen = ScreenContext(llm.settings)
         runtimes.env = self.screen.runtime_env(runtimes.env)

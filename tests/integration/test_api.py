@@ -174,3 +174,19 @@ def test_two_assistants_keep_separate_state(server: LLMServer) -> None:
         events = second.chat("read")
     run = next(e for e in events if isinstance(e, RunEnd))
     assert "NameError" in run.output
+
+
+def test_results_messages_do_not_count_as_turns(server: LLMServer) -> None:
+    from assistant.llm.results import RESULTS_HEADER
+
+    history = [
+        {"role": "user", "content": "list files"},
+        {"role": "assistant", "content": "```shell\nls\n```"},
+        {"role": "user", "content": f"{RESULTS_HEADER}\nshell output:\na.txt"},
+        {"role": "assistant", "content": "There is a.txt."},
+    ]
+    server.add(text("second turn"))
+    with make(server, messages=history) as a:
+        a.chat("and now?")
+        record = Journal.in_dir(a.settings.data_path).conversation(a.conversation_id)
+    assert {r["turn"] for r in record["records"]} == {2}
