@@ -94,20 +94,26 @@ class Pyttsx3Engine:
 class PiperEngine:
     name = "piper"
 
-    def __init__(self, voice: str = "") -> None:
+    def __init__(self, voice: str = "", steady: bool = False) -> None:
+        """`steady` turns off the voice's random variation and speaks a little slower, so
+        the same text always gives the same clear audio (what test fixtures need; people
+        prefer the variation)."""
         try:
-            from piper import PiperVoice
+            from piper import PiperVoice, SynthesisConfig
         except ImportError:
             raise TTSError("Piper is not installed: pip install 'assistant[piper]'") from None
         model, config = piper_voice_files(voice)
         self._voice = PiperVoice.load(str(model), config_path=str(config))
+        steady_config = SynthesisConfig(noise_scale=0.0, noise_w_scale=0.0, length_scale=1.1)
+        self._config = steady_config if steady else None
         self._lock = threading.Lock()
 
     def synthesize(self, text: str) -> tuple[Any, int]:
         import numpy as np
 
         with self._lock:
-            chunks = [chunk.audio_float_array for chunk in self._voice.synthesize(text)]
+            chunks = [chunk.audio_float_array
+                      for chunk in self._voice.synthesize(text, syn_config=self._config)]
         audio = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.float32)
         return audio.astype(np.float32), self._voice.config.sample_rate
 
