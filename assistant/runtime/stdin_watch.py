@@ -23,7 +23,8 @@ class StdinWatch:
         self._pgid = pgid
         self._link = f"pipe:[{os.fstat(stdin_fd).st_ino}]"
         self._enabled = os.path.exists(f"{_PROC}/self/stat")
-        self._since = _boot_ticks() - 1 if self._enabled else 0
+        self._now = _boot_ticks() if self._enabled else 0
+        self._since = self._now - 1
         self._last_pid = _last_pid() if self._enabled else 0
         self._strikes = 0
 
@@ -31,9 +32,10 @@ class StdinWatch:
         """True once a waiting process has been seen on two consecutive polls.
 
         Processes left over from earlier runs are ignored (the group leader
-        excepted): they are not what this run is waiting on. A process is new if
-        its pid was handed out after the run began and it started since then
-        (start times alone are too coarse, pids alone wrap around).
+        excepted): they are not what this run is waiting on. A process is new if it
+        started in a later clock tick than the run, or if its pid was handed out after
+        the run began and it started around then (start times are too coarse for a
+        process of the tick the run began in; pids wrap around and may be reused).
         """
         if not self._enabled:
             return False
@@ -53,7 +55,7 @@ class StdinWatch:
                 continue
             pid = int(name)
             pgrp, started = int(fields[2]), int(fields[19])
-            new = pid > self._last_pid and started >= self._since
+            new = started > self._now or (pid > self._last_pid and started >= self._since)
             if pgrp == self._pgid and (pid == self._pgid or new):
                 members.append(pid)
         return members
