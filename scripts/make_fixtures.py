@@ -59,7 +59,7 @@ def quiet_audio(kind: str, seconds: float):
 
 def make(out: Path) -> dict[str, dict[str, object]]:
     """Write every fixture into `out` unless the manifest there is current; return it."""
-    from assistant.voice.tts import PiperEngine, make_engine
+    from assistant.voice.tts import make_engine
     from assistant.voice.wav import SAMPLE_RATE, resample, write_wav
 
     manifest_path = out / "manifest.json"
@@ -73,9 +73,8 @@ def make(out: Path) -> dict[str, dict[str, object]]:
     engines = {}
     fixtures: dict[str, dict[str, object]] = {}
     for name, (engine_name, text) in SPEECH.items():
-        if engine_name not in engines:  # Piper without random variation: the same audio each time
-            steady = engine_name == "piper"
-            engines[engine_name] = PiperEngine(steady=True) if steady else make_engine(engine_name)
+        if engine_name not in engines:
+            engines[engine_name] = make_engine(engine_name)
         audio, rate = engines[engine_name].synthesize(text)
         audio = resample(audio, rate)
         write_wav(out / f"{name}.wav", audio)

@@ -94,18 +94,17 @@ class Pyttsx3Engine:
 class PiperEngine:
     name = "piper"
 
-    def __init__(self, voice: str = "", steady: bool = False) -> None:
-        """`steady` turns off the voice's random variation and speaks a little slower, so
-        the same text always gives the same clear audio (what test fixtures need; people
-        prefer the variation)."""
+    def __init__(self, voice: str = "") -> None:
+        """The voice speaks without its random variation and a little slower: the same
+        text always gives the same clear audio, which a listener (and Whisper, checking
+        it in the tests) follows best; with variation some words come out garbled."""
         try:
             from piper import PiperVoice, SynthesisConfig
         except ImportError:
             raise TTSError("Piper is not installed: pip install 'assistant[piper]'") from None
         model, config = piper_voice_files(voice)
         self._voice = PiperVoice.load(str(model), config_path=str(config))
-        steady_config = SynthesisConfig(noise_scale=0.0, noise_w_scale=0.0, length_scale=1.1)
-        self._config = steady_config if steady else None
+        self._config = SynthesisConfig(noise_scale=0.0, noise_w_scale=0.0, length_scale=1.1)
         self._lock = threading.Lock()
 
     def synthesize(self, text: str) -> tuple[Any, int]:
