@@ -130,13 +130,13 @@ class Session:
             yield from self._look()
         runs = declines = 0
         failures: Counter[tuple[str, str]] = Counter()
+        addendum = self.llm.system_addendum() + "\n\n" + self.screen.addendum()
+        system = system_message(self.system, addendum)  # once a turn: it holds for all its calls
         while True:
             reply: Reply | None = None
             pieces: list[str] = []
             yield from self._show_screen()
             try:
-                addendum = self.llm.system_addendum() + "\n\n" + self.screen.addendum()
-                system = system_message(self.system, addendum)
                 stream = self.llm.stream(
                     [{"role": "system", "content": system}, *self.messages],
                     should_stop=self._stop.is_set,
