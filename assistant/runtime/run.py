@@ -83,17 +83,18 @@ class Run:
     def _events(self, code: str) -> Iterator[Event]:
         if self._restart_note:
             yield self._chunk("stderr", self._restart_note + "\n")
+        # Watching starts before the code is sent, so a child it forks at once counts as new.
+        watch = StdinWatch(self._process.pid, self._process.stdin_fd)
         self._process.send(new_token(), code, self._started + self._timeout)
         self._sent = True
-        yield from self._follow()
+        yield from self._follow(watch)
         yield from self._conclude()
 
-    def _follow(self) -> Iterator[OutputChunk]:
+    def _follow(self, watch: StdinWatch) -> Iterator[OutputChunk]:
         """Show output until both end markers arrive, the process exits, or it is killed."""
         process = self._process
         scanners = process.scanners
         deadline = self._started + self._timeout
-        watch = StdinWatch(process.pid, process.stdin_fd)
         guard = GroupWatch(process.pid, self._limits)
         next_poll = time.monotonic() + POLL_SECONDS
         settle_by = float("inf")

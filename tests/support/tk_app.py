@@ -66,8 +66,11 @@ def _build(root: Any, layout: str, log: Any) -> None:
                                                                  value=entry.get())))
     canvas = tk.Canvas(frame, width=400, height=200, background="white")
     canvas.grid(row=4, column=0, columnspan=4, pady=8)
-    for kind in ("ButtonPress", "ButtonRelease", "Double-Button-1"):
+    for kind in ("ButtonPress", "ButtonRelease"):
         canvas.bind(f"<{kind}>", lambda e, k=kind: log(k.lower(), "canvas", e))
+    # Its own bind tag, so a quick second press logs both the press and the double click.
+    canvas.bindtags((*canvas.bindtags(), "doubles"))
+    canvas.bind_class("doubles", "<Double-Button-1>", lambda e: log("double-button-1", "canvas", e))
     canvas.bind("<B1-Motion>", lambda e: log("drag", "canvas", e))
     for delta in ("<Button-4>", "<Button-5>"):
         canvas.bind(delta, lambda e: log("scroll", "canvas", e))

@@ -29,7 +29,9 @@ def test_double_right_click_drag_and_scroll(window: TkApp) -> None:
     assert window.wait_for(lambda r: r["event"] == "buttonpress", after=start)["num"] == 3
     start = window.mark()
     computer.mouse.drag(x, y, x + 100, y + 50)
-    release = window.wait_for(lambda r: r["event"] == "buttonrelease", after=start)
+    release = window.wait_for(
+        lambda r: r["event"] == "buttonrelease" and r["num"] == 1, after=start
+    )
     assert (release["x_root"], release["y_root"]) == (x + 100, y + 50)
     assert any(r["event"] == "drag" for r in window.records()[start:])
     start = window.mark()
