@@ -112,15 +112,11 @@ class LLM:
         self, request: dict[str, Any], got: _Collected, should_stop: Callable[[], bool] | None
     ) -> Iterator[str]:
         response = load_litellm().completion(**request)
-        finished = False
         try:
             for chunk in response:
-                usage = getattr(chunk, "usage", None)
-                if usage and (usage.prompt_tokens or usage.completion_tokens):
-                    got.usage = (int(usage.prompt_tokens or 0), int(usage.completion_tokens or 0))
+                got.usage = _usage_of(chunk) or got.usage
                 got.model = getattr(chunk, "model", None) or got.model
                 delta = chunk.choices[0].delta if chunk.choices else None
-                finished = finished or bool(chunk.choices and chunk.choices[0].finish_reason)
                 if delta is not None and delta.tool_calls:
                     got.calls.feed(delta.tool_calls)
                 if delta is not None and delta.content:
@@ -129,8 +125,8 @@ class LLM:
                 if should_stop is not None and should_stop():
                     got.stopped = True
                     return
-                if finished and got.usage:
-                    _drain(response)
+                if chunk.choices and chunk.choices[0].finish_reason:
+                    got.usage = _drain(response) or got.usage or _estimate(request, got)
                     return
         finally:
             _close(response)
@@ -311,21 +307,52 @@ def _listed(litellm: Any, model: str) -> bool:
     return bool({model.lower(), name, f"ollama/{name}", f"ollama_chat/{name}"} & known)
 
 
-def _drain(response: Any) -> None:
-    """End a finished reply (finish and usage are in) without asking litellm's wrapper.
+def _drain(response: Any) -> tuple[int, int] | None:
+    """End a finished reply without asking litellm's wrapper; the usage, if it follows.
 
     Asked for more, the wrapper would rebuild the whole response from its chunks once
-    again, deep-copy it twice and hand it to the loggers and caches the assistant never
-    uses: a few ms a reply. Whatever is left of the raw stream is read to its end, so
-    the HTTP connection can still be reused. A failure this late loses nothing.
+    again, price it, deep-copy it twice and hand it to the loggers and caches the
+    assistant never uses: several ms a reply. The rest of the raw stream (where the
+    usage comes, after the finish) is read here instead, so the HTTP connection can
+    still be reused. A failure this late loses nothing.
     """
     stream = getattr(response, "completion_stream", None)
+    usage = None
     if isinstance(stream, Iterator):
         try:
-            for _ in stream:
-                continue
+            for item in stream:
+                usage = _usage_of(item) or usage
         except Exception:
-            return
+            return usage
+    return usage
+
+
+def _estimate(request: dict[str, Any], got: _Collected) -> tuple[int, int]:
+    """Token counts by litellm's counter, for servers that report no usage."""
+    litellm = load_litellm()
+    model = request["model"]
+    prompt = litellm.token_counter(model=model, messages=request["messages"])
+    return prompt, litellm.token_counter(model=model, text="".join(got.pieces))
+
+
+def _usage_of(item: Any) -> tuple[int, int] | None:
+    """Prompt and completion tokens of a chunk (an object or a dict), if it has them.
+
+    litellm's wrapper moves a chunk's usage into its hidden params; it is read there too.
+    """
+    if isinstance(item, dict):
+        usage = item.get("usage")
+    else:
+        hidden = getattr(item, "_hidden_params", None)
+        usage = getattr(item, "usage", None) or (hidden or {}).get("usage")
+    if isinstance(usage, dict):
+        prompt, completion = usage.get("prompt_tokens"), usage.get("completion_tokens")
+    else:
+        prompt = getattr(usage, "prompt_tokens", None)
+        completion = getattr(usage, "completion_tokens", None)
+    if prompt or completion:
+        return int(prompt or 0), int(completion or 0)
+    return None
 
 
 def _close(response: Any) -> None:
