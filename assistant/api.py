@@ -15,6 +15,7 @@ from assistant.journal import Journal
 from assistant.llm import LLM, local
 from assistant.llm.backend import load_litellm
 from assistant.runtime import Runtimes
+from assistant.runtime.sandbox import Sandbox
 from assistant.runtime.watch import Limits
 from assistant.safety.keys import key_for_model
 from assistant.safety.policy import Approver, Policy
@@ -69,6 +70,7 @@ class Assistant:
                 max_output=settings.max_output,
                 limits=Limits(settings.max_memory_mb, settings.max_processes,
                               settings.max_cpu_seconds, settings.max_run_output),
+                sandbox=Sandbox.from_settings(settings) if settings.sandbox else None,
             )
             self.policy = Policy(
                 approver,

@@ -41,6 +41,12 @@ def chat_parser() -> argparse.ArgumentParser:
     parser.add_argument("--api-key", help="API key for the model's provider")
     parser.add_argument("-y", "--yes", dest="auto_run", action="store_const", const=True,
                         help="run proposals without asking (the safety policy still applies)")
+    parser.add_argument("--approval", choices=("ask", "auto", "never"),
+                        help="ask before every run (default); auto: run low-risk code unasked; "
+                             "never: propose only")
+    parser.add_argument("--sandbox", action="store_const", const=True,
+                        help="run code in a bubblewrap sandbox: system and home read-only, "
+                             "only sandbox_writable folders (default: here) writable")
     parser.add_argument("--profile", help="a TOML profile from the config folder's profiles/")
     parser.add_argument("--system-message", help="replace the built-in instructions")
     parser.add_argument("--max-output", type=int, help="characters of run output shown to the LLM")
@@ -134,6 +140,9 @@ def chat(args: argparse.Namespace, settings: Settings) -> int:
     if not assistant.settings.model:
         return fail(no_model_message(settings))
     with assistant:
+        sandbox = assistant.runtimes.sandbox
+        if sandbox is not None and sandbox.problem():
+            return fail(sandbox.problem())
         if interactive:
             threading.Thread(target=assistant.warm_up, daemon=True).start()
             terminal.loop(assistant)

@@ -83,6 +83,11 @@ class Settings:
     screen_format: str = "auto"
     screen_images: int = 2
     screenshot_max_side: int = 1280
+    # sandbox: run code under bubblewrap (--sandbox); writable folders (empty = the runs'
+    # working directory; a list in TOML, ':'-separated in the environment); network access
+    sandbox: bool = False
+    sandbox_writable: tuple[str, ...] = ()
+    sandbox_network: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
 
     def replace(self, **changes: Any) -> Settings:
@@ -154,6 +159,11 @@ def _coerce(name: str, value: Any, where: str) -> Any:
             DenyRules.parse(str(value))
         except ValueError as exc:
             raise ConfigError(f"{where}: {exc}") from None
+    if kind is tuple:
+        items = value.split(os.pathsep) if isinstance(value, str) else value
+        if not isinstance(items, (list, tuple)) or not all(isinstance(i, str) for i in items):
+            raise ConfigError(f"{where}: {name} must be a list of folders, not {value!r}")
+        return tuple(i for i in items if i)
     if kind is bool:
         if isinstance(value, bool):
             return value

@@ -130,7 +130,8 @@ class Session:
             yield from self._look()
         runs = declines = 0
         failures: Counter[tuple[str, str]] = Counter()
-        addendum = self.llm.system_addendum() + "\n\n" + self.screen.addendum()
+        notes = (self.llm.system_addendum(), self.screen.addendum(), self.runtimes.describe())
+        addendum = "\n\n".join(note for note in notes if note)
         system = system_message(self.system, addendum)  # once a turn: it holds for all its calls
         while True:
             reply: Reply | None = None

@@ -26,6 +26,7 @@ from typing import IO, Any
 from assistant.events import Stream
 from assistant.runtime.languages import Language
 from assistant.runtime.marker import MarkerScanner
+from assistant.runtime.sandbox import Sandbox, interpreter_pid
 from assistant.runtime.watchdog import guard
 
 _READ_SIZE = 65536
@@ -39,13 +40,27 @@ class RuntimeProcess:
     """A started runtime: its process group, control pipe, output threads and queue."""
 
     def __init__(
-        self, language: Language, executable: str, cwd: str | None, env: dict[str, str] | None
+        self,
+        language: Language,
+        executable: str,
+        cwd: str | None,
+        env: dict[str, str] | None,
+        sandbox: Sandbox | None = None,
     ) -> None:
         self.language = language
+        self._sandboxed = sandbox is not None
+        self._interpreter: int | None = None
+        self._scratch = tempfile.mkdtemp(prefix="assistant-run-") if language.code_in_file else ""
         read_end, self._control = os.pipe()
         try:
+            argv = language.argv(executable, read_end)
+            if sandbox is not None:
+                readable = (self._scratch,) if self._scratch else ()
+                folder = os.path.abspath(cwd or os.getcwd())
+                shared_env = os.environ if env is None else env
+                argv = sandbox.command(argv, folder, readable, env=shared_env)
             self._popen = subprocess.Popen(
-                language.argv(executable, read_end),
+                argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -56,6 +71,8 @@ class RuntimeProcess:
             )
         except BaseException:
             os.close(self._control)
+            if self._scratch:
+                shutil.rmtree(self._scratch, ignore_errors=True)
             raise
         finally:
             os.close(read_end)
@@ -71,7 +88,6 @@ class RuntimeProcess:
         self.eof: set[Stream] = set()
         self.exit_status: int | None = None
         self.state_lost_reported = False
-        self._scratch = tempfile.mkdtemp(prefix="assistant-run-") if language.code_in_file else ""
         self._runs = 0
         self._closed = False
         self._queue: queue.SimpleQueue[Item] = queue.SimpleQueue()
@@ -83,6 +99,14 @@ class RuntimeProcess:
     @property
     def alive(self) -> bool:
         return self.exit_status is None and not self._closed
+
+    @property
+    def interpreter_pid(self) -> int:
+        """The interpreter itself: the group leader, or inside a sandbox bwrap's grandchild."""
+        if self._interpreter is None:
+            found = interpreter_pid(self.pid) if self._sandboxed else None
+            self._interpreter = found or self.pid
+        return self._interpreter
 
     def send(self, token: str, code: str, deadline: float) -> None:
         """Hand one run to the driver; gives up silently at `deadline` (the run then times out)."""

@@ -84,8 +84,9 @@ class Run:
         if self._restart_note:
             yield self._chunk("stderr", self._restart_note + "\n")
         # Watching starts before the code is sent, so a child it forks at once counts as new.
-        watch = StdinWatch(self._process.pid, self._process.stdin_fd)
-        self._process.send(new_token(), code, self._started + self._timeout)
+        process = self._process
+        watch = StdinWatch(process.pid, process.stdin_fd, process.interpreter_pid)
+        process.send(new_token(), code, self._started + self._timeout)
         self._sent = True
         yield from self._follow(watch)
         yield from self._conclude()
@@ -95,7 +96,7 @@ class Run:
         process = self._process
         scanners = process.scanners
         deadline = self._started + self._timeout
-        guard = GroupWatch(process.pid, self._limits)
+        guard = GroupWatch(process.pid, self._limits, process.interpreter_pid)
         next_poll = time.monotonic() + POLL_SECONDS
         settle_by = float("inf")
         while not all(scanner.done for scanner in scanners.values()):

@@ -8,6 +8,7 @@ interpreter exit, so no process group outlives its owner.
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import time
 import weakref
@@ -18,6 +19,7 @@ from assistant.events import Event, OutputChunk, RunEnd
 from assistant.runtime.languages import LANGUAGES, SPECS, Language, canonical_language
 from assistant.runtime.process import RuntimeProcess
 from assistant.runtime.run import Run
+from assistant.runtime.sandbox import Sandbox, SandboxError
 from assistant.runtime.watch import Limits
 
 
@@ -27,7 +29,8 @@ class Runtimes:
     `timeout` (seconds) and `max_output` (characters the LLM is shown) are the
     defaults for every run, and `limits` its memory, process, CPU and output caps;
     `cwd` and `env` are given to the processes as they start (`env` replaces the
-    environment, as with subprocess).
+    environment, as with subprocess). With a `sandbox`, every process runs inside it,
+    and where it cannot work every run is refused with the reason.
     """
 
     def __init__(
@@ -37,8 +40,10 @@ class Runtimes:
         cwd: str | None = None,
         env: dict[str, str] | None = None,
         limits: Limits | None = None,
+        sandbox: Sandbox | None = None,
     ) -> None:
         self.timeout = timeout
+        self.sandbox = sandbox
         self.limits = limits or Limits()
         self.max_output = max_output
         self.cwd = cwd
@@ -47,6 +52,12 @@ class Runtimes:
         self._current: Run | None = None
         self._busy = threading.Lock()
         weakref.finalize(self, _close_all, self._processes)
+
+    def describe(self) -> str:
+        """What the LLM must know about where its code runs ("" when nothing special)."""
+        if self.sandbox is None:
+            return ""
+        return self.sandbox.describe(self.cwd or os.getcwd())
 
     def run(
         self,
@@ -114,11 +125,14 @@ class Runtimes:
     ) -> Generator[OutputChunk, None, RunEnd]:
         """Yield a run's OutputChunks and return its RunEnd (so the caller can unlock first)."""
         problem = spec.missing
-        try:
-            process, restart_note = self._process(spec)
-        except OSError as error:
-            process, restart_note = None, ""
-            problem = f"The {spec.name} runtime could not start: {error}."
+        process, restart_note = None, ""
+        if self.sandbox is not None and self.sandbox.problem():
+            problem = f"Not run: {self.sandbox.problem()}."
+        else:
+            try:
+                process, restart_note = self._process(spec)
+            except (OSError, SandboxError) as error:
+                problem = f"The {spec.name} runtime could not start: {error}."
         if process is None:
             chunk, end = _refusal(proposal_id, problem)
             yield chunk
@@ -157,7 +171,7 @@ class Runtimes:
             executable = spec.executable(self.env)
             if executable is None:
                 return None, ""
-            process = RuntimeProcess(spec, executable, self.cwd, self.env)
+            process = RuntimeProcess(spec, executable, self.cwd, self.env, self.sandbox)
             self._processes[spec.name] = process
         return process, note
 

@@ -19,8 +19,10 @@ _PROC = "/proc"
 class StdinWatch:
     """Polls one runtime's process group for a process blocked on the stdin pipe."""
 
-    def __init__(self, pgid: int, stdin_fd: int) -> None:
+    def __init__(self, pgid: int, stdin_fd: int, leader: int | None = None) -> None:
         self._pgid = pgid
+        # The runtime's interpreter, when it is not the group leader (inside a sandbox).
+        self._leader = pgid if leader is None else leader
         self._link = f"pipe:[{os.fstat(stdin_fd).st_ino}]"
         self._enabled = os.path.exists(f"{_PROC}/self/stat")
         self._now = _boot_ticks() if self._enabled else 0
@@ -56,7 +58,7 @@ class StdinWatch:
             pid = int(name)
             pgrp, started = int(fields[2]), int(fields[19])
             new = started > self._now or (pid > self._last_pid and started >= self._since)
-            if pgrp == self._pgid and (pid == self._pgid or new):
+            if pgrp == self._pgid and (pid in (self._pgid, self._leader) or new):
                 members.append(pid)
         return members
 

@@ -5,6 +5,9 @@ The runtimes are persistent, so a kernel limit set once would count every run to
 (every poll of the run loop), against a CPU baseline taken when the run starts; a breach
 kills the whole group at once, and the run says which limit it was. Where the kernel
 can help per run without harm (RLIMIT_NPROC for a non-root user), it is set too.
+RLIMIT_AS is not: it caps address space, not memory, and Node reserves about 11 GB of it
+for one WebAssembly memory (browsers a run opens reserve more), so any cap that would
+stop a memory hog also breaks ordinary programs.
 """
 
 from __future__ import annotations
@@ -60,13 +63,14 @@ def sample(pgid: int) -> Sample:
 class GroupWatch:
     """Checks one run of one process group against its limits."""
 
-    def __init__(self, pgid: int, limits: Limits) -> None:
+    def __init__(self, pgid: int, limits: Limits, leader: int | None = None) -> None:
         self.pgid = pgid
         self.limits = limits
         # Taken at the first check, not here: a run that ends before the first poll
         # then costs no /proc scan at all (the first poll's CPU goes uncounted).
         self._cpu_start: float | None = None
-        _limit_user_processes(pgid, limits.processes)
+        # On the interpreter, whose children inherit it (the leader may be a sandbox's bwrap).
+        _limit_user_processes(pgid if leader is None else leader, limits.processes)
 
     def breach(self) -> tuple[str, str]:
         """The limit passed (processes, memory or cpu) and a note saying so; ("", "") if none."""

@@ -33,6 +33,7 @@ from assistant.events import (
     TextDelta,
     TurnEnd,
 )
+from assistant.safety.redact import Redactor
 from assistant.ui.summary import run_summary
 
 if TYPE_CHECKING:
@@ -42,6 +43,8 @@ LEXERS = {"python": "python", "shell": "bash", "javascript": "javascript"}
 SUFFIXES = {"python": ".py", "shell": ".sh", "javascript": ".js"}
 CHOICES = "[y]es  [n]o  [e]dit  [a]lways"
 RISK_STYLES = {"medium": "yellow", "high": "bold red", "blocked": "bold red"}
+HOLD = 256
+"""Most characters of a trailing word held back from live output, waiting for its end."""
 
 
 def open_keyboard() -> TextIO | None:
@@ -61,12 +64,54 @@ def editor_command() -> list[str]:
     return []
 
 
-class Terminal:
-    """Renders events with rich and asks for approvals on the keyboard."""
+class LiveRedaction:
+    """Masks secrets in output as it streams, though a secret may arrive in two chunks.
 
-    def __init__(self, console: Console | None = None, keyboard: TextIO | None = None) -> None:
+    A secret has no whitespace in it, so each chunk is shown up to its last whitespace
+    and the trailing word (at most HOLD characters) waits for the next chunk, a change
+    of stream, or the end of the run: a prompt ending in a space shows at once.
+    """
+
+    def __init__(self, redact: Callable[[str], str]) -> None:
+        self.redact = redact
+        self._stream: str = "stdout"
+        self._held = ""
+
+    def feed(self, stream: str, text: str) -> list[tuple[str, str]]:
+        """The (stream, text) pieces that can be shown now, secrets masked."""
+        shown = self.flush() if stream != self._stream else []
+        self._stream = stream
+        text = self._held + text
+        end = len(text)
+        while end > 0 and not text[end - 1].isspace() and len(text) - end < HOLD:
+            end -= 1
+        self._held = text[end:]
+        if end:
+            shown.append((stream, self.redact(text[:end])))
+        return shown
+
+    def flush(self) -> list[tuple[str, str]]:
+        """What is held back, masked, once no more of it can come."""
+        held, self._held = self._held, ""
+        return [(self._stream, self.redact(held))] if held else []
+
+
+class Terminal:
+    """Renders events with rich and asks for approvals on the keyboard.
+
+    Run output is shown with secrets masked by `redact` (by default the environment's
+    keys and well-known key shapes; during a turn, the assistant's own redactor).
+    """
+
+    def __init__(
+        self,
+        console: Console | None = None,
+        keyboard: TextIO | None = None,
+        redact: Callable[[str], str] | None = None,
+    ) -> None:
         self.console = console or Console(highlight=False)
         self.keyboard = keyboard
+        self._live = LiveRedaction(redact or Redactor.from_environment())
         self._at_line_start = True
         self._on_interrupt: Callable[[], None] | None = None
         self._running = False
@@ -85,10 +130,16 @@ class Terminal:
         self._newline()
         self._write(text + "\n", style)
 
+    def _output(self, pieces: list[tuple[str, str]]) -> None:
+        for stream, text in pieces:
+            self._write(text, "red" if stream == "stderr" else "")
+
     def show(self, event: Event) -> None:
         self._running = isinstance(event, (Approval, OutputChunk)) and (
             not isinstance(event, Approval) or event.approved
         )
+        if not isinstance(event, OutputChunk):
+            self._output(self._live.flush())
         if isinstance(event, TextDelta):
             self._write(event.text)
         elif isinstance(event, Proposal):
@@ -105,7 +156,7 @@ class Terminal:
                 why = f": {event.reason}" if event.reason else ""
                 self._line(f"{verdict} by {event.decided_by}{why}", "dim")
         elif isinstance(event, OutputChunk):
-            self._write(event.text, "red" if event.stream == "stderr" else "")
+            self._output(self._live.feed(event.stream, event.text))
         elif isinstance(event, RunEnd):
             self._line(run_summary(event), "green" if event.exit_status == 0 else "yellow")
         elif isinstance(event, Notice):
@@ -177,6 +228,7 @@ class Terminal:
     def run_turn(self, assistant: Assistant, text: str) -> TurnEnd | None:
         """Show one turn live; Ctrl-C stops the LLM or the run and ends the turn."""
         end: TurnEnd | None = None
+        self._live = LiveRedaction(assistant.redact)
         with self._interrupts(assistant):
             try:
                 for event in assistant.chat(text, stream=True):
@@ -184,6 +236,7 @@ class Terminal:
                     if isinstance(event, TurnEnd):
                         end = event
             except KeyboardInterrupt:
+                self._output(self._live.flush())
                 self._line("stopped", "dim")
         return end
 

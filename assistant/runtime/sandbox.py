@@ -1,0 +1,230 @@
+"""Running the runtimes under bubblewrap: the kernel enforces what the approval gate decided.
+
+The whole file system is mounted read-only, with a private /tmp and /dev; only the chosen
+folders are writable, secrets in the home folder are hidden, and the assistant's own
+config, profiles, journal, code and Python environment are bound read-only again on top,
+so a run cannot change them even inside a writable folder. Network off is a network
+namespace with only loopback.
+
+Signals: the runtime's process group holds the bwrap monitor, bwrap's init (pid 1 of the
+sandbox's pid namespace) and the interpreter. The monitor would die of the SIGINT a run
+interrupt sends to the group, so it is started with SIGINT ignored, and the interpreter
+gets the default back (`env --ignore-signal` / `--default-signal`, coreutils 8.31+).
+Init drops signals it has no handler for, as every pid 1 does; SIGKILL reaches all.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from assistant.config import Settings
+
+PACKAGE = "bubblewrap"
+HIDDEN = (
+    ".ssh", ".gnupg", ".aws", ".password-store", ".local/share/keyrings", ".mozilla",
+    ".config/google-chrome", ".config/chromium", ".config/BraveSoftware", ".kube", ".docker",
+    ".netrc", ".git-credentials", ".pgpass", ".pypirc",
+)
+"""Secrets in the home folder that a sandboxed run does not see (emptied, not removed)."""
+EXCHANGE_VARIABLES = ("ASSISTANT_VIEW_DIR",)
+"""Variables naming folders the host and its runs share files through (screen views)."""
+_NAMESPACE_HINTS = ("namespace", "uid map")
+"""What bwrap says when user namespaces are off (Debian sysctl, Ubuntu AppArmor, seccomp)."""
+
+
+class SandboxError(Exception):
+    """The sandbox cannot start as asked; the message is one line that says what to do."""
+
+
+class Sandbox:
+    """How runtimes are wrapped in bubblewrap; one per conversation, checked once.
+
+    `writable` folders (default: the runtime's working directory) are the only places a
+    run can write; `protected` paths stay read-only even inside them; `network` False
+    cuts the network off.
+    """
+
+    def __init__(
+        self,
+        writable: Sequence[str] = (),
+        *,
+        network: bool = True,
+        protected: Sequence[str] = (),
+        bwrap: str | None = None,
+    ) -> None:
+        self.writable = tuple(os.path.abspath(os.path.expanduser(p)) for p in writable)
+        self.network = network
+        self.protected = tuple(os.path.abspath(os.path.expanduser(p)) for p in protected)
+        self.bwrap = bwrap if bwrap is not None else shutil.which("bwrap")
+        self._env = shutil.which("env") or "/usr/bin/env"
+        self._problem: str | None = None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Sandbox:
+        """The sandbox a Settings asks for: its folders, network, and the assistant's own
+        (config, profiles, journal, code, and the Python environment it runs from)."""
+        code = str(Path(__file__).resolve().parents[1])
+        own = (str(settings.config_path), str(settings.data_path), code, sys.prefix)
+        return cls(settings.sandbox_writable, network=settings.sandbox_network, protected=own)
+
+    def describe(self, cwd: str) -> str:
+        """What code must know to work inside the sandbox, for the system message."""
+        folders = ", ".join(self.writable or (cwd,))
+        network = "" if self.network else " There is no network."
+        return (f"Runs are sandboxed: only {folders} and a private /tmp are writable; "
+                f"everything else is read-only.{network}")
+
+    def problem(self) -> str:
+        """Why the sandbox cannot work on this machine ("" when it can); probed once."""
+        with self._lock:
+            if self._problem is None:
+                self._problem = self._probe()
+            return self._problem
+
+    def command(
+        self, argv: Sequence[str], cwd: str, readable: Sequence[str] = (),
+        writable: Sequence[str] | None = None, env: Mapping[str, str] | None = None,
+    ) -> list[str]:
+        """`argv` wrapped in bwrap, started in `cwd`; `readable` paths are bound read-only.
+
+        `writable` replaces the sandbox's own folders (the probe passes none); the folders
+        `env` names in EXCHANGE_VARIABLES stay writable too.
+        """
+        if not self.bwrap:
+            raise SandboxError(missing_message())
+        if writable is None:
+            writable = self.writable or (cwd,)
+        for folder in writable:
+            if not os.path.isdir(folder):
+                raise SandboxError(f"sandbox_writable folder {folder} does not exist: "
+                                   "create it or change sandbox_writable")
+        options = [self._env, "--ignore-signal=INT", self.bwrap,
+                   "--unshare-user", "--unshare-pid", "--cap-drop", "ALL", "--die-with-parent",
+                   "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+        if not self.network:
+            options.append("--unshare-net")
+        options += _display_binds()
+        for path in readable:
+            options += ["--ro-bind", path, path]
+        if not _inside(cwd, writable):
+            options += ["--ro-bind-try", cwd, cwd]
+        for folder in writable:
+            options += ["--bind", folder, folder]
+        for name in EXCHANGE_VARIABLES:
+            folder = (env or {}).get(name, "")
+            if folder and os.path.isdir(folder):
+                options += ["--bind", folder, folder]
+        options += _hidden(Path.home())
+        for path in self.protected:
+            if _inside(path, writable):
+                os.makedirs(path, mode=0o700, exist_ok=True)
+                options += _pinned(path, writable)
+            options += ["--ro-bind-try", path, path]
+        return [*options, "--chdir", cwd, "--", self._env, "--default-signal=INT", *argv]
+
+    def _probe(self) -> str:
+        if not self.bwrap:
+            return missing_message()
+        argv = self.command(["true"], "/", writable=())
+        try:
+            probe = subprocess.run(argv, capture_output=True, text=True, timeout=20,
+                                   stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            return f"the sandbox cannot start: {error}; or run without --sandbox"
+        if probe.returncode == 0:
+            return ""
+        said = " ".join(probe.stderr.split())[:200] or f"exit status {probe.returncode}"
+        if any(hint in said for hint in _NAMESPACE_HINTS):
+            return (f"the sandbox cannot start: this system does not allow user namespaces "
+                    f"(bwrap: {said}); enable them (Debian: sysctl -w "
+                    "kernel.unprivileged_userns_clone=1; Ubuntu 24.04+: sysctl -w "
+                    "kernel.apparmor_restrict_unprivileged_userns=0; in a container, allow "
+                    "unshare in its security profile), or run without --sandbox")
+        return f"the sandbox cannot start: bwrap failed ({said}); or run without --sandbox"
+
+
+def missing_message() -> str:
+    return (f"the sandbox needs bubblewrap, which is not installed: apt-get install {PACKAGE} "
+            "(or run without --sandbox)")
+
+
+def interpreter_pid(monitor: int, wait: float = 2.0) -> int | None:
+    """The sandboxed interpreter: the child of bwrap's init, the child of the monitor."""
+    deadline = time.monotonic() + wait
+    while True:
+        init = _first_child(monitor)
+        program = _first_child(init) if init else None
+        if program or time.monotonic() >= deadline:
+            return program
+        time.sleep(0.005)
+
+
+def _first_child(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as file:
+            children = file.read().split()
+    except FileNotFoundError:  # a kernel without CONFIG_PROC_CHILDREN: look at every parent
+        children = [e.name for e in os.scandir("/proc")
+                    if e.name.isdigit() and _parent(e.name) == pid]
+    except OSError:
+        return None
+    return int(children[0]) if children else None
+
+
+def _parent(pid: str) -> int:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as file:
+            return int(file.read().rsplit(b")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def _inside(path: str, folders: Sequence[str]) -> bool:
+    return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
+
+
+def _pinned(path: str, writable: Sequence[str]) -> list[str]:
+    """Bind the folders between a writable root and `path` onto themselves, still writable.
+
+    A mount point cannot be renamed or removed, so a run cannot move a protected folder's
+    parent away and put a folder of its own, with a config it wrote, where it was.
+    """
+    root = max((f for f in writable if _inside(path, [f])), key=len)
+    options: list[str] = []
+    parent = os.path.dirname(path)
+    while parent != root and _inside(parent, [root]):
+        options = ["--bind", parent, parent, *options]
+        parent = os.path.dirname(parent)
+    return options
+
+
+def _display_binds() -> list[str]:
+    """The X server's socket and cookie, which a private /tmp would otherwise hide."""
+    binds = ["--ro-bind-try", "/tmp/.X11-unix", "/tmp/.X11-unix"]
+    cookie = os.environ.get("XAUTHORITY", "")
+    if cookie.startswith("/tmp/"):
+        binds += ["--ro-bind-try", cookie, cookie]
+    return binds
+
+
+def _hidden(home: Path) -> list[str]:
+    """Secret folders become empty ones, secret files /dev/null (a plain bind would make it
+    unopenable: binds other than --dev-bind forbid device files)."""
+    options: list[str] = []
+    for name in HIDDEN:
+        path = (home / name).resolve()  # a linked ~/.ssh is hidden where it really is
+        if path.is_dir():
+            options += ["--tmpfs", str(path)]
+        elif path.is_file():
+            options += ["--dev-bind", "/dev/null", str(path)]
+    return options
