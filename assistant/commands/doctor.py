@@ -62,8 +62,10 @@ def check_display(settings: Settings) -> Check:
 def check_tray(settings: Settings) -> Check:
     if not os.environ.get("DISPLAY"):
         return Check("tray host", False, "no display to look for a tray on", "see display")
-    if not has_module("Xlib"):
-        return Check("tray host", False, "not installed (python-xlib)", SETUP)
+    missing = [name for name, module in (("python-xlib", "Xlib"), ("pystray", "pystray"),
+                                         ("PyGObject", "gi")) if not has_module(module)]
+    if missing:
+        return Check("tray host", False, f"not installed ({', '.join(missing)})", SETUP)
     from Xlib import display as xdisplay
 
     try:
@@ -73,7 +75,14 @@ def check_tray(settings: Settings) -> Check:
     except Exception as exc:
         return Check("tray host", False, f"cannot ask the display: {exc}", "fix DISPLAY")
     if owner:
-        return Check("tray host", True, "a system tray is running")
+        return Check("tray host", True, "a system tray is running (XEmbed)")
+    from assistant.ui.tray import TrayUnavailable, status_notifier_host
+
+    try:
+        if status_notifier_host():
+            return Check("tray host", True, "a StatusNotifier host is running (AppIndicator)")
+    except TrayUnavailable as exc:
+        return Check("tray host", False, str(exc), "run inside a desktop session")
     return Check("tray host", False, "no system tray on this desktop",
                  "on GNOME: " + apt("gnome-shell-extension-appindicator") + ", then log in again")
 
@@ -179,15 +188,17 @@ def check_embedded(settings: Settings) -> Check:
 
 
 def check_sandbox(settings: Settings) -> Check:
-    path = shutil.which("bwrap")
-    if not path:
-        return Check("sandbox", False, "bubblewrap not installed", apt("bubblewrap"))
-    probe = subprocess.run([path, "--ro-bind", "/", "/", "--unshare-all", "true"],
-                           capture_output=True, text=True, timeout=10)
-    if probe.returncode != 0:
-        return Check("sandbox", False, f"bwrap cannot run here: {probe.stderr.strip()[:80]}",
-                     "allow user namespaces: sysctl kernel.unprivileged_userns_clone=1")
-    return Check("sandbox", True, "bwrap")
+    from assistant.runtime.sandbox import PACKAGE, Sandbox
+
+    sandbox = Sandbox.from_settings(settings)
+    problem = sandbox.problem()
+    if problem:
+        return Check("sandbox", False, problem, "" if sandbox.bwrap else apt(PACKAGE))
+    writable = ", ".join(sandbox.writable) or "the working directory"
+    network = "on" if sandbox.network else "off"
+    state = "on" if settings.sandbox else "off (--sandbox or sandbox = true turns it on)"
+    return Check("sandbox", True, f"bwrap works; {state}; writable: {writable}; "
+                                  f"network {network}")
 
 
 def check_node(settings: Settings) -> Check:
