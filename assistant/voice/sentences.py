@@ -11,6 +11,9 @@ import re
 # A sentence ends at . ! ? or : followed by space, or at a blank line.
 BOUNDARY = re.compile(r"(?<=[.!?:])\s+|\n\s*\n")
 FENCE = "```"
+CLAUSE_END = re.compile(r"[,;:]$|^[-–—]$")
+FIRST_WORDS = 2  # an answer's first piece when its first sentence has no early clause
+MAX_CLAUSE_WORDS = 6
 
 
 class SentenceSplitter:
@@ -55,3 +58,16 @@ def split(text: str) -> list[str]:
 def tidy(text: str) -> str:
     """Markdown marks (*, _, `, #) are not spoken."""
     return re.sub(r"\s+", " ", re.sub(r"[*_`#>]+", "", text)).strip()
+
+
+def first_piece(sentence: str) -> list[str]:
+    """An answer's first sentence cut in two, so its first words can be heard sooner: after
+    a first clause of up to MAX_CLAUSE_WORDS words, else after FIRST_WORDS words; whole when
+    too short to be worth cutting (fewer than two words would be left)."""
+    words = sentence.split()
+    for index, word in enumerate(words[:MAX_CLAUSE_WORDS], start=1):
+        if CLAUSE_END.search(word) and index <= len(words) - 2:
+            return [" ".join(words[:index]), " ".join(words[index:])]
+    if len(words) >= FIRST_WORDS + 2:
+        return [" ".join(words[:FIRST_WORDS]), " ".join(words[FIRST_WORDS:])]
+    return [sentence]

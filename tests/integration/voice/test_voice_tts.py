@@ -3,6 +3,7 @@ hear what was actually played, and the words transcribed back with Whisper."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import threading
@@ -146,3 +147,47 @@ def test_streamed_text_is_spoken_from_the_first_sentence(pulse) -> None:
         assert speaker.wait(30)
     assert speaker.first_audio_at < rest_fed_at
     assert len(monitor.loud_times()) * CHUNK_S > 1.0, "both sentences were not heard"
+
+
+def test_an_answer_plays_through_one_stream_that_whisper_understands(pulse, transcriber):
+    """Sentences streamed in pieces are spoken back to back through a single output
+    stream, and what reaches the speaker is the whole answer."""
+    from assistant.voice.player import Player
+    from assistant.voice.speaker import Speaker
+    from assistant.voice.tts import make_engine
+
+    answer = "Here is what I found. The backup finished. Nothing was deleted."
+    player = Player("pulse")
+    speaker = Speaker(make_engine("piper"), player)
+    with speaker_monitor(pulse) as monitor:
+        speaker.speak_stream(answer[i:i + 7] for i in range(0, len(answer), 7))
+        assert speaker.wait(30)
+    assert player.opened == 1
+    heard = transcriber.transcribe(monitor.audio().astype("float32"))
+    # Every sentence arrived, in order; the words themselves are Whisper's to get right.
+    assert re.search(r"found.*finished.*deleted", heard.lower()), heard
+    assert word_error_rate(answer, heard) <= 0.25, heard
+
+
+def test_speaker_stop_silences_at_once_and_the_next_answer_is_heard(pulse) -> None:
+    from assistant.voice.player import Player
+    from assistant.voice.speaker import Speaker
+    from assistant.voice.tts import make_engine
+
+    speaker = Speaker(make_engine("espeak-ng"), Player("pulse"))
+    with speaker_monitor(pulse) as monitor:
+        speaker.say(LONG)
+        deadline = time.monotonic() + 10
+        while len(monitor.loud_times()) < 50 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        stop_at = time.monotonic()
+        speaker.stop()
+        returned = time.monotonic() - stop_at
+        assert speaker.wait(0)
+        time.sleep(0.5)
+        heard_after_stop = [t for t in monitor.loud_times() if t > stop_at + 0.1]
+        speaker.say("Listening again.")
+        assert speaker.wait(30)
+    assert returned < 0.1, returned
+    assert heard_after_stop == [], heard_after_stop[:3]
+    assert [t for t in monitor.loud_times() if t > stop_at + 0.6], "nothing said after stop"

@@ -101,3 +101,86 @@ def test_unknown_local_model_folder_is_one_clear_error(tmp_path) -> None:
 
     with pytest.raises(ModelError, match=r"no model\.bin"):
         model_source(str(tmp_path))
+
+
+def feed_paced(take, audio, speed: float = 3.0) -> None:
+    """Feed 50 ms blocks at `speed` times real time, as a microphone would (only faster)."""
+    import time
+
+    block = 800
+    start = time.monotonic()
+    for index, offset in enumerate(range(0, len(audio), block)):
+        take.feed(audio[offset:offset + block])
+        time.sleep(max(0.0, start + (index + 1) * 0.05 / speed - time.monotonic()))
+
+
+def test_take_cut_at_pauses_says_what_one_whole_pass_says(speech, transcriber) -> None:
+    """Two requests in one take: pieces are decoded while it is held (at the pauses), and
+    the joined pieces match a single decode of the whole audio and the script."""
+    import numpy as np
+
+    from assistant.voice.wav import read_wav
+
+    names = ["piper_rename", "piper_email", "piper_disk"]
+    audio = np.concatenate([read_wav(speech[name]["path"]) for name in names])
+    script = " ".join(speech[name]["text"] for name in names)
+    take = transcriber.take()
+    feed_paced(take, audio)
+    settled = take.settled
+    text = take.finish()
+    assert len(settled.split()) >= 10, settled  # most of it was final before release
+    assert text.startswith(settled)
+    assert word_error_rate(transcriber.transcribe(audio), text) <= 0.1, text
+    assert word_error_rate(script, text) <= PIPER_WER_BOUND, text
+
+
+def test_take_of_silence_and_noise_is_empty(speech, transcriber) -> None:
+    import numpy as np
+
+    from assistant.voice.wav import read_wav
+
+    audio = np.concatenate([read_wav(speech["silence"]["path"]),
+                            read_wav(speech["noise"]["path"])])
+    take = transcriber.take()
+    feed_paced(take, audio)
+    assert take.finish() == ""
+
+
+def test_cut_point_takes_the_latest_pause_after_a_long_enough_piece() -> None:
+    import numpy as np
+
+    from assistant.voice.stt import MAX_PIECE_S, cut_point
+
+    rate = 16000
+    audio = np.zeros(4 * rate, dtype=np.float32)
+    # Pauses at 0.5 s (too early for a piece) and 2.0-2.4 s; speech runs to the end.
+    spans = [(0, int(0.45 * rate)), (int(0.6 * rate), 2 * rate), (int(2.4 * rate), 4 * rate)]
+    assert cut_point(audio, spans) == int(2.2 * rate)
+    # Speech that stops: cut in the trailing pause.
+    assert cut_point(audio, [(0, 3 * rate)]) == int(3.5 * rate)
+    # No pause yet: keep listening, until the piece gets too long.
+    assert cut_point(audio, [(0, 4 * rate)]) is None
+    long = np.ones(int(MAX_PIECE_S + 1) * rate, dtype=np.float32)
+    quiet = len(long) - int(1.5 * rate)
+    long[quiet:quiet + 320] = 0
+    cut = cut_point(long, [(0, len(long))])
+    assert cut is not None and abs(cut - quiet) <= 320
+    # Nothing but silence or noise: drop it without decoding.
+    assert cut_point(audio, []) >= 3 * rate
+
+
+
+def test_named_model_offline_is_one_clear_line(tmp_path, speech) -> None:
+    """base.en is not cached (an empty hub cache) and the network is unreachable."""
+    import os
+
+    env = {**os.environ, "HF_HOME": str(tmp_path), "HF_HUB_OFFLINE": "1",
+           "HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9"}
+    done = subprocess.run([sys.executable, "-m", "assistant.cli", "transcribe",
+                           str(speech["piper_click"]["path"]), "--model", "base.en"],
+                          capture_output=True, text=True, timeout=120, check=False, env=env)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        "assistant: speech model 'base.en' is not on this machine and cannot be downloaded "
+        "now (offline); connect once to download it, or use tiny.en (built in) or a local "
+        "model folder (see models/README.md)"], done.stderr

@@ -61,3 +61,18 @@ def test_markdown_marks_are_not_spoken() -> None:
     splitter = SentenceSplitter()
     assert splitter.feed("**Done**: the `build` folder is gone. ") == ["Done:",
                                                                        "the build folder is gone."]
+
+
+@pytest.mark.parametrize(("sentence", "pieces"), [
+    ("Sure, I can do that for you.", ["Sure,", "I can do that for you."]),
+    ("Here is what I found.", ["Here is", "what I found."]),
+    ("The backup finished; nothing was deleted.", ["The backup finished;",
+                                                   "nothing was deleted."]),
+    ("Yes, done.", ["Yes, done."]),
+    ("Done.", ["Done."]),
+])
+def test_first_sentence_is_cut_so_its_first_words_are_heard_sooner(sentence, pieces) -> None:
+    from assistant.voice.sentences import first_piece
+
+    assert first_piece(sentence) == pieces
+    assert " ".join(first_piece(sentence)) == sentence

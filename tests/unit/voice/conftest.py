@@ -1,3 +1,0 @@
-from tests.support.audio import speech, transcriber
-
-__all__ = ["speech", "transcriber"]
