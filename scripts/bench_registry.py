@@ -27,6 +27,7 @@ FIGURE_NAMES = [
     "stt_rtf",
     "stt_wer",
     "tts_first_audio_ms",
+    "tts_first_audio_ms_espeak_ng",
     "screenshot_ms",
     "click_text_sparse_ms",
     "click_text_dense_ms",

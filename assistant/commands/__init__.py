@@ -16,6 +16,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "say": ("say", "speak text: say \"text\" [--out FILE.wav] [--engine NAME]"),
     "devices": ("devices", "list audio input and output devices"),
     "voice": ("voice", "push-to-talk conversation in the terminal"),
+    "daemon": ("daemon", "tray icon, hotkey, popup: daemon [--install-autostart]"),
     "models": ("models", "models installed and in use, with sizes: models [pull NAME] [--json]"),
     "doctor": ("doctor", "check each component and print the command that fixes it"),
 }

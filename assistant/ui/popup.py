@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
 
 CLOSE_AFTER = 4.0  # seconds the final answer stays up before the popup hides itself
 POLL_MS = 25
+IDLE_POLL_MS = 100  # after IDLE_AFTER_S without work: an idle daemon costs next to no CPU
+IDLE_AFTER_S = 3.0
 T = TypeVar("T")
 
 
@@ -52,6 +55,7 @@ class Popup:
         self._current: _Request | None = None
         self._turn_over = True
         self._close_timer: str | None = None
+        self._last_work = time.monotonic()  # polls are fast for IDLE_AFTER_S after this
 
     # Any thread.
 
@@ -97,6 +101,10 @@ class Popup:
         if not ok:
             raise value  # type: ignore[misc]
         return value  # type: ignore[return-value]
+
+    def wake(self) -> None:
+        """Work is coming soon (a turn starts): poll at full speed again."""
+        self._last_work = time.monotonic()
 
     def wait_ready(self, timeout: float = 10.0) -> bool:
         """True once `run()` has built the window and polls for work."""
@@ -146,10 +154,12 @@ class Popup:
                     task = self._inbox.get_nowait()
                 except queue.Empty:
                     break
+                self._last_work = time.monotonic()
                 task()
         finally:  # a failing task is reported by Tk; the popup keeps listening
             if self._window is not None:
-                self._window.root.after(POLL_MS, self._pump)
+                idle = time.monotonic() - self._last_work > IDLE_AFTER_S
+                self._window.root.after(IDLE_POLL_MS if idle else POLL_MS, self._pump)
 
     def _enqueue(self, request: _Request) -> None:
         if self._current is None:

@@ -1,0 +1,96 @@
+"""The daemon's one approver: every human channel can answer, the first answer wins.
+
+A proposal is spoken and shown in the popup at once; the popup's Run / Edit / Cancel, the
+tray's "Run pending" / "Cancel pending" and a spoken reply all end in the popup (clicks
+directly, the others through `Popup.resolve`), which answers each proposal once and
+ignores later answers for it. Nothing decides on a timeout. A spoken yes does not approve
+high-risk code unless `voice_approves_high_risk` is set: the popup or the tray must.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from assistant.events import Approval, Proposal
+from assistant.voice.approval import classify_reply
+from assistant.voice.speakable import speak_proposal
+
+HIGH_RISK_BY_VOICE = ("This is high risk: click Run in the popup, or pick Run pending in the "
+                      "tray menu.")
+
+
+class Approvals:
+    """Called by the policy on the session thread; answered from any thread."""
+
+    def __init__(self, popup: Any, say: Callable[[str], None], *, speak_mode: str = "code",
+                 voice_approves_high_risk: bool = False,
+                 on_change: Callable[[Proposal | None, str], None] | None = None) -> None:
+        self.popup = popup
+        self.say = say
+        self.speak_mode = speak_mode
+        self.voice_approves_high_risk = voice_approves_high_risk
+        self.plan = ""  # the LLM's words just before the proposal: its plan, shown first
+        self.speak_plan = True  # False when the plan was already spoken as it streamed
+        self._on_change = on_change or (lambda proposal, summary: None)
+        self._lock = threading.Lock()
+        self._pending: Proposal | None = None
+        self.summary = ""
+
+    @property
+    def pending(self) -> Proposal | None:
+        return self._pending
+
+    def __call__(self, proposal: Proposal) -> Approval:
+        """Speak the proposal, show it, and wait for the first human answer."""
+        plan = self.plan.strip().splitlines()[-1] if self.plan.strip() else ""
+        summary = speak_proposal(proposal.language, proposal.code, plan, self.speak_mode)
+        with self._lock:
+            self._pending, self.summary = proposal, summary
+        self._on_change(proposal, summary)
+        spoken = summary if self.speak_plan or not plan else speak_proposal(
+            proposal.language, proposal.code, "", self.speak_mode)
+        self.say(spoken + " Shall I run it?")
+        try:
+            return self.popup.approve(proposal, summary)
+        finally:
+            with self._lock:
+                if self._pending is proposal:
+                    self._pending, self.summary = None, ""
+            self._on_change(None, "")
+
+    def answer(self, approved: bool, channel: str) -> bool:
+        """Run or cancel the pending proposal from `channel` (the tray); False if none."""
+        proposal = self._pending
+        if proposal is None:
+            return False
+        verb = "approved" if approved else "cancelled"
+        self.popup.resolve(Approval(proposal.id, approved, "user",
+                                    proposal.code if approved else "",
+                                    reason=f"{verb} from the {channel}"))
+        return True
+
+    def voice_reply(self, text: str) -> str:
+        """A spoken reply to the pending proposal: approve, decline or revise it.
+
+        Returns what it meant ("approve", "decline", "revise"), "confirm" when high-risk
+        code needs a click instead, or "" when nothing was pending.
+        """
+        proposal = self._pending
+        if proposal is None:
+            return ""
+        meaning = classify_reply(text)
+        if meaning == "approve":
+            if proposal.risk == "high" and not self.voice_approves_high_risk:
+                self.say(HIGH_RISK_BY_VOICE)
+                return "confirm"
+            approval = Approval(proposal.id, True, "user", proposal.code,
+                                reason="approved by voice")
+        elif meaning == "decline":
+            approval = Approval(proposal.id, False, "user", reason="the user said no")
+        else:
+            approval = Approval(proposal.id, False, "user",
+                                reason=f"the user wants this instead: {text}")
+        self.popup.resolve(approval)
+        return meaning

@@ -1,0 +1,403 @@
+"""The daemon's wiring: hotkey, microphone, popup, tray and speech around one conversation.
+
+Threads: Tk (the popup) owns the main thread; turns run one after another on a worker
+thread; pynput calls the hotkey handlers on its own thread; the tray has its own. They
+meet in the state machine, the job queue and the popup's queue. The hotkey works in
+every state: it interrupts speech or thinking and listens, answers a waiting proposal by
+voice, and stops a run.
+
+This object is also what the tray menu reads and calls (assistant.ui.tray.TrayActions).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import shutil
+import subprocess
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from assistant.config import Settings
+from assistant.daemon.approvals import Approvals
+from assistant.daemon.entry import RequestEntry
+from assistant.daemon.notices import Notifier
+from assistant.daemon.state import StateMachine
+from assistant.events import Approval, Error, Notice, Proposal, RunEnd, TextDelta, TurnEnd
+
+Job = Callable[[], None]
+MakeAssistant = Callable[..., Any]
+RECENT = 8
+
+
+class Daemon:
+    """One conversation driven by voice, popup and tray; see the module docstring."""
+
+    def __init__(self, settings: Settings, *, popup: Any, make_assistant: MakeAssistant,
+                 transcriber: Any | None, recorder: Any | None, notifier: Notifier,
+                 log: Callable[[str], None]) -> None:
+        self.settings = settings
+        self.popup = popup
+        self.transcriber = transcriber
+        self.recorder = recorder
+        self.speaker: Any | None = None  # attached once the voice is loaded
+        self.notifier = notifier
+        self.log = log
+        self.tray: Any | None = None
+        self.hotkey_paused = False
+        self.discovered: list[str] = []  # models found at start (Ollama), for the menu
+        self.machine = StateMachine(log, [self._state_changed])
+        self.approvals = Approvals(popup, self.say, speak_mode=settings.speak_proposals,
+                                   voice_approves_high_risk=settings.voice_approves_high_risk,
+                                   on_change=self._pending_changed)
+        self._make_assistant = make_assistant
+        self.assistant = make_assistant(settings=settings, approver=self.approvals)
+        self.entry = RequestEntry(self.submit)
+        self._jobs: queue.Queue[Job | None] = queue.Queue()
+        self._unspoken: list[str] = []  # told before the voice was loaded
+        self._take: Any = None
+        self._take_lock = threading.Lock()
+        self._worker = threading.Thread(target=self._work, name="turns", daemon=True)
+
+    # Life.
+
+    def start(self) -> None:
+        self._worker.start()
+
+    def close(self) -> None:
+        """Stop the worker (interrupting a turn) and the conversation's runtimes."""
+        self.assistant.interrupt()
+        if self.speaker is not None:
+            self.speaker.stop()
+        self._jobs.put(None)
+        if self._worker.is_alive():
+            self._worker.join(10)
+        self.assistant.close()
+
+    def attach_speaker(self, speaker: Any) -> None:
+        """Speak from now on; the LLM's words are then spoken as they stream, so a
+        proposal's spoken summary leaves out the plan already heard."""
+        self.speaker = speaker
+        self.approvals.speak_plan = False
+        for text in self._unspoken:
+            self.say(text)
+        self._unspoken.clear()
+
+    def tell_once(self, key: str, text: str) -> None:
+        """Something the user must hear about once (a missing part): in the log, and as a
+        notification, or spoken when notifications cannot be shown."""
+        if self.notifier.once(key, text) is False:
+            if self.speaker is not None:
+                self.say(text)
+            else:
+                self._unspoken.append(text)
+
+    # What the tray reads.
+
+    @property
+    def state(self) -> str:
+        return self.machine.state
+
+    @property
+    def detail(self) -> str:
+        return self.machine.detail
+
+    @property
+    def pending(self) -> str | None:
+        return (self.approvals.summary or "the proposal") if self.approvals.pending else None
+
+    @property
+    def auto_run(self) -> bool:
+        return self.assistant.policy.mode == "auto"
+
+    @property
+    def screen_context(self) -> bool:
+        return self.settings.screen_context != "never"
+
+    @property
+    def model(self) -> str:
+        return self.assistant.settings.model
+
+    def models(self) -> list[str]:
+        names = [self.model, self.settings.vision_model, *self.discovered]
+        return list(dict.fromkeys(name for name in names if name))
+
+    def recent(self) -> list[tuple[str, str]]:
+        journal = self.assistant.journal
+        if journal is None:
+            return []
+        return [(row["id"], row["title"] or f"conversation {row['id'][:8]}")
+                for row in journal.conversations(RECENT)]
+
+    # Saying things.
+
+    def say(self, text: str) -> None:
+        """Speak a line (and log it: `assistant daemon: say TEXT`)."""
+        self.log(f"assistant daemon: say {text}")
+        if self.speaker is not None:
+            self.speaker.say(text)
+
+    def _state_changed(self, state: str, detail: str) -> None:
+        if self.tray is not None:
+            try:
+                self.tray.update()
+            except Exception as exc:  # a broken icon must not stop a turn
+                self.tell_once("tray-update", f"the tray icon could not be updated: {exc}")
+
+    def _pending_changed(self, proposal: Proposal | None, summary: str) -> None:
+        if proposal is not None:
+            self.machine.follow("awaiting_approval", summary)
+            return
+        if self.speaker is not None:
+            self.speaker.stop()  # decided: the rest of the spoken summary is moot
+        if self.tray is not None:
+            self._state_changed(self.state, self.detail)
+
+    # The hotkey (pynput's thread) and the tray's Listen / Stop.
+
+    def key_down(self) -> None:
+        if not self.hotkey_paused:
+            self._press()
+
+    def _press(self) -> None:
+        """The hotkey's meaning in each state (also the tray's Listen)."""
+        state = self.state
+        if state == "running":
+            self.log("assistant daemon: hotkey: stopping the run")
+            self.assistant.interrupt()
+            return
+        if state in ("transcribing", "listening"):
+            return
+        if self.recorder is None or self.transcriber is None:
+            self.type_request()
+            return
+        self._begin_take()  # listening first, so the turn that ends now cannot say idle
+        if self.speaker is not None:
+            self.speaker.stop()  # barge-in
+        if state == "thinking":
+            self.assistant.interrupt()
+
+    def key_up(self) -> None:
+        self._end_take()
+
+    def listen(self) -> None:
+        state = self.state
+        if state == "listening":
+            self._end_take()
+        elif state == "speaking" and self.speaker is not None:
+            self.speaker.stop()
+        elif state in ("running", "thinking"):
+            self.assistant.interrupt()
+        else:
+            self._press()
+
+    def _begin_take(self) -> None:
+        from assistant.voice.recorder import AudioDeviceError
+
+        assert self.transcriber is not None and self.recorder is not None
+        with self._take_lock:
+            if self._take is not None:
+                return
+            take = self.transcriber.take()
+            try:
+                self.recorder.start(take.feed)
+            except AudioDeviceError as exc:
+                take.finish()
+                self.tell_once("microphone", f"{exc}; use Type a request… in the tray menu")
+                return
+            self._take = take
+        self.popup.wake()  # a proposal may follow soon
+        reply = self.approvals.pending is not None
+        self.machine.to("listening", "your answer to the proposal" if reply else "")
+
+    def _end_take(self) -> None:
+        with self._take_lock:
+            take, self._take = self._take, None
+            if take is None:
+                return
+            assert self.recorder is not None
+            self.recorder.stop()
+        self.machine.to("transcribing")
+        threading.Thread(target=self._transcribed, args=(take,), name="transcript",
+                         daemon=True).start()
+
+    def _transcribed(self, take: Any) -> None:
+        from assistant.voice.stt import ModelError
+
+        try:
+            text = take.finish()
+        except ModelError as exc:
+            self.machine.to("error", str(exc))
+            self.say(str(exc))
+            self.machine.to("idle", only_from=("error",))
+            return
+        self.log(f"assistant daemon: heard {text}")
+        if self.approvals.pending is not None:
+            self.machine.to("awaiting_approval", self.approvals.summary)
+            if text:
+                self.approvals.voice_reply(text)
+            return
+        if not text:
+            self.machine.to("idle", "nothing heard", only_from=("transcribing",))
+            return
+        self.submit(text)
+
+    # Requests and the turns they start (the worker thread).
+
+    def submit(self, text: str) -> None:
+        """A request from any channel (voice, the typed entry): a turn on the worker."""
+        self.machine.to("thinking", text, only_from=("idle", "transcribing", "error",
+                                                     "speaking"))
+        self._jobs.put(lambda: self._turn(text))
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            try:
+                job()
+            except Exception as exc:  # the daemon outlives any one turn
+                self.log(f"assistant daemon: error {type(exc).__name__}: {exc}")
+                if self.machine.follow("error", str(exc)):
+                    self.say(f"Something went wrong: {exc}")
+                self.machine.follow("idle")
+
+    def _turn(self, text: str) -> None:
+        self.popup.wake()
+        self.machine.follow("thinking", text)
+        self.approvals.plan = ""
+        answer, error = "", ""
+        for event in self.assistant.chat(text, stream=True):
+            self.popup.show(event)
+            if isinstance(event, TextDelta):
+                self.approvals.plan += event.text
+                if self.speaker is not None and not self._user_talking():
+                    self.speaker.feed(event.text)
+            elif isinstance(event, Proposal) and self.speaker is not None:
+                self.speaker.end_of_text()  # the plan, before the proposal is read out
+            elif isinstance(event, Approval):
+                self.machine.follow("running" if event.approved else "thinking",
+                                    event.reason if not event.approved else "")
+            elif isinstance(event, RunEnd):
+                self.approvals.plan = ""
+                self.machine.follow("thinking")
+            elif isinstance(event, Error):
+                error = event.message
+            elif isinstance(event, Notice):
+                self.log(f"assistant daemon: notice {event.text}")
+            elif isinstance(event, TurnEnd):
+                answer = event.text
+        if self.speaker is not None and not self._user_talking():
+            self.speaker.end_of_text()
+        if answer:
+            self.log(f"assistant daemon: answer {answer}")
+        if error:
+            if self.machine.follow("error", error):
+                self.say(error)
+            self.notifier.notify("assistant: error", error)
+        elif answer and not self._popup_visible():
+            self.notifier.notify("assistant", answer)
+        if self.speaker is not None and not self.speaker.wait(0):
+            self.machine.follow("speaking")
+            self.speaker.wait()
+        self.machine.follow("idle")
+
+    def _user_talking(self) -> bool:
+        """The hotkey cut this turn short: its last words must not be spoken over the user."""
+        return self.machine.is_in("listening", "transcribing")
+
+    def _popup_visible(self) -> bool:
+        try:
+            return bool(self.popup.call(lambda window: window.visible()))
+        except RuntimeError:
+            return False
+
+    # The tray menu's other items.
+
+    def run_pending(self) -> None:
+        self.approvals.answer(True, "tray menu")
+
+    def cancel_pending(self) -> None:
+        self.approvals.answer(False, "tray menu")
+
+    def set_auto_run(self, on: bool) -> None:
+        """Auto-run is the policy's `auto` mode: low risk only, never medium or high."""
+        mode = "auto" if on else "ask"
+        if self.assistant.policy.mode != "never":
+            self.assistant.policy.mode = mode
+            self.settings = self.settings.replace(approval=mode)
+        self.log(f"assistant daemon: auto-run {'on' if on else 'off'}")
+        self._state_changed(self.state, self.detail)
+
+    def set_screen_context(self, on: bool) -> None:
+        self.settings = self.settings.replace(screen_context="auto" if on else "never")
+        self._jobs.put(self._rebuild)
+
+    def set_model(self, name: str) -> None:
+        self.settings = self.settings.replace(model=name)
+        self._jobs.put(self._rebuild)
+
+    def _rebuild(self) -> None:
+        """A new Assistant for changed settings, continuing the same conversation."""
+        old = self.assistant
+        self.assistant = self._make_assistant(
+            settings=self.settings.replace(approval=old.policy.mode), approver=self.approvals,
+            messages=old.messages, conversation_id=old.conversation_id)
+        old.close()
+        self.log(f"assistant daemon: model {self.model}, screen context "
+                 f"{self.settings.screen_context}")
+        self._state_changed(self.state, self.detail)
+
+    def open_conversation(self, conversation_id: str) -> None:
+        def resume() -> None:
+            record = self.assistant.journal.conversation(conversation_id)
+            old = self.assistant
+            self.assistant = self._make_assistant(
+                settings=self.settings, approver=self.approvals,
+                messages=record["messages"], conversation_id=record["id"])
+            old.close()
+            self.notifier.notify("assistant", f"continuing {record['title'] or record['id']}")
+
+        if self.assistant.journal is not None:
+            self._jobs.put(resume)
+
+    def open_journal_folder(self) -> None:
+        self._open(self.assistant.settings.data_path)
+
+    def open_settings(self) -> None:
+        path = self.settings.config_path / "config.toml"
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("# assistant settings: see README.md, \"Settings\"\n")
+        self._open(path)
+
+    def _open(self, path: Path) -> None:
+        opener = shutil.which("xdg-open")
+        if opener is None:
+            self.notifier.notify("assistant", f"open {path} (xdg-open is not installed)")
+            return
+        subprocess.Popen([opener, str(path)], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True)
+
+    def set_hotkey_paused(self, paused: bool) -> None:
+        self.hotkey_paused = paused
+        self.log(f"assistant daemon: hotkey {'paused' if paused else 'armed'}")
+        self._state_changed(self.state, self.detail)
+
+    def type_request(self) -> None:
+        with contextlib.suppress(RuntimeError):
+            self.popup.call(self.entry.show)
+
+    def bring_forward(self) -> str:
+        """A second start asked for us: show the waiting proposal, else the entry."""
+        if self.approvals.pending is not None:
+            with contextlib.suppress(RuntimeError):
+                self.popup.call(lambda window: window.reveal())
+        else:
+            self.type_request()
+        return "ok"
+
+    def quit(self) -> None:
+        self.log("assistant daemon: quitting")
+        self.popup.stop()

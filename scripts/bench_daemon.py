@@ -1,0 +1,207 @@
+"""The daemon's figures: key release to popup, and what the daemon costs while idle.
+
+One `assistant daemon` process serves all three, on the desktop figures' Xvfb, with a
+private PulseAudio whose microphone is fed the speech fixtures, and a scripted LLM server
+that answers at once. Registered on import (bench_figures imports this module).
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from bench_registry import Bench, NotMeasurable, figure
+
+HOTKEY = "ctrl+alt+space"
+POPUP = "assistant: run this?"
+
+
+class BenchDaemon:
+    """A running daemon and the parts around it; stopped at exit."""
+
+    def __init__(self) -> None:
+        for tool in ("xdotool", "pulseaudio", "espeak-ng"):
+            if shutil.which(tool) is None:
+                raise NotMeasurable(f"{tool} is not installed (scripts/setup --test)")
+        from bench_figures import desktop_display, voice_fixtures
+
+        from tests.support.audio import Pulse
+        from tests.support.llm_server import LLMServer
+
+        desktop_display()
+        _, self.fixtures = voice_fixtures()
+        self.stack = ExitStack()
+        atexit.register(self.stack.close)
+        self.home = Path(self.stack.enter_context(tempfile.TemporaryDirectory()))
+        self.pulse = self.stack.enter_context(Pulse(self.home / "pulse").running())
+        self.llm = self.stack.enter_context(LLMServer())
+        self.data = self.home / "data"
+        env = {**os.environ, **self.pulse.env, "HOME": str(self.home),
+               "ASSISTANT_DATA_DIR": str(self.data),
+               "ASSISTANT_CONFIG_DIR": str(self.home / "config"),
+               "ASSISTANT_API_KEY": "bench", "ASSISTANT_CODE_STYLE": "tools",
+               "ASSISTANT_INPUT_DEVICE": "pulse", "ASSISTANT_OUTPUT_DEVICE": "pulse",
+               "ASSISTANT_SCREEN_CONTEXT": "never"}
+        self.lines: list[str] = []
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "assistant.cli", "daemon", "--model", "openai/bench",
+             "--api-base", self.llm.openai_url], env=env, cwd=self.home,
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            text=True)
+        self.stack.callback(self.stop)
+        threading.Thread(target=self._read, daemon=True).start()
+        self.wait_for("assistant daemon: ready", 120)
+
+    def _read(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.lines.append(line.rstrip("\n"))
+
+    def wait_for(self, text: str, timeout: float, after: int = 0) -> None:
+        deadline = time.monotonic() + timeout
+        while not any(text in line for line in self.lines[after:]):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the daemon did not log {text!r}: "
+                                   + " | ".join(self.lines[-5:]))
+            time.sleep(0.01)
+
+    def state(self) -> str:
+        from assistant.daemon.instance import ask
+
+        return ask(self.data, "state").split()[0]
+
+    def wait_idle(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while self.state() != "idle":
+            if time.monotonic() > deadline:
+                raise RuntimeError("the daemon did not come back to idle")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+    def tree(self) -> list[int]:
+        """The daemon and every process below it (runtimes, the speech engine)."""
+        parents: dict[int, int] = {}
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                parents[int(entry.name)] = int(fields[1])
+        found = [self.process.pid]
+        for pid in found:
+            found.extend(child for child, parent in parents.items() if parent == pid)
+        return found
+
+    def cpu_seconds(self) -> float:
+        ticks = os.sysconf("SC_CLK_TCK")
+        total = 0
+        for pid in self.tree():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += int(fields[11]) + int(fields[12])  # utime + stime
+        return total / ticks
+
+    def rss_mb(self) -> float:
+        total = 0
+        for pid in self.tree():
+            try:
+                status = Path(f"/proc/{pid}/status").read_text()
+            except OSError:
+                continue
+            total += next((int(line.split()[1]) for line in status.splitlines()
+                           if line.startswith("VmRSS:")), 0)
+        return total / 1024
+
+    def release_to_popup(self, audio: Any) -> float:
+        """One voice turn: speech while the key is held; seconds from release to the popup
+        on screen; then Cancel, back to idle."""
+        from tests.support.llm_server import text, tool_call
+
+        self.llm.add(tool_call("shell", "ls -l ~/Downloads"), text("Alright."))
+        mark = len(self.lines)
+        subprocess.run(["xdotool", "keydown", HOTKEY], check=True, timeout=10)
+        self.wait_for("-> listening", 10, mark)
+        self.pulse.play_into_mic(audio)
+        while not self.pulse.mic_idle():
+            time.sleep(0.01)
+        time.sleep(0.2)
+        subprocess.run(["xdotool", "keyup", HOTKEY], check=True, timeout=10)
+        released = time.perf_counter()
+        while not subprocess.run(["xdotool", "search", "--onlyvisible", "--name", POPUP],
+                                 capture_output=True, check=False).stdout.strip():
+            if time.perf_counter() - released > 60:
+                raise RuntimeError("the popup did not appear")
+            time.sleep(0.005)
+        seconds = time.perf_counter() - released
+        self.wait_for("-> awaiting_approval", 10, mark)
+        from assistant.daemon.instance import ask
+
+        ask(self.data, "raise")  # brings the popup forward with the focus
+        window = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", POPUP],
+                                capture_output=True, text=True, check=True).stdout.split()[0]
+        subprocess.run(["xdotool", "windowfocus", "--sync", window, "key", "Escape"],
+                       check=True, timeout=10)
+        self.wait_idle()
+        return seconds
+
+
+@functools.cache
+def bench_daemon() -> BenchDaemon:
+    return BenchDaemon()
+
+
+@figure("voice_turn_overhead_ms")
+def voice_turn_overhead_ms(bench: Bench) -> float:
+    """Key release to the popup on screen: the tail of the transcription, the request to a
+    scripted LLM that answers at once, the risk check and the popup (median)."""
+    daemon = bench_daemon()
+    audio = daemon.fixtures["piper_disk"]["audio"]
+    times = [daemon.release_to_popup(audio) for _ in range(bench.reps(5, 2))]
+    return 1000 * statistics.median(times)
+
+
+def settle(daemon: BenchDaemon) -> None:
+    daemon.wait_idle()
+    time.sleep(2)  # the warm-up threads and the last turn's speech are over
+
+
+@figure("daemon_idle_rss_mb")
+def daemon_idle_rss_mb(bench: Bench) -> float:
+    """Resident memory of the idle daemon and its processes, with the speech model, the
+    voice and the LLM client loaded."""
+    daemon = bench_daemon()
+    settle(daemon)
+    return daemon.rss_mb()
+
+
+@figure("daemon_idle_cpu_pct")
+def daemon_idle_cpu_pct(bench: Bench) -> float:
+    """CPU the idle daemon uses (percent of one core), over 10 s (3 s with --quick)."""
+    daemon = bench_daemon()
+    settle(daemon)
+    window = bench.reps(10, 3)
+    before, start = daemon.cpu_seconds(), time.monotonic()
+    time.sleep(window)
+    return 100 * (daemon.cpu_seconds() - before) / (time.monotonic() - start)
+
