@@ -8,6 +8,11 @@ from pathlib import Path
 
 import pytest
 
+# One PulseAudio, one set of speech fixtures and one loaded Whisper model for the session.
+from tests.support.audio import pulse, speech, transcriber
+
+__all__ = ["pulse", "speech", "transcriber"]
+
 # Before anything imports litellm: no price-list fetch, and no stray calls to a real Ollama.
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 os.environ.setdefault("OLLAMA_API_BASE", "http://127.0.0.1:9")

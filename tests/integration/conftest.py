@@ -1,16 +1,24 @@
-"""Fixtures that reach reality: the scripted LLM server, and the CLI as a real process."""
+"""Fixtures that reach reality: the scripted LLM server, the CLI as a real process, and the
+confirmation popup on the shared Xvfb."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pexpect
 import pytest
 
 from tests.support.llm_server import LLMServer
+from tests.support.require import require
+
+if TYPE_CHECKING:
+    from assistant.ui.popup import Popup
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = "openai/gpt-4o-mini"
@@ -39,3 +47,19 @@ def spawn(
     child = pexpect.spawn(sys.executable, args, env=child_env, cwd=str(ROOT),
                           encoding="utf-8", timeout=timeout, dimensions=(40, 120))
     return child
+
+
+@pytest.fixture(scope="module")
+def popup(display: str) -> Iterator[Popup]:
+    """The popup with Tk on a thread of its own, as in the daemon."""
+    from assistant.ui.popup import Popup
+
+    require(shutil.which("xdotool"), "xdotool is not installed")
+    shown = Popup()
+    thread = threading.Thread(target=shown.run, name="tk", daemon=True)
+    thread.start()
+    assert shown.wait_ready(), "the popup's Tk loop did not start"
+    yield shown
+    shown.stop()
+    thread.join(10)
+    assert not thread.is_alive(), "the popup's Tk loop did not stop"

@@ -13,26 +13,23 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from assistant.config import Settings
 from assistant.llm import LLM, Reply, embedded
 from tests.integration.conftest import ROOT
-from tests.support.audio import require, voice_installed
 from tests.support.llm_server import LLMServer, closed_port_url, text
 from tests.support.netguard import no_network
+from tests.support.require import require
 
 pytestmark = pytest.mark.usefixtures(no_network.__name__)
 
 
 def require_embedded() -> None:
-    lacking = embedded.missing()
-    if lacking:
-        reason = f"the embedded model is not installed ({', '.join(lacking)}): run ./scripts/setup"
-        if os.environ.get("CI"):
-            pytest.fail(reason)
-        pytest.skip(reason)
+    missing = embedded.missing()
+    require(not missing, f"the embedded model is not installed ({', '.join(missing)})")
 
 
 @pytest.fixture(scope="module")
@@ -90,26 +87,23 @@ def test_nothing_configured_starts_the_embedded_model_and_stops_it() -> None:
 
 @pytest.mark.slow
 def test_a_voice_turn_with_embedded_stt_llm_and_tts(
-    embedded_server: embedded.EmbeddedServer,
+    embedded_server: embedded.EmbeddedServer, speech: dict[str, Any], transcriber: Any,
 ) -> None:
-    """Speech in (espeak-ng, then Whisper tiny.en from its wheel), the embedded model's
-    answer, and that answer spoken: every model on this machine, no network."""
-    require(voice_installed(), "the voice extra is not installed (pip install -e '.[voice]')")
+    """Speech in (a Piper fixture, then Whisper tiny.en from its wheel), the embedded
+    model's answer, and that answer spoken (espeak-ng): every model on this machine, no
+    network."""
     require(shutil.which("espeak-ng") is not None, "espeak-ng is not installed")
     from assistant.api import Assistant
-    from assistant.voice.stt import Transcriber
     from assistant.voice.tts import EspeakEngine
-    from assistant.voice.wav import resample
+    from assistant.voice.wav import read_wav
 
-    voice = EspeakEngine()
-    audio, rate = voice.synthesize("What is the capital of France?")
-    heard = Transcriber().transcribe(resample(audio, rate))
-    assert "capital" in heard.lower() and "france" in heard.lower(), heard
+    heard = transcriber.transcribe(read_wav(speech["piper_disk"]["path"]))
+    assert "space" in heard.lower() and "disk" in heard.lower(), heard
     settings = embedded_server.settings_for(Settings(journal=False, max_tokens=32))
     with Assistant(settings=settings) as assistant:
         answer = assistant.ask(heard)
     assert answer.strip()
-    spoken, spoken_rate = voice.synthesize(answer)
+    spoken, spoken_rate = EspeakEngine().synthesize(answer)
     assert spoken_rate > 0 and len(spoken) > spoken_rate // 10
 
 

@@ -12,11 +12,14 @@ import pytest
 from tests.integration.conftest import cli_args
 from tests.integration.test_cli import run_cli
 from tests.support.llm_server import LLMServer, text
+from tests.support.require import require
 
 KEY = "sk-stored-in-keyring-0123456789abcdef"
 
-if importlib.util.find_spec("keyrings.alt") is None and not os.environ.get("CI"):
-    pytest.skip("keyrings.alt is missing: run scripts/setup --test", allow_module_level=True)
+
+@pytest.fixture(autouse=True)
+def keyrings_alt() -> None:
+    require(importlib.util.find_spec("keyrings.alt"), "keyrings.alt is not installed")
 
 
 @pytest.fixture

@@ -20,18 +20,11 @@ from typing import Any
 
 import pytest
 
+from tests.support.require import require
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE_DIR = ROOT / ".venv" / "cache" / "voice-fixtures"
 BLOCK_S = 0.02
-
-
-def require(ok: bool, missing: str) -> None:
-    """Skip naming what is missing, except in CI, where a missing prerequisite fails."""
-    if ok:
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"{missing} (CI must have it: scripts/setup --test installs it)")
-    pytest.skip(missing)
 
 
 def voice_installed() -> bool:

@@ -31,6 +31,8 @@ from typing import Any
 
 import pytest
 
+from tests.support import require as prerequisite
+
 SNI_WATCHER = "org.kde.StatusNotifierWatcher"
 TRAYER = ["trayer", "--edge", "top", "--align", "right", "--widthtype", "request",
           "--height", "32", "--transparent", "false"]
@@ -123,10 +125,7 @@ def _missing(*programs: tuple[str, str]) -> str:
 def require(*programs: tuple[str, str]) -> None:
     """Skip (fail in CI) unless dbus-daemon and each (program, Debian package) are here."""
     missing = _missing(*programs)
-    if missing:
-        if os.environ.get("CI"):
-            pytest.fail(missing)
-        pytest.skip(missing)
+    prerequisite.require(not missing, missing)
 
 
 @contextmanager

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from assistant import computer
 from assistant.computer import views
 from assistant.computer.textmatch import AmbiguousText
+from tests.support.require import require
 from tests.support.tk_app import TkApp
 
 
@@ -84,10 +83,7 @@ def test_tesseract_reads_the_buttons_when_rapidocr_is_missing(window: TkApp) -> 
 
     from assistant.computer import ocr
 
-    if shutil.which("tesseract") is None:
-        if os.environ.get("CI"):
-            raise AssertionError("tesseract is not installed: scripts/setup installs it")
-        pytest.skip("tesseract is not installed (sudo apt-get install tesseract-ocr)")
+    require(shutil.which("tesseract"), "tesseract is not installed (tesseract-ocr)")
     items = ocr.tesseract_read(computer.display.capture(computer.display.viewport()))
     texts = [item["text"] for item in items]
     assert "Apply" in texts and "Cancel" in texts
@@ -103,8 +99,7 @@ def test_parts_of_the_screen_seen_before_are_not_read_again(window: TkApp,
 
     from assistant.computer import ocr
 
-    if ocr_engine != "rapidocr":
-        pytest.skip("the band and word caches belong to the rapidocr path")
+    require(ocr_engine == "rapidocr", "rapidocr is not installed (its caches are tested)")
     ocr.forget()
     before = computer.display.capture(computer.display.viewport())
     first = {item["text"] for item in ocr.read(before)}

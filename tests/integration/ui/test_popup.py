@@ -6,8 +6,6 @@ asking for approvals and feeding events. Widgets are found through Tk itself.
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -27,23 +25,6 @@ from tests.support.llm_server import LLMServer, text, tool_call
 
 ROOT = Path(__file__).resolve().parents[3]
 CODE = "import os\nprint(os.getcwd())"
-
-
-@pytest.fixture(scope="module")
-def popup(display: str) -> Iterator[Popup]:
-    if shutil.which("xdotool") is None:
-        message = "xdotool is not installed: ./scripts/setup --test installs it"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    shown = Popup()
-    thread = threading.Thread(target=shown.run, name="tk", daemon=True)
-    thread.start()
-    assert shown.wait_ready(), "the popup's Tk loop did not start"
-    yield shown
-    shown.stop()
-    thread.join(10)
-    assert not thread.is_alive(), "the popup's Tk loop did not stop"
 
 
 @pytest.fixture(scope="module")

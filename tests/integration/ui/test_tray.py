@@ -22,6 +22,7 @@ import pytest
 from assistant.ui.tray import AUTO_RUN_LABEL, SUMMARY_CHARS, Tray, TrayUnavailable, shorten
 from tests.support import tray_host as hosts
 from tests.support.display import xvfb
+from tests.support.require import require
 from tests.support.tray_host import Box, TrayHost
 
 tray_host = hosts.tray_host
@@ -190,11 +191,7 @@ def host(tray_host: TrayHost) -> TrayHost:
     missing = [name for name, found in (
         ("xdotool", shutil.which("xdotool")), ("pystray", importlib.util.find_spec("pystray")),
         ("PyGObject", importlib.util.find_spec("gi"))) if not found]
-    if missing:
-        message = f"not installed: {', '.join(missing)}; ./scripts/setup --test installs them"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    require(not missing, f"not installed: {', '.join(missing)}")
     return tray_host
 
 

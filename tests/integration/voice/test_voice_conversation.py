@@ -13,8 +13,8 @@ import pytest
 from assistant.events import Proposal
 from assistant.voice.wer import word_error_rate
 from tests.integration.voice.test_voice_hotkey import stop_listening
-from tests.support.audio import require
 from tests.support.llm_server import LLMServer, text, tool_call
+from tests.support.require import require
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from tests.support.audio import require
+from tests.support.require import require
 
 
 def xdotool(*args: str) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from assistant.voice.wer import word_error_rate
-from tests.support.audio import require
+from tests.support.require import require
 
 
 def wait_until_fed(pulse, extra_s: float = 0.4) -> None:

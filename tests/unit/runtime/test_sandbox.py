@@ -17,16 +17,13 @@ from assistant.events import OutputChunk, RunEnd
 from assistant.runtime import Runtimes
 from assistant.runtime.sandbox import Sandbox
 from assistant.runtime.watch import Limits
+from tests.support.require import require
 
 
 def require_sandbox() -> None:
     """Skip naming what this machine lacks, except in CI, where it must fail."""
     problem = Sandbox().problem()
-    if not problem:
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"{problem} (CI must have a working bubblewrap)")
-    pytest.skip(problem)
+    require(not problem, problem)
 
 
 def run(runtimes: Runtimes, language: str, code: str, **options: float) -> RunEnd:
