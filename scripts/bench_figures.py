@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -232,15 +233,37 @@ def stt_rtf(bench: Bench) -> float:
         len(audio) / 16000)
 
 
-@figure("stt_wer")
-def stt_wer(bench: Bench) -> float:
-    """Mean word error rate over the speech fixtures (Piper and espeak-ng voices)."""
+def mean_wer(transcribe: Callable[[Any], str]) -> float:
+    """Mean word error rate of `transcribe` over the speech fixtures (Piper and espeak-ng)."""
     from assistant.voice.wer import word_error_rate
 
+    _, fixtures = voice_fixtures()
+    return statistics.mean(word_error_rate(e["text"], transcribe(e["audio"]))
+                           for e in fixtures.values() if e["text"])
+
+
+@figure("stt_wer")
+def stt_wer(bench: Bench) -> float:
+    transcriber, _ = voice_fixtures()
+    return mean_wer(transcriber.transcribe)
+
+
+@figure("stt_wer_vs_naive")
+def stt_wer_vs_naive(bench: Bench) -> float:
+    """stt_wer over the word error rate of a naive tiny.en run on the same fixtures
+    (faster-whisper's transcribe() with its defaults: beam 5, 30 s window, no filter)."""
+    transcriber, _ = voice_fixtures()
+    naive = mean_wer(lambda audio: " ".join(
+        segment.text.strip() for segment in transcriber.model.transcribe(audio)[0]))
+    return mean_wer(transcriber.transcribe) / naive if naive else 0.0
+
+
+@figure("stt_silence_words")
+def stt_silence_words(bench: Bench) -> float:
+    """Words heard in the silence and noise fixtures (Whisper alone invents some)."""
     transcriber, fixtures = voice_fixtures()
-    rates = [word_error_rate(e["text"], transcriber.transcribe(e["audio"]))
-             for e in fixtures.values() if e["text"]]
-    return statistics.mean(rates)
+    return float(sum(len(transcriber.transcribe(e["audio"]).split())
+                     for e in fixtures.values() if not e["text"]))
 
 
 _PULSE: list[Any] = []  # one ExitStack holding the PulseAudio the speech figures share
@@ -307,6 +330,11 @@ def tts_first_audio_ms(bench: Bench) -> float:
 @figure("tts_first_audio_ms_espeak_ng")
 def tts_first_audio_ms_espeak_ng(bench: Bench) -> float:
     return first_audio_ms(bench, "espeak-ng")
+
+
+@figure("tts_first_audio_ms_pyttsx3")
+def tts_first_audio_ms_pyttsx3(bench: Bench) -> float:
+    return first_audio_ms(bench, "pyttsx3")
 
 
 import bench_daemon  # noqa: E402, F401  (registers the daemon's figures)
