@@ -166,12 +166,17 @@ class LLM:
         window = self.window_of(model)
         max_tokens = context.reply_tokens(settings.max_tokens, window)
         tool_list = [tools.EXECUTE_TOOL] if self.uses_tools else None
-        if tool_list and self._tool_tokens is None:  # the same list on every request
-            self._tool_tokens = self._count({"role": "system", "content": json.dumps(tool_list)})
-        reserved = self._tool_tokens or 0 if tool_list else 0
+        tool_messages = [{"role": "system", "content": json.dumps(tool_list)}] if tool_list else []
+        if context.surely_fits(messages + tool_messages, window - max_tokens):
+            messages = [dict(m) for m in messages]  # what litellm may change is a copy
+        else:
+            if tool_messages and self._tool_tokens is None:  # the same list every time
+                self._tool_tokens = self._count(tool_messages[0])
+            reserved = self._tool_tokens or 0 if tool_messages else 0
+            messages = context.fit(messages, window - max_tokens - reserved, self._count)
         request: dict[str, Any] = {
             "model": model,
-            "messages": context.fit(messages, window - max_tokens - reserved, self._count),
+            "messages": messages,
             "stream": True,
             "api_base": settings.api_base or None,
             "api_key": settings.api_key or self._local_key(),

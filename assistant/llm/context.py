@@ -5,6 +5,7 @@ Pure: the token counter is passed in, so the rules can be tested without a token
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -14,6 +15,20 @@ Message = dict[str, Any]
 Counter = Callable[[Message], int]
 
 MIN_KEEP = 400
+MESSAGE_OVERHEAD = 8  # tokens a chat template adds around one message, at most
+
+
+def surely_fits(messages: list[Message], budget: int) -> bool:
+    """Whether `messages` fit in `budget` tokens by a bound that needs no tokenizer.
+
+    A token of any BPE or SentencePiece vocabulary covers at least one byte, so a
+    message costs at most the bytes of its JSON form plus the template's few tokens.
+    Most histories are far below the window: they are sent without being tokenized, and
+    the tokenizer (tens of megabytes, and time on every request) is loaded only for a
+    history that comes near the limit, or carries images.
+    """
+    size = sum(len(json.dumps(m, ensure_ascii=False, default=str).encode()) for m in messages)
+    return size + MESSAGE_OVERHEAD * len(messages) <= budget
 
 
 def reply_tokens(max_tokens: int, context_window: int) -> int:

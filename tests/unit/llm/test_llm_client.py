@@ -341,3 +341,18 @@ def test_should_stop_drops_a_half_written_tool_call(
     assert reply.stopped and reply.calls == []
     assert reply.text == "Starting now."
     assert reply.message == {"role": "assistant", "content": "Starting now."}
+
+
+def test_a_history_near_the_window_loses_its_oldest_turn(
+    server: LLMServer, openai_settings: Settings
+) -> None:
+    """A short history goes whole; one that nears the window is counted by the real
+    tokenizer and its oldest turn is dropped (a turn here is 163 tokens, the tool 126)."""
+    turn = [{"role": "user", "content": "word " * 150}, {"role": "assistant", "content": "ok"}]
+    llm = LLM(openai_settings.replace(code_style="tools", context_window=500, max_tokens=100))
+    server.add(text("Short."), text("Trimmed."))
+    run(llm)
+    run(llm, [USER[0], *turn, *turn, USER[1]])
+    short, long = (r.body["messages"] for r in server.chat_requests)
+    assert short == USER
+    assert long == [USER[0], *turn, USER[1]]

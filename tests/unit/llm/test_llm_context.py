@@ -140,3 +140,19 @@ def test_repeated_cuts_report_what_is_really_missing() -> None:
     head, tail = output[: marker.start() - 1], output[marker.end() + 1 :]
     assert original.startswith(head) and original.endswith(tail)
     assert int(marker[1]) == len(original) - len(head) - len(tail)
+
+
+def test_the_bound_without_a_tokenizer_is_never_below_the_real_count() -> None:
+    from assistant.llm.backend import load_litellm
+    from assistant.llm.context import surely_fits
+
+    samples = [
+        [system(), *tool_turn(1, "total 48\ndrwxr-xr-x  2 zoë staff  4096 ./Ünïcode 東京\n" * 20)],
+        [{"role": "user", "content": "def f(x):\n    return {k: v for k, v in x.items()}\n" * 40}],
+        [{"role": "user", "content": "🙂 " * 200 + "\x00\t\r"}],
+    ]
+    count = load_litellm().token_counter
+    for messages in samples:
+        real = count(model="gpt-4o-mini", messages=messages)
+        assert surely_fits(messages, 10**6)
+        assert not surely_fits(messages, real - 1), "the bound claimed a fit below the count"
