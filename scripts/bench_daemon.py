@@ -166,24 +166,43 @@ class BenchDaemon:
         return seconds
 
 
+def settle(daemon: BenchDaemon) -> None:
+    daemon.wait_idle()
+    time.sleep(2)  # the warm-up threads and the last turn's speech are over
+
+
 @functools.cache
 def bench_daemon() -> BenchDaemon:
     return BenchDaemon()
+
+
+@functools.cache
+def voice_turns(turns: int) -> tuple[list[float], list[float]]:
+    """Seconds from key release to the popup, and the daemon's resident MB after each
+    turn (settled), for `turns` voice turns."""
+    daemon = bench_daemon()
+    audio = daemon.fixtures["piper_disk"]["audio"]
+    times, sizes = [], []
+    for _ in range(turns):
+        times.append(daemon.release_to_popup(audio))
+        settle(daemon)
+        sizes.append(daemon.rss_mb())
+    return times, sizes
 
 
 @figure("voice_turn_overhead_ms")
 def voice_turn_overhead_ms(bench: Bench) -> float:
     """Key release to the popup on screen: the tail of the transcription, the request to a
     scripted LLM that answers at once, the risk check and the popup (median)."""
-    daemon = bench_daemon()
-    audio = daemon.fixtures["piper_disk"]["audio"]
-    times = [daemon.release_to_popup(audio) for _ in range(bench.reps(5, 2))]
-    return 1000 * statistics.median(times)
+    return 1000 * statistics.median(voice_turns(bench.reps(6, 3))[0])
 
 
-def settle(daemon: BenchDaemon) -> None:
-    daemon.wait_idle()
-    time.sleep(2)  # the warm-up threads and the last turn's speech are over
+@figure("daemon_turn_growth_mb")
+def daemon_turn_growth_mb(bench: Bench) -> float:
+    """How much the daemon's resident memory grows per voice turn, from the second turn to
+    the last (the first loads what turns use): a daemon that runs for days must not creep."""
+    sizes = voice_turns(bench.reps(6, 3))[1]
+    return (sizes[-1] - sizes[1]) / (len(sizes) - 2)
 
 
 @figure("daemon_idle_rss_mb")

@@ -35,6 +35,7 @@ FIGURE_NAMES = [
     "click_text_sparse_ms",
     "click_text_dense_ms",
     "voice_turn_overhead_ms",
+    "daemon_turn_growth_mb",
     "daemon_idle_rss_mb",
     "daemon_idle_cpu_pct",
     "embedded_llm_start_s",

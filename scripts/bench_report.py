@@ -33,6 +33,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     "click_text_sparse_ms": ("max", 300),
     "click_text_dense_ms": ("max", 1000),
     "voice_turn_overhead_ms": ("max", 500),
+    "daemon_turn_growth_mb": ("max", 1),
     "daemon_idle_rss_mb": ("max", 350),
     "daemon_idle_cpu_pct": ("below", 1),
 }

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from assistant.config import ConfigError, Settings
+from assistant.daemon import memory
 from assistant.daemon.controller import Daemon
 from assistant.daemon.instance import AlreadyRunning, Instance
 from assistant.daemon.notices import Notifier
@@ -35,6 +36,7 @@ def log(line: str) -> None:
 def run(settings: Settings, *, quiet: bool = False, tray: bool = True) -> int:
     """The daemon for these settings, until it is told to quit; returns the exit status."""
     started = time.monotonic()
+    memory.limit_arenas()
     commands: dict[str, Callable[[], str]] = {}
     instance = Instance(settings.data_path, commands)
     try:
@@ -81,6 +83,7 @@ def _run(settings: Settings, commands: dict[str, Callable[[], str]],
     commands["raise"] = daemon.bring_forward
     commands["state"] = lambda: daemon.state
     hotkey = _arm_hotkey(daemon, started)
+    daemon.machine.listen(lambda state, _detail: state == "idle" and memory.trim())
     daemon.start()
     if tray:
         threading.Thread(target=_start_tray, args=(daemon,), name="tray-start",
@@ -180,7 +183,7 @@ def _warm_up(daemon: Daemon, settings: Settings, notifier: Notifier, quiet: bool
             notifier.once("speech", f"answers are not spoken ({exc}): "
                                     "pip install 'assistant[voice]'")
     daemon.assistant.warm_up()
-    _warm_first_request(settings)
+    _warm_first_request()
     if daemon.transcriber is not None:
         import numpy as np
 
@@ -207,18 +210,15 @@ def _warm_popup() -> None:
         list(code_lexer(language).get_tokens("x = 1\n"))
 
 
-def _warm_first_request(settings: Settings) -> None:
+def _warm_first_request() -> None:
     """What litellm loads only on its first request (the OpenAI client's request types, the
-    HTTP transport, the token counter's encoding): a second that would delay the first turn."""
+    HTTP transport): most of a second that would delay the first turn. The tokenizer is
+    left alone: a short history is sent without counting its tokens."""
     import importlib
-
-    from assistant.llm.backend import load_litellm
 
     for name in ("openai.resources", "httpcore"):
         with contextlib.suppress(Exception):  # a missing package fails the real request
             importlib.import_module(name)
-    with contextlib.suppress(Exception):
-        load_litellm().token_counter(model=settings.model, text="warm")
 
 
 def _discover_models(daemon: Daemon, settings: Settings) -> None:

@@ -93,13 +93,25 @@ def _load_gtk() -> Any:
         import gi
     except ImportError:
         raise TrayUnavailable(f"PyGObject is not installed: run {SETUP_FIX}") from None
+    # An icon and a menu need no OpenGL; without this GDK loads Mesa (LLVM, on a machine
+    # without a GPU) at start-up: over 50 MB of the daemon's memory. Only GTK's start
+    # reads it, so programs the runs start later see the environment as it was.
+    previous = os.environ.get("GDK_GL")
+    os.environ["GDK_GL"] = "disable"
     try:
         gi.require_version("Gtk", "3.0")
         from gi.repository import GLib, Gtk
+
+        started = Gtk.init_check()[0]
     except (ImportError, ValueError) as exc:
         raise TrayUnavailable(f"GTK 3 cannot be loaded ({exc}): apt-get install "
                               "gir1.2-gtk-3.0") from None
-    if not Gtk.init_check()[0]:
+    finally:
+        if previous is None:
+            del os.environ["GDK_GL"]
+        else:
+            os.environ["GDK_GL"] = previous
+    if not started:
         raise TrayUnavailable(f"GTK cannot open the display {os.environ.get('DISPLAY', '')!r}: "
                               "check DISPLAY and that the X server runs")
     return GLib
