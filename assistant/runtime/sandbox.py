@@ -73,8 +73,7 @@ class Sandbox:
     def from_settings(cls, settings: Settings) -> Sandbox:
         """The sandbox a Settings asks for: its folders, network, and the assistant's own
         (config, profiles, journal, code, and the Python environment it runs from)."""
-        code = str(Path(__file__).resolve().parents[1])
-        own = (str(settings.config_path), str(settings.data_path), code, sys.prefix)
+        own = (str(settings.config_path), str(settings.data_path), *installation())
         return cls(settings.sandbox_writable, network=settings.sandbox_network, protected=own)
 
     def describe(self, cwd: str) -> str:
@@ -114,6 +113,8 @@ class Sandbox:
         if not self.network:
             options.append("--unshare-net")
         options += _display_binds()
+        for path in installation():  # the runtimes' interpreter and drivers, even in /tmp
+            options += ["--ro-bind-try", path, path]
         for path in readable:
             options += ["--ro-bind", path, path]
         if not _inside(cwd, writable):
@@ -187,6 +188,13 @@ def _parent(pid: str) -> int:
             return int(file.read().rsplit(b")", 1)[1].split()[1])
     except (OSError, IndexError, ValueError):
         return 0
+
+
+def installation() -> tuple[str, ...]:
+    """The assistant's code and the Python environments it runs from: what every runtime
+    needs to start, wherever it is installed (a private /tmp would hide a checkout there)."""
+    code = str(Path(__file__).resolve().parents[1])
+    return tuple(dict.fromkeys((code, sys.prefix, sys.base_prefix)))
 
 
 def _inside(path: str, folders: Sequence[str]) -> bool:

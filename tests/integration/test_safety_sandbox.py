@@ -160,8 +160,10 @@ def test_killing_the_host_kills_the_sandboxed_runtime(tmp_path: Path) -> None:
                                cwd=ROOT)
     try:
         assert process.stdout.readline().strip() == "ready"
-        sleepers = [pid for pid in _pids_running("sleep\x00987.25")]
-        assert len(sleepers) == 1
+        deadline = time.monotonic() + 5  # the background sleep may start a moment later
+        while not _pids_running("sleep\x00987.25") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(_pids_running("sleep\x00987.25")) == 1
         process.send_signal(signal.SIGKILL)
         process.wait()
         deadline = time.monotonic() + 5
@@ -206,3 +208,28 @@ def test_computer_reaches_the_display_from_inside(display: str, tmp_path: Path) 
     assert end.exit_status == 0, end.output
     assert end.output.startswith("(1280, 800)\n(40, 30)\n[screen 1280x800"), end.output
     assert sorted(p.suffix for p in views.iterdir()) == [".json", ".png"]
+
+
+def test_an_installation_under_tmp_still_runs_inside(tmp_path: Path) -> None:
+    """The sandbox's private /tmp must not hide the interpreter the runtimes start: a
+    checkout or virtual environment under /tmp (as a CI clone may be) works too."""
+    require_sandbox()
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True,
+                   timeout=60)
+    assert str(venv).startswith("/tmp/")
+    program = (
+        "import sys\n"
+        "from assistant.runtime import Runtimes\n"
+        "from assistant.runtime.sandbox import Sandbox\n"
+        "with Runtimes(sandbox=Sandbox()) as rt:\n"
+        "    end = list(rt.run('python', 'import sys; print(sys.prefix)'))[-1]\n"
+        "print(end.exit_status, end.output.strip())\n"
+    )
+    work = tmp_path / "work"  # the runs' folder, which is bound: not the one above venv
+    work.mkdir()
+    result = subprocess.run([str(venv / "bin" / "python"), "-c", program], cwd=work,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
+                            text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"0 {venv}"
