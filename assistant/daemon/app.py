@@ -83,7 +83,7 @@ def _run(settings: Settings, commands: dict[str, Callable[[], str]],
     commands["raise"] = daemon.bring_forward
     commands["state"] = lambda: daemon.state
     hotkey = _arm_hotkey(daemon, started)
-    daemon.machine.listen(lambda state, _detail: state == "idle" and memory.trim())
+    daemon.machine.listen(_trim_when_idle)
     daemon.start()
     if tray:
         threading.Thread(target=_start_tray, args=(daemon,), name="tray-start",
@@ -109,6 +109,12 @@ def _run(settings: Settings, commands: dict[str, Callable[[], str]],
         daemon.close()
     log("assistant daemon: stopped")
     return 0
+
+
+def _trim_when_idle(state: str, _detail: str) -> None:
+    """A turn is over: what it freed goes back to the system (see memory.py)."""
+    if state == "idle":
+        memory.trim()
 
 
 def _microphone(settings: Settings) -> tuple[Any, Any, str]:
