@@ -32,5 +32,6 @@ def test_the_assistants_own_folders_are_protected(isolated_dirs: Path) -> None:
     settings = load_settings()
     protected = Sandbox.from_settings(settings).protected
     package = Path(__file__).resolve().parents[3] / "assistant"
-    assert protected == (str(isolated_dirs / "config"), str(isolated_dirs / "data"),
-                         str(package), sys.prefix)
+    own = (str(isolated_dirs / "config"), str(isolated_dirs / "data"), str(package),
+           sys.prefix, sys.base_prefix)  # base_prefix: the interpreter a venv points to
+    assert protected == tuple(dict.fromkeys(own))
