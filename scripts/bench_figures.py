@@ -86,21 +86,18 @@ def click_text_ms(bench: Bench, layout: str, target: str) -> float:
     from tests.support.tk_app import TkApp
 
     desktop_display()
-    with tempfile.TemporaryDirectory() as folder:
-        app = TkApp(Path(folder) / "events.jsonl", layout=layout)
-        try:
-            times = []
-            for _ in range(1 + bench.reps(7, 3)):  # the first one warms up
-                ocr.forget()
-                start = app.mark()
-                began = time.perf_counter()
-                mouse.click(target)
-                times.append(time.perf_counter() - began)
-                app.wait_for(lambda r: r["event"] == "click" and r["widget"] == target,
-                             after=start)  # checked, not timed: the window logs when it can
-            return 1000 * statistics.median(times[1:])
-        finally:
-            app.close()
+    with (tempfile.TemporaryDirectory() as folder,
+          TkApp(Path(folder) / "events.jsonl", layout=layout) as app):
+        times = []
+        for _ in range(1 + bench.reps(7, 3)):  # the first one warms up
+            ocr.forget()
+            start = app.mark()
+            began = time.perf_counter()
+            mouse.click(target)
+            times.append(time.perf_counter() - began)
+            app.wait_for(lambda r: r["event"] == "click" and r["widget"] == target,
+                         after=start)  # checked, not timed: the window logs when it can
+        return 1000 * statistics.median(times[1:])
 
 
 @figure("screenshot_ms")

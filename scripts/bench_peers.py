@@ -158,20 +158,17 @@ def clicks(display: Callable[[], str], python: Path, n: int) -> dict[str, Any]:
     display()
     found: dict[str, Any] = {}
     for name, (layout, target) in CLICKS.items():
-        with tempfile.TemporaryDirectory() as folder:
-            app = TkApp(Path(folder) / "events.jsonl", layout=layout)
-            try:
-                start = app.mark()
-                # X11 abstract sockets are per network namespace: the display needs ours.
-                value = run_script(python, {"runs": [], "n": 0, "clicks": [[name, target, n]]},
-                                   network=True)[name]
-                hits = [r for r in app.records()[start:]
-                        if r["event"] == "click" and r["widget"] == target]
-                if isinstance(value, float) and len(hits) < n + 1:
-                    value = f"{len(hits)} of {n + 1} clicks reached {target!r}"
-                found[name] = value
-            finally:
-                app.close()
+        with (tempfile.TemporaryDirectory() as folder,
+              TkApp(Path(folder) / "events.jsonl", layout=layout) as app):
+            start = app.mark()
+            # X11 abstract sockets are per network namespace: the display needs ours.
+            value = run_script(python, {"runs": [], "n": 0, "clicks": [[name, target, n]]},
+                               network=True)[name]
+            hits = [r for r in app.records()[start:]
+                    if r["event"] == "click" and r["widget"] == target]
+            if isinstance(value, float) and len(hits) < n + 1:
+                value = f"{len(hits)} of {n + 1} clicks reached {target!r}"
+            found[name] = value
     return found
 
 

@@ -12,23 +12,17 @@ import argparse
 import os
 import sys
 
+from assistant.commands.voice import add_voice_options
+
 
 def parser() -> argparse.ArgumentParser:
     parse = argparse.ArgumentParser(prog="assistant daemon",
                                     description=__doc__.splitlines()[0])
-    parse.add_argument("-m", "--model", help="the LLM, as for `assistant`")
-    parse.add_argument("--api-base", help="URL of an OpenAI-compatible or Ollama server")
+    add_voice_options(parse)
     parse.add_argument("--api-key", help="API key for the model's provider")
     parse.add_argument("--profile", help="a TOML profile from the config folder's profiles/")
     parse.add_argument("--local", dest="offline", action="store_const", const=True,
                        help="only local models (Ollama, else the embedded demo model)")
-    parse.add_argument("--hotkey", help="e.g. ctrl+alt+space (default: setting)")
-    parse.add_argument("--hotkey-mode", choices=("hold", "toggle"))
-    parse.add_argument("--input-device", help="microphone, by index or name")
-    parse.add_argument("--output-device", help="speaker, by index or name")
-    parse.add_argument("--tts-engine", help="auto, espeak-ng, pyttsx3 or piper")
-    parse.add_argument("--stt-model", help="tiny.en (built in), a faster-whisper name, a folder")
-    parse.add_argument("--quiet", action="store_true", help="show answers, do not speak them")
     parse.add_argument("--no-tray", action="store_true", help="run without a tray icon")
     parse.add_argument("--install-autostart", action="store_true",
                        help="start the daemon at login (XDG autostart and a systemd user unit)")

@@ -15,8 +15,8 @@ if TYPE_CHECKING:
     from assistant.config import Settings
 
 
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="assistant voice", description=__doc__.splitlines()[0])
+def add_voice_options(parser: argparse.ArgumentParser) -> None:
+    """The options every spoken front end takes (this command and `assistant daemon`)."""
     parser.add_argument("-m", "--model", help="the LLM, as for `assistant`")
     parser.add_argument("--api-base", help="URL of an OpenAI-compatible or Ollama server")
     parser.add_argument("--hotkey", help="e.g. ctrl+alt+space (default: setting)")
@@ -26,6 +26,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--tts-engine", help="auto, espeak-ng, pyttsx3 or piper")
     parser.add_argument("--stt-model", help="tiny.en (built in), a faster-whisper name, a folder")
     parser.add_argument("--quiet", action="store_true", help="print answers, do not speak them")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="assistant voice", description=__doc__.splitlines()[0])
+    add_voice_options(parser)
     args = parser.parse_args(argv)
 
     from assistant.config import load_settings

@@ -161,6 +161,12 @@ class TkApp:
         except subprocess.TimeoutExpired:
             self.process.kill()
 
+    def __enter__(self) -> TkApp:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
 
 if __name__ == "__main__":
     sys.exit(main())

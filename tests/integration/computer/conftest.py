@@ -37,8 +37,5 @@ def ocr_engine(display: str) -> str:
 
 @pytest.fixture(scope="module")
 def window(display: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[TkApp]:
-    app = TkApp(tmp_path_factory.mktemp("tk") / "events.jsonl")
-    try:
+    with TkApp(tmp_path_factory.mktemp("tk") / "events.jsonl") as app:
         yield app
-    finally:
-        app.close()

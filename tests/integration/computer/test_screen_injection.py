@@ -16,11 +16,8 @@ from tests.support.tk_app import TkApp
 
 @pytest.fixture
 def injection(display: str, tmp_path: Path) -> Iterator[TkApp]:
-    app = TkApp(tmp_path / "events.jsonl", layout="injection")
-    try:
+    with TkApp(tmp_path / "events.jsonl", layout="injection") as app:
         yield app
-    finally:
-        app.close()
 
 
 def screen_text(request: object) -> str:

@@ -15,11 +15,8 @@ from tests.support.tk_app import TkApp
 
 @pytest.fixture
 def dialog(display: str, tmp_path: Path) -> Iterator[TkApp]:
-    app = TkApp(tmp_path / "events.jsonl", layout="dialog")
-    try:
+    with TkApp(tmp_path / "events.jsonl", layout="dialog") as app:
         yield app
-    finally:
-        app.close()
 
 
 @pytest.fixture
