@@ -204,6 +204,7 @@ def _warm_up(daemon: Daemon, settings: Settings, notifier: Notifier, quiet: bool
             daemon.tell_once("speech-model", f"speech is not recognised: {exc}")
     _warm_popup()
     _discover_models(daemon, settings)
+    memory.trim()  # what loading and warming freed
     log(f"assistant daemon: ready in {time.monotonic() - started:.1f} s: hold "
         f"{settings.hotkey} and speak")
 

@@ -18,7 +18,7 @@ print(memory.limit_arenas())
 
 def churn():
     for _ in range(20):
-        blocks = [np.ones(40_000, dtype=np.float64) for _ in range(200)]  # small blocks
+        blocks = [np.ones(8_000) for _ in range(1000)]  # 64 KB: heap, not mmap
         del blocks
 
 for _ in range(3):
