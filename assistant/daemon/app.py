@@ -191,15 +191,10 @@ def _warm_up(daemon: Daemon, settings: Settings, notifier: Notifier, quiet: bool
     daemon.assistant.warm_up()
     _warm_first_request()
     if daemon.transcriber is not None:
-        import numpy as np
-
         from assistant.voice.stt import ModelError
-        from assistant.voice.wav import SAMPLE_RATE
 
-        try:
-            daemon.transcriber.load()  # waits for the background load begun at start
-            # The first take also loads the voice-activity filter: take that cost now.
-            daemon.transcriber.transcribe(np.zeros(SAMPLE_RATE, dtype=np.float32))
+        try:  # waits for the background load begun at start, which warms model and filter
+            daemon.transcriber.load()
         except ModelError as exc:
             daemon.tell_once("speech-model", f"speech is not recognised: {exc}")
     _warm_popup()
