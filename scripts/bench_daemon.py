@@ -1,8 +1,8 @@
 """The daemon's figures: key release to popup, and what the daemon costs while idle.
 
-One `assistant daemon` process serves all three, on the desktop figures' Xvfb, with a
-private PulseAudio whose microphone is fed the speech fixtures, and a scripted LLM server
-that answers at once. Registered on import (bench_figures imports this module).
+One `assistant daemon` process serves all of them, on the desktop figures' Xvfb, with the
+speech figures' private PulseAudio (its microphone fed the speech fixtures) and a scripted
+LLM server that answers at once. Registered on import (bench_figures imports this module).
 """
 
 from __future__ import annotations
@@ -34,9 +34,8 @@ class BenchDaemon:
         for tool in ("xdotool", "pulseaudio", "espeak-ng"):
             if shutil.which(tool) is None:
                 raise NotMeasurable(f"{tool} is not installed (scripts/setup --test)")
-        from bench_figures import desktop_display, voice_fixtures
+        from bench_figures import bench_pulse, desktop_display, voice_fixtures
 
-        from tests.support.audio import Pulse
         from tests.support.llm_server import LLMServer
 
         desktop_display()
@@ -44,7 +43,7 @@ class BenchDaemon:
         self.stack = ExitStack()
         atexit.register(self.stack.close)
         self.home = Path(self.stack.enter_context(tempfile.TemporaryDirectory()))
-        self.pulse = self.stack.enter_context(Pulse(self.home / "pulse").running())
+        self.pulse = bench_pulse()
         self.llm = self.stack.enter_context(LLMServer())
         self.data = self.home / "data"
         env = {**os.environ, **self.pulse.env, "HOME": str(self.home),
