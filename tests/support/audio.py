@@ -198,3 +198,57 @@ def pulse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pulse]:
                     os.environ.pop(name, None)
                 else:
                     os.environ[name] = value
+
+
+CHUNK_S = 0.01
+
+
+def rms(audio) -> float:
+    import numpy as np
+
+    return float(np.sqrt(np.mean(np.square(audio)))) if len(audio) else 0.0
+
+
+class Monitor:
+    """What reaches the null sink (the speaker), recorded with parec in 10 ms chunks
+    stamped on arrival."""
+
+    def __init__(self) -> None:
+        self.chunks: list[tuple[float, object]] = []
+
+    def loud_times(self) -> list[float]:
+        return [at for at, chunk in self.chunks if rms(chunk) > 0.01]
+
+    def audio(self):
+        import numpy as np
+
+        return np.concatenate([c for _, c in self.chunks]) if self.chunks else np.zeros(0)
+
+
+@contextmanager
+def speaker_monitor(pulse) -> Iterator[Monitor]:
+    import numpy as np
+
+    process = subprocess.Popen(
+        ["parec", "-d", "vspk.monitor", "--raw", "--format=s16le", "--rate=16000",
+         "--channels=1", "--latency-msec=10"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    )
+    monitor = Monitor()
+    size = int(16000 * CHUNK_S) * 2
+
+    def read() -> None:
+        while data := process.stdout.read(size):
+            samples = np.frombuffer(data[: len(data) // 2 * 2], "<i2").astype(np.float32)
+            monitor.chunks.append((time.monotonic(), samples / 32768))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    time.sleep(0.3)
+    try:
+        yield monitor
+    finally:
+        time.sleep(0.5)
+        process.terminate()
+        process.wait(5)
+        reader.join(5)

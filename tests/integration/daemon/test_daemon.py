@@ -14,6 +14,7 @@ from assistant.journal import Journal
 from assistant.voice.wav import read_wav
 from assistant.voice.wer import word_error_rate
 from tests.integration.daemon.conftest import HOTKEY, DaemonProcess, daemon_env, xdotool
+from tests.support.audio import rms, speaker_monitor
 from tests.support.llm_server import LLMServer, text, tool_call
 
 POPUP = "assistant: run this?"
@@ -60,27 +61,13 @@ def press_in_popup(key: str) -> None:
     xdotool("key", key)
 
 
-def sink_recording(path: Path) -> subprocess.Popen:
-    """Record what reaches the null sink (the daemon's speaker) while it runs."""
-    handle = path.open("wb")
-    return subprocess.Popen(["parec", "-d", "vspk.monitor", "--format=s16le", "--rate=16000",
-                             "--channels=1", "--raw"], stdout=handle)
-
-
-def loudness(path: Path) -> float:
-    import numpy as np
-
-    samples = np.frombuffer(path.read_bytes(), dtype=np.int16).astype(np.float32) / 32768
-    return float(np.sqrt(np.mean(samples ** 2))) if len(samples) else 0.0
-
-
 def last_tool_result(server: LLMServer) -> str:
     messages = server.chat_requests[-1].body["messages"]
     return next(m["content"] for m in reversed(messages) if m["role"] == "tool")
 
 
 def test_a_spoken_request_is_proposed_run_and_answered(running: DaemonProcess, llm: LLMServer,
-                                                       pulse, speech, tmp_path: Path) -> None:
+                                                       pulse, speech) -> None:
     target = running.home / "reports.txt"
     llm.add(tool_call("python", write_code(target), text="I will write the report file."),
             text("The report file is written."))
@@ -101,23 +88,19 @@ def test_a_spoken_request_is_proposed_run_and_answered(running: DaemonProcess, l
     assert word_error_rate(entry["text"], heard) <= 0.25, heard
     assert not target.exists()
 
-    recording = sink_recording(tmp_path / "sink.raw")
-    try:
+    with speaker_monitor(pulse) as monitor:
         from assistant.computer import mouse
 
         ran = running.mark()
         mouse.click("Run")
         running.wait_state("idle", ran, timeout=60)
-    finally:
-        recording.terminate()
-        recording.wait(5)
     assert target.read_text() == "done"
     assert running.states(start) == ["listening", "transcribing", "thinking",
                                      "awaiting_approval", "running", "thinking", "speaking",
                                      "idle"]
     assert "written" in last_tool_result(llm)
     assert "assistant daemon: answer The report file is written." in running.lines[ran:]
-    assert loudness(tmp_path / "sink.raw") > 0.01, "no speech reached the speaker"
+    assert rms(monitor.audio()) > 0.01, "no speech reached the speaker"
 
     journal = Journal.in_dir(running.home / "data")
     try:

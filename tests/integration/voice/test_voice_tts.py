@@ -8,69 +8,15 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 
 from assistant.voice.wer import word_error_rate
+from tests.support.audio import CHUNK_S, speaker_monitor
 
 SENTENCE = "The backup finished and nothing was deleted."
 LONG = ("This is a long answer that keeps going for several seconds, so that there is "
         "plenty of time to interrupt it before it ends on its own.")
-
-
-CHUNK_S = 0.01
-
-
-def rms(audio) -> float:
-    import numpy as np
-
-    return float(np.sqrt(np.mean(np.square(audio)))) if len(audio) else 0.0
-
-
-class Monitor:
-    """What reaches the null sink, recorded with parec in 10 ms chunks stamped on arrival."""
-
-    def __init__(self) -> None:
-        self.chunks: list[tuple[float, object]] = []
-
-    def loud_times(self) -> list[float]:
-        return [at for at, chunk in self.chunks if rms(chunk) > 0.01]
-
-    def audio(self):
-        import numpy as np
-
-        return np.concatenate([c for _, c in self.chunks]) if self.chunks else np.zeros(0)
-
-
-@contextmanager
-def speaker_monitor(pulse) -> Iterator[Monitor]:
-    import numpy as np
-
-    process = subprocess.Popen(
-        ["parec", "-d", "vspk.monitor", "--raw", "--format=s16le", "--rate=16000",
-         "--channels=1", "--latency-msec=10"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-    )
-    monitor = Monitor()
-    size = int(16000 * CHUNK_S) * 2
-
-    def read() -> None:
-        while data := process.stdout.read(size):
-            samples = np.frombuffer(data[: len(data) // 2 * 2], "<i2").astype(np.float32)
-            monitor.chunks.append((time.monotonic(), samples / 32768))
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    time.sleep(0.3)
-    try:
-        yield monitor
-    finally:
-        time.sleep(0.5)
-        process.terminate()
-        process.wait(5)
-        reader.join(5)
 
 
 @pytest.mark.parametrize("name", ["espeak-ng", "pyttsx3", "piper"])
