@@ -57,3 +57,10 @@ def xvfb(screens: tuple[str, ...] = (SIZE,), xinerama: bool = False) -> Iterator
             process.wait(5)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+def xdotool(*args: str) -> str:
+    """Run xdotool on the current DISPLAY (synthetic input, window search); its output."""
+    done = subprocess.run(["xdotool", *args], capture_output=True, text=True, timeout=15,
+                          check=True)
+    return done.stdout.strip()

@@ -100,12 +100,6 @@ def start_daemon(home: Path, api_base: str, *extra: str) -> DaemonProcess:
                                 *extra], daemon_env(home))
 
 
-def xdotool(*args: str) -> str:
-    done = subprocess.run(["xdotool", *args], capture_output=True, text=True, timeout=15,
-                          check=True)
-    return done.stdout.strip()
-
-
 @pytest.fixture(scope="module")
 def llm() -> Iterator[LLMServer]:
     with LLMServer() as server:

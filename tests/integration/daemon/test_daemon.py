@@ -13,8 +13,9 @@ from assistant.daemon.instance import ask
 from assistant.journal import Journal
 from assistant.voice.wav import read_wav
 from assistant.voice.wer import word_error_rate
-from tests.integration.daemon.conftest import HOTKEY, DaemonProcess, daemon_env, xdotool
+from tests.integration.daemon.conftest import HOTKEY, DaemonProcess, daemon_env
 from tests.support.audio import rms, speaker_monitor
+from tests.support.display import xdotool
 from tests.support.llm_server import LLMServer, text, tool_call
 
 POPUP = "assistant: run this?"

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.integration.daemon.conftest import start_daemon, xdotool
+from tests.integration.daemon.conftest import start_daemon
 from tests.integration.daemon.test_daemon import ENTRY, click_into, visible_window
+from tests.support.display import xdotool
 from tests.support.llm_server import text
 
 NO_MIC_HOTKEY = "ctrl+alt+m"

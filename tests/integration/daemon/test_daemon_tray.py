@@ -9,9 +9,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.integration.daemon.conftest import DaemonProcess, start_daemon, xdotool
+from tests.integration.daemon.conftest import DaemonProcess, start_daemon
 from tests.integration.daemon.test_daemon import ENTRY, click_into, visible_window
 from tests.support import tray_host as hosts
+from tests.support.display import xdotool
 from tests.support.llm_server import LLMServer, text
 
 tray_host = hosts.tray_host

@@ -21,7 +21,7 @@ import pytest
 
 from assistant.ui.tray import AUTO_RUN_LABEL, SUMMARY_CHARS, Tray, TrayUnavailable, shorten
 from tests.support import tray_host as hosts
-from tests.support.display import xvfb
+from tests.support.display import xdotool, xvfb
 from tests.support.require import require
 from tests.support.tray_host import Box, TrayHost
 
@@ -123,10 +123,6 @@ def wait_until(check: Callable[[], Any], what: str, timeout: float = 5.0) -> Any
             return value
         time.sleep(0.05)
     raise AssertionError(f"within {timeout} s: {what}")
-
-
-def xdotool(*args: str) -> None:
-    subprocess.run(["xdotool", *args], check=True, timeout=10)
 
 
 def grab(box: Box) -> Any:

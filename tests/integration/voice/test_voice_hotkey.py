@@ -8,11 +8,13 @@ import time
 
 import pytest
 
+from tests.support.display import xdotool
 from tests.support.require import require
 
 
-def xdotool(*args: str) -> None:
-    subprocess.run(["xdotool", *args], check=True, timeout=10)
+def press(*args: str) -> None:
+    """xdotool, then a moment for the hotkey listener to see it."""
+    xdotool(*args)
     time.sleep(0.05)
 
 
@@ -54,14 +56,14 @@ def stop_listening(key) -> None:
 def test_hold_to_talk_ignores_auto_repeat(hotkey_events) -> None:
     events, make = hotkey_events
     make("hold")
-    xdotool("keydown", "ctrl+alt+space")
+    press("keydown", "ctrl+alt+space")
     settle(events, 1)
     for _ in range(5):  # what a held key sends: more presses, or release-press pairs
-        xdotool("keydown", "space")
+        press("keydown", "space")
         subprocess.run(["xdotool", "keyup", "space", "keydown", "space"], check=True)
     settle(events, 1)
     assert events == ["start"]
-    xdotool("keyup", "ctrl+alt+space")
+    press("keyup", "ctrl+alt+space")
     settle(events, 2)
     assert events == ["start", "stop"]
 
@@ -69,10 +71,10 @@ def test_hold_to_talk_ignores_auto_repeat(hotkey_events) -> None:
 def test_toggle_starts_and_stops_on_presses(hotkey_events) -> None:
     events, make = hotkey_events
     make("toggle")
-    xdotool("key", "ctrl+alt+space")
+    press("key", "ctrl+alt+space")
     settle(events, 1)
     assert events == ["start"]
-    xdotool("key", "ctrl+alt+space")
+    press("key", "ctrl+alt+space")
     settle(events, 2)
     assert events == ["start", "stop"]
 
@@ -80,8 +82,8 @@ def test_toggle_starts_and_stops_on_presses(hotkey_events) -> None:
 def test_other_keys_do_nothing(hotkey_events) -> None:
     events, make = hotkey_events
     make("hold")
-    xdotool("key", "ctrl+space")
-    xdotool("key", "alt+a")
+    press("key", "ctrl+space")
+    press("key", "alt+a")
     settle(events, 1, timeout=0.5)
     assert events == []
 
