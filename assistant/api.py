@@ -77,7 +77,7 @@ class Assistant:
                 settings.auto_run,
                 mode=settings.approval,  # type: ignore[arg-type]
                 deny=DenyRules.parse(settings.deny),
-                protected=(str(settings.config_path), str(settings.data_path)),
+                protected=settings.own_paths,
             )
             self._session = Session(
                 LLM(settings),

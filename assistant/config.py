@@ -101,6 +101,14 @@ class Settings:
     def config_path(self) -> Path:
         return Path(self.config_dir) if self.config_dir else default_config_dir()
 
+    @property
+    def own_paths(self) -> tuple[str, ...]:
+        """The assistant's own files (config, profiles, journal): no run may change them."""
+        own = [self.config_path, self.data_path]
+        if self.profile:
+            own.append(profile_path(self.config_path, self.profile))
+        return tuple(dict.fromkeys(str(path) for path in own))
+
 
 def default_config_dir() -> Path:
     if os.environ.get(ENV_PREFIX + "CONFIG_DIR"):

@@ -73,8 +73,8 @@ class Sandbox:
     def from_settings(cls, settings: Settings) -> Sandbox:
         """The sandbox a Settings asks for: its folders, network, and the assistant's own
         (config, profiles, journal, code, and the Python environment it runs from)."""
-        own = (str(settings.config_path), str(settings.data_path), *installation())
-        return cls(settings.sandbox_writable, network=settings.sandbox_network, protected=own)
+        return cls(settings.sandbox_writable, network=settings.sandbox_network,
+                   protected=(*settings.own_paths, *installation()))
 
     def describe(self, cwd: str) -> str:
         """What code must know to work inside the sandbox, for the system message."""

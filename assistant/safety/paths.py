@@ -1,15 +1,20 @@
 """What a path means for safety: wide, system, secret, start-up (persistence) or protected.
 
-Paths arrive normalised by the language checkers: the home folder is written `~`, and a
-part only known at run time (a variable, an f-string field) is written `$?`.
+Every comparison goes through `normalise`, on both sides: the home folder is written `~`
+(however it was spelled), `..` is resolved, and a part only known at run time (a variable,
+an f-string field) is written `$?`. A trailing `/*` means every entry of a folder, `/**`
+every file under it (a recursive listing in a loop).
 """
 
 from __future__ import annotations
 
+import functools
 import os
+import posixpath
 import re
 
 UNKNOWN = "$?"
+EVERY = "**"
 
 SYSTEM_ROOTS = (
     "/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/boot", "/sys", "/proc",
@@ -19,10 +24,12 @@ HARMLESS_DEVICES = (
     "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/urandom",
     "/dev/random", "/dev/fd/", "/dev/shm",
 )
-WIDE = {
-    "/", "~", "..", "/*", "~/*", "~/.*", "/home", "/home/*", "/*/*", "$?", "$?/", "$?/*",
-    "~/..", "/.*", "/mnt", "/media", "~/$?", "/$?", "~/$?/*", "/$?/*",
-} | set(SYSTEM_ROOTS) | {root + "/*" for root in SYSTEM_ROOTS}
+WIDE = {"/", "~", "..", "/home", "/mnt", "/media", "/run/media", *SYSTEM_ROOTS}
+"""Folders whose loss is the loss of the system, the home folder or everything."""
+REGENERABLE = {".cache", ".npm", ".thumbnails", ".yarn", ".pnpm-store", ".gradle", ".m2",
+               ".nuget", "tmp", ".tmp", ".Trash"}
+"""Top-level folders of home that hold nothing a user would miss: caches and scratch."""
+MOUNTED = re.compile(r"^/(mnt|media)/[^/]+$|^/(run/)?media/[^/]+/[^/]+$")
 
 SECRET = re.compile(
     r"(^|/)\.ssh(/|$)|id_(rsa|dsa|ecdsa|ed25519)|\.aws/credentials|(^|/)\.aws(/|$)|\.gnupg"
@@ -40,23 +47,66 @@ STARTUP = re.compile(
 )
 
 
+def _home() -> str:
+    return os.path.expanduser("~").rstrip("/")
+
+
 def normalise(path: str) -> str:
-    """Collapse duplicate slashes and a trailing slash, keep `~` and `$?` markers."""
+    """One spelling per place: `~` for home, no `..`, no doubled or trailing slash."""
     path = re.sub(r"/+", "/", path.strip())
-    path = re.sub(r"^\$\{?HOME\}?", "~", path)
-    home = os.path.expanduser("~").rstrip("/")
+    path = re.sub(r"^(\$\{?HOME\}?|~[A-Za-z_][\w.-]*)(?=/|$)", "~", path)
+    home = _home()
+    if path.startswith("~"):
+        path = home + path[1:] if home else path
+    if path.startswith("/"):
+        path = posixpath.normpath(path)
+        path = "/" + path.lstrip("/")
+    elif path not in ("", "."):
+        path = posixpath.normpath(path)
     if home and (path == home or path.startswith(home + "/")):
         path = "~" + path[len(home):]
-    path = re.sub(r"^/home/[^/]+/?(?=$|/)", "~", path) if path.count("/") >= 2 else path
-    if len(path) > 1 and path.endswith("/"):
-        path = path[:-1]
+    elif path.count("/") >= 2 or path.startswith("/home/"):
+        path = re.sub(r"^/home/[^/]+(?=$|/)", "~", path)
     return path or "."
 
 
+def _folder(path: str) -> str:
+    """The folder a path stands for when it ends in "every entry" (`/*`, `/**`)."""
+    while path.endswith(("/*", "/" + EVERY)):
+        path = path.rsplit("/", 1)[0] or "/"
+    return path
+
+
 def is_wide(path: str) -> bool:
-    """A folder whose recursive removal loses the system, the home folder or everything."""
+    """Home, a top-level folder of home, a mount point, `/` or a system root, or all
+    the entries of one: what a user would lose wholesale."""
+    folder = _folder(normalise(path))
+    if folder in WIDE or folder in ("/*", "~/*", "~/.*", "/.*") or MOUNTED.match(folder):
+        return True
+    if folder.startswith("~/") and folder.count("/") == 1:
+        name = folder[2:]
+        return name not in REGENERABLE and UNKNOWN not in name and "*" not in name.strip("*.")
+    return folder in _mount_points()
+
+
+@functools.lru_cache(maxsize=1)
+def _mount_points() -> frozenset[str]:
+    """Where file systems are mounted here, but for the kernel's own and the scratch ones."""
+    try:
+        with open("/proc/self/mounts", encoding="utf-8") as mounts:
+            points = {line.split()[1].replace("\\040", " ") for line in mounts if line.strip()}
+    except OSError:
+        return frozenset()
+    skip = ("/proc", "/sys", "/dev", "/run", "/tmp", "/var/tmp", "/snap")
+    return frozenset(normalise(p) for p in points
+                     if not any(p == s or p.startswith(s + "/") for s in skip))
+
+
+def under_wide_listing(path: str) -> bool:
+    """Files found by a recursive listing of a wide folder (`~/**/*.tmp`): each may be
+    anywhere in it, so a change to them reaches the whole folder."""
     path = normalise(path)
-    return path in WIDE
+    return ("/" + EVERY) in path and is_wide(path.split("/" + EVERY, 1)[0])
 
 
 def is_system(path: str) -> bool:
@@ -77,6 +127,18 @@ def is_startup(path: str) -> bool:
 
 
 def is_protected(path: str, protected: tuple[str, ...]) -> bool:
-    """Inside one of the assistant's own folders (config, profiles, journal)."""
-    path = normalise(path)
-    return any(p and (path == p or path.startswith(p.rstrip("/") + "/")) for p in protected)
+    """Inside one of the assistant's own folders (config, profiles, journal), or one of
+    the folders that hold them (moving `~/.config` away moves the config with it)."""
+    path = _folder(normalise(path))
+    for own in protected:
+        own = normalise(own) if own else ""
+        if own and (path == own or path.startswith(own + "/") or _holds(path, own)):
+            return True
+    return False
+
+
+def _holds(folder: str, own: str) -> bool:
+    """`folder` is a parent of `own` below home or a system root (not `/` or `~` itself:
+    those are wide, and said so)."""
+    return own.startswith(folder + "/") and folder not in ("~", "/", ".", "..") and (
+        folder.startswith(("~/", "/")))

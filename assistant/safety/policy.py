@@ -75,13 +75,18 @@ class Policy:
             answer = Approval(proposal.id, answer, "caller", proposal.code if answer else "")
         if not answer.approved:
             return Approval(proposal.id, False, answer.decided_by, "", False, answer.reason)
-        if verdict.risk == "high" and answer.decided_by != "user":
-            return self._no(proposal, "high risk needs an explicit approval by the user "
-                            f"(this came from the {answer.decided_by})")
         code = answer.code or proposal.code
-        if code != proposal.code and self.assess(proposal.language, code).risk == "blocked":
-            return self._no(proposal, "the edited code is blocked by the deny rules")
-        if answer.always and verdict.risk != "high":
+        edited = code != proposal.code
+        if edited:  # a new proposal: rated in full, whatever the first rating was
+            verdict = self.assess(proposal.language, code)
+            if verdict.risk == "blocked":
+                return self._no(proposal, "the edited code is blocked by the deny rules: "
+                                + "; ".join(verdict.reasons))
+        if verdict.risk == "high" and answer.decided_by != "user":
+            what = "the edited code is high risk and" if edited else "high risk"
+            return self._no(proposal, f"{what} needs an explicit approval by the user "
+                            f"(this came from the {answer.decided_by})")
+        if answer.always and verdict.risk != "high" and not edited:
             self._always.add(key)
         return Approval(proposal.id, True, answer.decided_by, code, answer.always, answer.reason)
 

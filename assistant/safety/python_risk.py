@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 import shlex
 
 from assistant.safety import paths
+from assistant.safety.python_decode import DECODED, Decoder
 from assistant.safety.risk import Finding
 
 UNKNOWN = paths.UNKNOWN
@@ -50,6 +52,8 @@ class _Reader(ast.NodeVisitor):
         self.network = ""
         self.loops: list[ast.AST] = []
         self.downloaded: set[str] = set()
+        self.decoder = Decoder(self.qualname, self.values)
+        self.filters = 0  # `if` statements around the code being read
 
     # -- names and values -------------------------------------------------------------
     def qualname(self, node: ast.AST) -> str:
@@ -113,6 +117,28 @@ class _Reader(ast.NodeVisitor):
             if isinstance(node.func, ast.Attribute) and node.func.attr in (
                     "expanduser", "resolve", "absolute", "strip", "format"):
                 return self.text(node.func.value, depth + 1)
+            return self._listing(node, name, args, depth)
+        return UNKNOWN
+
+    def _listing(self, node: ast.Call, name: str, args: list[str], depth: int) -> str:
+        """What a folder listing yields: `R/*` for its entries, `R/**` for every file
+        under it (`**/PATTERN` when a pattern picks some)."""
+        method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+        if name in ("os.listdir", "os.scandir") or (
+                method == "iterdir" and isinstance(node.func, ast.Attribute)):
+            root = args[0] if name.startswith("os.") and args else (
+                self.text(node.func.value, depth + 1) if method == "iterdir" else ".")
+            return f"{root}/*"
+        if name == "os.walk":
+            return f"{args[0] if args else '.'}/{paths.EVERY}"
+        if method in ("glob", "rglob") and isinstance(node.func, ast.Attribute) and args and \
+                not name.startswith("glob."):
+            root, pattern = self.text(node.func.value, depth + 1), args[0]
+            if method == "rglob" or pattern.startswith("**"):
+                pattern = pattern.lstrip("*/")
+                return f"{root}/{paths.EVERY}" + (f"/{pattern}" if pattern not in ("", "*")
+                                                  else "")
+            return f"{root}/{pattern}"
         return UNKNOWN
 
     def part(self, node: ast.AST) -> str:
@@ -166,9 +192,20 @@ class _Reader(ast.NodeVisitor):
             self.env_dump = self.env_dump or self.part(node.iter)
         if isinstance(node.target, ast.Name):
             self.values[node.target.id] = node.iter
+        elif isinstance(node.target, ast.Tuple):
+            under = self.text(node.iter)
+            for position, element in enumerate(node.target.elts):
+                if isinstance(element, ast.Name):
+                    self.values[element.id] = ast.Constant(
+                        under if position == 0 else f"{under}/{UNKNOWN}")
         self.loops.append(ast.Pass())
         self.generic_visit(node)
         self.loops.pop()
+
+    def visit_If(self, node: ast.If) -> None:
+        self.filters += 1
+        self.generic_visit(node)
+        self.filters -= 1
 
     def visit_Call(self, node: ast.Call) -> None:
         name = self.qualname(node.func)
@@ -215,6 +252,14 @@ class _Reader(ast.NodeVisitor):
             k.arg == "shell" and isinstance(k.value, ast.Constant) and k.value.value
             for k in node.keywords)
         if name not in SHELL_CALLS and name not in PROCESS_CALLS:
+            return
+        hidden = [self.decoder.decode(n) for n in (
+            first.elts if isinstance(first, (ast.List, ast.Tuple)) else [first])]
+        if any(h is not None for h in hidden):
+            text = " ".join(h for h in hidden if h is not None and h != DECODED)
+            self._hidden(node, text)
+            if text:
+                self._shell(text, node)
             return
         if isinstance(first, (ast.List, ast.Tuple)):
             words = [self.text(e) for e in first.elts]
@@ -285,10 +330,27 @@ class _Reader(ast.NodeVisitor):
                 paths.is_secret(self.text(args[0])):
             self.secret_read = self.secret_read or self.part(node)
 
+    def _hidden(self, node: ast.AST, text: str) -> None:
+        said = " ".join(text.split())
+        said = said if len(said) <= 60 else said[:57] + "..."
+        self.add("obfuscated-exec", "high", node, "runs code hidden by encoding"
+                 + (f" (it decodes to `{said}`)" if said else ""))
+
     def _runs(self, name: str, node: ast.Call) -> None:
         if name not in RUNNERS or not node.args:
             return
         first = node.args[0]
+        if isinstance(first, ast.Call) and self.qualname(first.func) in ("compile",
+                                                                          "builtins.compile"):
+            first = first.args[0] if first.args else first
+        hidden = self.decoder.decode(first)
+        if hidden is not None:
+            text = "" if hidden == DECODED else hidden
+            self._hidden(node, text)
+            if text:
+                with contextlib.suppress(RecursionError):
+                    self.found += check(text, self.protected, self.seen)
+            return
         if isinstance(first, ast.Constant) and isinstance(first.value, str):
             try:
                 self.found += check(first.value, self.protected, self.seen)

@@ -10,6 +10,8 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
+from assistant.safety.paths import is_wide
+
 # Stands for text only known at run time; "$?DL" marks one that comes from a download.
 UNKNOWN = "$?"
 DOWNLOADED = "$?DL"
@@ -152,9 +154,38 @@ def _flatten(text: str, inner: list[tuple[str, str]]) -> str:
     return "".join(out)
 
 
-def _variables(word: str) -> str:
-    word = re.sub(r"\$\{?HOME\}?|^~(?=/|$)", "~", word)
-    return re.sub(r"\$\{[^}]*\}|\$[A-Za-z_]\w*|\$[@*#?$!0-9]", UNKNOWN, word)
+RESERVED = {"if", "then", "else", "elif", "do", "while", "until", "!", "{", "}"}
+"""Words that open a compound command: the command proper follows them."""
+ASSIGNERS = {"export", "local", "declare", "readonly", "typeset"}
+ASSIGNMENT = re.compile(r"([A-Za-z_]\w*)=(.*)", re.DOTALL)
+
+
+def _variables(word: str, known: dict[str, str]) -> str:
+    """Variables the script assigned become their values; the rest `$?`."""
+    word = re.sub(r"\$\{?HOME\}?(?!\w)|^~(?=/|$)", "~", word)
+
+    def value(match: re.Match[str]) -> str:
+        return known.get(match.group(1) or match.group(2) or "", UNKNOWN)
+
+    word = re.sub(r"\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)", value, word)
+    return re.sub(r"\$\{[^}]*\}|\$[@*#?$!0-9]", UNKNOWN, word)
+
+
+def _assign(words: list[str], known: dict[str, str]) -> None:
+    """Remember what a plain assignment or a `for NAME in ...` gives a variable.
+
+    A loop variable takes each word in turn: the widest one stands for them all.
+    """
+    if len(words) >= 3 and words[0] in ("for", "select") and words[2] == "in":
+        items = words[3:] or [UNKNOWN]
+        known[words[1]] = next((w for w in items if is_wide(w)), items[0])
+        return
+    rest = words[1:] if words and words[0] in ASSIGNERS else words
+    pairs = [ASSIGNMENT.fullmatch(w) for w in rest if not w.startswith("-")]
+    if pairs and all(pairs):
+        for pair in pairs:
+            if pair is not None:
+                known[pair.group(1)] = pair.group(2)
 
 
 def parse(text: str) -> Script:
@@ -167,6 +198,7 @@ def parse(text: str) -> Script:
     tokens = list(lexer)
     commands: list[Command] = []
     current = Command([])
+    known: dict[str, str] = {}
     pipeline = position = 0
     i = 0
     while i < len(tokens):
@@ -174,6 +206,7 @@ def parse(text: str) -> Script:
         if token in SEPARATORS or token == "()" or set(token) <= set(";&|()"):
             if current.words or current.writes or current.reads:
                 commands.append(current)
+                _assign(current.words, known)
             if token not in ("|", "|&"):
                 pipeline += 1
                 position = 0
@@ -187,11 +220,12 @@ def parse(text: str) -> Script:
             if (token.endswith("&") and target.isdigit()) or token in ("<<", "<<-", "<<<"):
                 pass
             elif ">" in token:
-                current.writes.append(_variables(target))
+                current.writes.append(_variables(target, known))
             else:
-                current.reads.append(_variables(target))
+                current.reads.append(_variables(target, known))
         else:
-            current.words.append(_variables(token))
+            if current.words or token not in RESERVED:
+                current.words.append(_variables(token, known))
             current.tokens.append(token)
         i += 1
     if current.words or current.writes or current.reads:

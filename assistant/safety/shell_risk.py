@@ -141,9 +141,10 @@ def delete_findings(
             found.append(Finding("self-tamper", "high", part, "deletes the assistant's own files"))
         elif paths.is_system(target) or paths.is_secret(target) or paths.is_startup(target):
             found.append(Finding("delete", "high", part, f"deletes {target}, a system or key file"))
-        elif UNKNOWN in target and recursive:
+        elif UNKNOWN in target and (recursive or target.endswith("*")):
             found.append(Finding("delete", "high", part,
-                                 f"deletes {target} recursively, a path known only at run time"))
+                                 f"deletes {target}, a path known only at run time (all of / "
+                                 "or ~ if it is empty)"))
         elif target in ("*", ".", "./*", ".*") and recursive:
             found.append(Finding("delete", "high", part,
                                  "deletes everything in the current folder, wherever that is"))
@@ -288,6 +289,11 @@ def _rules(name: str, args: list[str], part: str, protected: tuple[str, ...],
     elif name in ("chmod", "chown", "chgrp", "chattr", "setfacl"):
         mode = plain[0] if plain else ""
         targets = plain[1:]
+        recursive = any(a in ("-R", "--recursive") or re.fullmatch(r"-\w*R\w*", a) for a in args)
+        wide = [t for t in targets if paths.is_wide(t)]
+        if wide and recursive:
+            found.append(Finding("wide-delete", "high", part,
+                                 f"changes who may use everything in {wide[0]}"))
         if any(paths.is_system(t) or paths.is_wide(t) for t in targets):
             found.append(Finding("privilege", "high", part, "changes permissions of system paths"))
         elif name == "chmod" and (re.search(r"[+=][rwx]*s|^[4267]\d{3}$", mode)):
