@@ -227,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import bench_peers
     import bench_report
+    import tasks_report
 
     peers: dict[str, float | None] | None = None
     peer_reasons: dict[str, str] = {}
@@ -264,8 +265,9 @@ def main(argv: list[str] | None = None) -> int:
         runs += (f"; load average (1 min) {load_at_start:.1f} at the start and "
                  f"{os.getloadavg()[0]:.1f} at the end, on {os.cpu_count()} cores")
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
+        tasks = tasks_report.section_of(args.markdown.read_text()) if args.markdown.exists() else ""
         args.markdown.write_text(bench_report.markdown(
-            values, reasons, peers, peer_reasons, bench_peers.PEER, runs, chart_link))
+            values, reasons, peers, peer_reasons, bench_peers.PEER, runs, chart_link) + tasks)
     if failed:
         print(f"bench: failed: {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0

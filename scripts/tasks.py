@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""The task benchmark: everyday jobs done by this assistant and by open-interpreter 0.4.3,
+side by side, on the same local llama.cpp server and model.
+
+    nice .venv/bin/python scripts/tasks.py --model qwen2.5-coder-1.5b --json /tmp/tasks-1.5b.json
+    .venv/bin/python scripts/tasks.py --report /tmp/tasks-1.5b.json /tmp/tasks-0.5b.json \
+        --markdown docs/benchmarks.md --chart docs/tasks.png
+
+Each task (tasks_suite.py; the blind ones in tasks_blind.py) runs in a fresh folder with
+its files, in a separate process per system (tasks_run.py), stopped at 120 s; its check
+reads the folder and the final answer. The incumbent is installed into .bench/ as
+`scripts/bench.py --peers` does. Results: pass rate, median and worst task time, and
+tokens counted by the server, per system, model and suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import asdict, fields
+from pathlib import Path
+from typing import Any
+
+SCRIPTS = Path(__file__).resolve().parent
+ROOT = SCRIPTS.parent
+BLIND = SCRIPTS / "tasks_blind.py"
+SUITES = ("own", "blind")
+MAX_TOKENS = 1024
+
+
+def suites(chosen: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """suite name -> its tasks; the blind suite only where its module is present."""
+    import tasks_suite
+
+    found: dict[str, list[dict[str, Any]]] = {}
+    if "own" in chosen:
+        found["own"] = tasks_suite.TASKS
+    if "blind" in chosen and BLIND.is_file():
+        spec = importlib.util.spec_from_file_location("tasks_blind", BLIND)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        found["blind"] = module.TASKS
+    return found
+
+
+@contextlib.contextmanager
+def serve(name: str, log: Path) -> Iterator[Any]:
+    """The embedded model `name` (a name or a .gguf path) served as the assistant serves it,
+    with the server's log in `log` (its token counts); yields the EmbeddedServer."""
+    from assistant.config import load_settings
+    from assistant.llm import embedded
+
+    model = embedded.chosen(load_settings({"embedded_model": name}))
+    if model.path is None:
+        raise SystemExit(f"tasks: {model.name} is not installed: {model.install}")
+    server = embedded.EmbeddedServer(model)
+    server.port = embedded.free_port()
+    with open(log, "ab") as out:
+        process = subprocess.Popen(server.command(), stdin=subprocess.DEVNULL, stdout=out,
+                                   stderr=subprocess.STDOUT)
+    try:
+        wait_ready(server.openai_url, process)
+        yield server
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        server.stop()
+
+
+def wait_ready(url: str, server: subprocess.Popen[bytes], timeout: float = 180) -> None:
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"tasks: the model server exited {server.returncode} at start")
+        with contextlib.suppress(OSError), urllib.request.urlopen(f"{url}/models", timeout=2):
+            return
+        time.sleep(0.5)
+    raise SystemExit(f"tasks: the model server did not answer within {timeout:g} s")
+
+
+def our_settings(server: Any) -> dict[str, Any]:
+    """What our assistant is given: the server, as the embedded model is configured."""
+    from assistant.config import Settings
+
+    default = Settings()
+    wanted = server.settings_for(default)
+    return {f.name: getattr(wanted, f.name) for f in fields(Settings)
+            if getattr(wanted, f.name) != getattr(default, f.name)}
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    import tasks_run
+    from bench_peers import ensure_venv
+
+    chosen = suites(args.suite.split(","))
+    if args.only:
+        names = set(args.only.split(","))
+        chosen = {s: [t for t in ts if t["name"] in names] for s, ts in chosen.items()}
+    systems = args.systems.split(",")
+    if "oi" in systems:
+        ensure_venv()
+    results: dict[str, Any] = {
+        "model": Path(args.model).stem, "date": time.strftime("%Y-%m-%d %H:%M %Z"),
+        "command": " ".join(["scripts/tasks.py", *sys.argv[1:]]),
+        "load": [os.getloadavg()[0]], "tasks": [],
+    }
+    with tempfile.TemporaryDirectory(prefix="tasks-server-") as folder:
+        log = Path(folder) / "server.log"
+        with serve(args.model, log) as server:
+            server_log = tasks_run.ServerLog(log)
+            ours = our_settings(server)
+            results["gguf"] = str(server.model.path)
+            config = {
+                "ours": {"settings": ours},
+                "oi": {"model": ours["model"], "api_base": server.openai_url,
+                       "context_window": server.n_ctx, "max_tokens": MAX_TOKENS,
+                       "temperature": ours.get("temperature", 0.0)},
+            }
+            for suite, tasks in chosen.items():
+                for task in tasks:
+                    for system in systems:
+                        outcome = tasks_run.run_task(task, system, config[system], server_log)
+                        print(f"tasks: {suite}/{task['name']} {system}: "
+                              f"{'pass' if outcome.passed else 'FAIL'} {outcome.seconds:.1f} s "
+                              f"{outcome.reason}", file=sys.stderr, flush=True)
+                        results["tasks"].append({"suite": suite, "name": task["name"],
+                                                 "system": system, **asdict(outcome)})
+                        if args.json:
+                            write_json(args.json, results)
+    results["load"].append(os.getloadavg()[0])
+    return results
+
+
+def write_json(path: Path, results: dict[str, Any]) -> None:
+    import tasks_report
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({**results, "summary": tasks_report.summaries(results)},
+                               indent=1) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default="qwen2.5-coder-1.5b",
+                        help="installed weights by name, or a GGUF path")
+    parser.add_argument("--systems", default="ours,oi", help="ours,oi (comma-separated)")
+    parser.add_argument("--suite", default="own,blind", help="own,blind (comma-separated)")
+    parser.add_argument("--only", metavar="NAMES", help="only these tasks (comma-separated)")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="write the results here")
+    parser.add_argument("--report", type=Path, nargs="+", metavar="JSON",
+                        help="no runs: report these earlier results (one per model)")
+    parser.add_argument("--markdown", type=Path, metavar="FILE",
+                        help="put the tasks section into this file (docs/benchmarks.md)")
+    parser.add_argument("--chart", type=Path, metavar="FILE", help="draw the chart (PNG)")
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(SCRIPTS))
+    sys.path.insert(0, str(ROOT))
+    import tasks_report
+    from bench_peers import PEER_BIN
+
+    if args.report:
+        runs = [json.loads(path.read_text()) for path in args.report]
+    else:
+        runs = [measure(args)]
+        if args.json:
+            write_json(args.json, runs[0])
+    for run in runs:
+        print(tasks_report.text_table(run))
+        for line in tasks_report.failures(run):
+            print(f"  ours failed {line}")
+    link = None
+    if args.chart:
+        tasks_report.chart(runs, PEER_BIN / "python", args.chart)
+        if args.markdown:
+            link = os.path.relpath(args.chart.resolve(), args.markdown.resolve().parent)
+    if args.markdown:
+        tasks_report.write_section(args.markdown, tasks_report.markdown(runs, link))
+    return 0
+
+
+if __name__ == "__main__":
+    venv_python = ROOT / ".venv" / "bin" / "python"
+    if Path(sys.prefix).resolve() != venv_python.parent.parent.resolve() and venv_python.exists():
+        os.execv(venv_python, [str(venv_python), __file__, *sys.argv[1:]])
+    sys.exit(main())

@@ -1,0 +1,144 @@
+"""The task benchmark's checks: each passes on a folder where the job was done by hand, and
+fails on the untouched folder with no answer (a check that cannot fail measures nothing)."""
+
+from __future__ import annotations
+
+import os
+import platform
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.require import require
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import tasks_run  # noqa: E402
+import tasks_suite  # noqa: E402
+
+SUM_JS = ("const fs = require('fs');\nconst n = fs.readFileSync('numbers.txt', 'utf8')"
+          ".split('\\n').filter(Boolean).map(Number);\nconsole.log(n.reduce((a, b) => a + b));\n")
+SPLIT = ("import csv, os\nos.makedirs('by_region', exist_ok=True)\n"
+         "rows = list(csv.DictReader(open('customers.csv')))\n"
+         "for region in {r['region'] for r in rows}:\n"
+         "    with open(f'by_region/{region}.csv', 'w', newline='') as f:\n"
+         "        w = csv.DictWriter(f, ['name', 'region']); w.writeheader()\n"
+         "        w.writerows(r for r in rows if r['region'] == region)\n")
+
+# name -> (shell run in the task's folder, final answer): the job done by hand.
+BY_HAND: dict[str, tuple[str, str]] = {
+    "logs_to_old": ("mkdir old && mv *.log old/", "Moved the three logs into old."),
+    "rename_jpeg": ('for f in *.jpeg; do mv "$f" "${f%.jpeg}.jpg"; done', "Done."),
+    "delete_tmp": ("find . -name '*.tmp' -delete", "Deleted 2 files."),
+    "count_lines": ("", "server.log has 137 lines."),
+    "csv_total": ("", "The total is 5,186.50."),
+    "csv_filter": ("head -1 people.csv > paris.csv && grep ',Paris,' people.csv >> paris.csv",
+                   "Wrote 3 rows."),
+    "csv_to_json": ("python3 -c \"import csv, json; json.dump(list(csv.DictReader("
+                    "open('inventory.csv'))), open('inventory.json', 'w'))\"", "Done."),
+    "json_port": ("", "The database uses port 6432."),
+    "json_edit": ("python3 -c \"import json; d = json.load(open('settings.json')); "
+                  "d['debug'] = False; json.dump(d, open('settings.json', 'w'))\"", "Done."),
+    "json_merge": ("python3 -c \"import json; json.dump({**json.load(open('base.json')), "
+                   "**json.load(open('override.json'))}, open('merged.json', 'w'))\"", "Done."),
+    "find_fixme": ("", "src/cache.py has the FIXME."),
+    "collect_todos": ("grep -h TODO *.py > todo.txt", "Three TODOs collected."),
+    "count_errors": ("", "4 lines start with error."),
+    "largest_file": ("", "data/big.bin.txt is the largest."),
+    "sort_lines": ("sort names.txt > sorted.txt", "Sorted."),
+    "dedupe_lines": ("awk '!seen[$0]++' emails.txt > t && mv t emails.txt", "Removed 2."),
+    "project_folders": ("for d in src tests docs; do mkdir $d && touch $d/README.md; done",
+                        "Created."),
+    "hello_file": ("echo 'Hello, world!' > hello.txt", "Created hello.txt."),
+    "node_run": ("", "It prints 5117."),
+    "node_sum": (f"cat > sum.js <<'EOF'\n{SUM_JS}EOF\nnode sum.js", "The sum is 1123."),
+    "package_json": ("echo '{\"name\": \"tiny-tool\", \"version\": \"1.2.3\"}' > package.json",
+                     "Created package.json."),
+    "node_active_users": ("", "4 users are active."),
+    "cpu_cores": ("", f"It has {os.cpu_count()} cores."),
+    "hostname": ("", f"The hostname is {socket.gethostname()}."),
+    "kernel": ("", f"Kernel {platform.release()}."),
+    "node_version": ("", "Node.js {node} is installed."),
+    "backup_then_edit": ("cp notes.md notes.md.bak && echo reviewed >> notes.md", "Done."),
+    "count_extensions": ("echo '{\"txt\": 3, \"csv\": 2, \"py\": 1}' > counts.json", "Done."),
+    "team_averages": ("printf 'team,average\\nred,15\\nblue,9\\ngreen,9.0\\n' > averages.csv",
+                      "Done."),
+    "replace_word": ("sed -i 's/colour/color/g; s/Colour/Color/g' *.md", "Replaced."),
+    "extract_emails": ("grep -oE '[A-Za-z0-9._+-]+@[A-Za-z0-9.-]+[a-z]' contacts.txt "
+                       "| sort -u > emails.txt", "Three addresses."),
+    "find_function": ("", "It is defined in lib/dates.py."),
+    "big_orders": ("", "3 rows have a quantity over 10."),
+    "zip_reports": ("python3 -m zipfile -c reports.zip april.txt may.txt", "Done."),
+    "version_bump": ("echo 2.4.0 > VERSION && sed -i 's/2.3.9/2.4.0/' package.json", "Done."),
+    "split_by_region": (f"python3 - <<'EOF'\n{SPLIT}EOF", "Done."),
+}
+
+
+def test_the_suite_has_30_distinct_tasks_each_done_by_hand() -> None:
+    names = [task["name"] for task in tasks_suite.TASKS]
+    assert len(names) >= 30
+    assert len(set(names)) == len(names)
+    assert sorted(BY_HAND) == sorted(names)
+
+
+@pytest.mark.parametrize("task", tasks_suite.TASKS, ids=lambda task: task["name"])
+def test_a_check_passes_when_done_by_hand_and_fails_when_not(
+        task: dict, tmp_path: Path) -> None:
+    require(subprocess.run(["node", "--version"], capture_output=True, check=False)
+            .returncode == 0, "node is not installed")
+    untouched, done = tmp_path / "untouched", tmp_path / "done"
+    for folder in (untouched, done):
+        tasks_run.lay_out(folder, task["files"])
+    shell, answer = BY_HAND[task["name"]]
+    answer = answer.format(node=tasks_suite.node_version())
+    if shell:
+        subprocess.run(["bash", "-c", shell], cwd=done, check=True, timeout=30)
+    assert task["check"](done, answer) is None
+    problem = task["check"](untouched, "")
+    assert isinstance(problem, str)
+    assert problem and "\n" not in problem
+
+
+# Two requests as llama-cpp-python's server logs them (the second mostly from its cache).
+SERVER_LOG = """\
+llama_perf_context_print:        load time =    3116.85 ms
+llama_perf_context_print: prompt eval time =    3116.30 ms /   217 tokens (   14.36 ms per token)
+llama_perf_context_print:        eval time =    5532.81 ms /    16 runs   (  345.80 ms per token)
+llama_perf_context_print:       total time =    8672.22 ms /   233 tokens
+INFO:     127.0.0.1:33512 - "POST /v1/chat/completions HTTP/1.1" 200 OK
+Llama.generate: 211 prefix-match hit, remaining 7 prompt tokens to eval
+llama_perf_context_print:        load time =    3116.85 ms
+llama_perf_context_print: prompt eval time =     116.54 ms /     7 tokens (   16.65 ms per token)
+llama_perf_context_print:        eval time =     673.04 ms /    19 runs   (   35.42 ms per token)
+llama_perf_context_print:       total time =     805.01 ms /    26 tokens
+"""
+
+
+def test_tokens_are_read_from_the_server_log_after_a_mark(tmp_path: Path) -> None:
+    path = tmp_path / "server.log"
+    path.write_text("llama_perf_context_print: prompt eval time = 1 ms / 999 tokens\n")
+    log = tasks_run.ServerLog(path)
+    mark = log.mark()
+    with path.open("a") as out:
+        out.write(SERVER_LOG)
+    assert log.tokens_since(mark) == {"requests": 2, "prompt_evaluated": 224,
+                                      "prompt_cached": 211, "generated": 35}
+
+
+def test_the_tasks_section_is_replaced_in_place_and_kept_by_bench(tmp_path: Path) -> None:
+    import tasks_report
+
+    path = tmp_path / "benchmarks.md"
+    path.write_text("# Benchmarks\n\n| figures |\n")
+    tasks_report.write_section(path, tasks_report.START + "\nfirst\n" + tasks_report.END + "\n")
+    tasks_report.write_section(path, tasks_report.START + "\nsecond\n" + tasks_report.END + "\n")
+    text = path.read_text()
+    assert text.startswith("# Benchmarks\n\n| figures |\n")
+    assert "second" in text and "first" not in text
+    assert tasks_report.section_of(text).strip() == (
+        f"{tasks_report.START}\nsecond\n{tasks_report.END}")
+    assert tasks_report.section_of("# Benchmarks\n") == ""
