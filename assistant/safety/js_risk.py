@@ -35,6 +35,22 @@ RUNNER = re.compile(rf"\b(eval|Function|runInNewContext|runInThisContext|runInCo
                     rf"({ARG})")
 LOOP = re.compile(r"\bwhile\s*\(\s*(?:true|1)\s*\)|\bfor\s*\(\s*;\s*;\s*\)|setInterval\s*\(")
 KILL = re.compile(rf"\bprocess\.kill\s*\(\s*({ARG})")
+ASSIGN = re.compile(rf"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*"
+                    rf"((?:{STRING}|[^,();\n]|\([^()]*\))+)")
+LISTING = re.compile(rf"\bfor\s*\(\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s+of\s+(?:fs\.)?"
+                     rf"(?:readdirSync|readdir)\(\s*({ARG})|(?:readdirSync|readdir)\(\s*({ARG})\)"
+                     rf"\s*\.forEach\(\s*\(?\s*([A-Za-z_$][\w$]*)")
+DECODE = re.compile(r"\batob\s*\(|Buffer\.from\([^)]*['\"](?:base64|base64url|hex|latin1|binary)"
+                    r"['\"]|fromCharCode|\bunescape\s*\(|decodeURIComponent\s*\(|split\(\s*['\"]{2}"
+                    r"\s*\)\s*\.reverse\(\)|(?:\\x[0-9a-fA-F]{2}){4}")
+SINK = re.compile(r"\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|eval|Function"
+                  r"|runInNewContext|runInThisContext|runInContext)\s*\(|\brequire\(\s*[A-Za-z_$]"
+                  r"|\]\s*\(")
+OPEN = re.compile(rf"\bopenSync\s*\(\s*({ARG})\s*,\s*['\"]([rwa]\+?|[wa]x?)['\"]")
+SENDING = re.compile(r"method\s*:\s*['\"](?:POST|PUT|PATCH)|\.(?:post|put|patch)\s*\("
+                     r"|\.pipe\(\s*req|\b(?:https?)\.request\s*\(|\bnet\.(?:connect|createConnection)|FormData"
+                     r"|\.send\s*\(|\.write\s*\(")
+REQUIRE = re.compile(rf"\brequire\s*\(\s*({ARG})\s*\)")
 
 
 def _strip_comments(code: str) -> str:
@@ -57,12 +73,17 @@ def _strip_comments(code: str) -> str:
     return "".join(out)
 
 
-def value(expr: str) -> str:
-    """The string an argument expression evaluates to; run-time parts become `$?`."""
+def value(expr: str, known: dict[str, str] | None = None, depth: int = 0) -> str:
+    """The string an argument expression evaluates to; run-time parts become `$?`.
+
+    `known` holds what the code assigned to its variables (their expressions)."""
+    known = known or {}
     expr = HOME.sub("'~'", expr.strip())
+    if expr in known and depth < 8:
+        return value(known[expr], known, depth + 1)
     join = re.fullmatch(r"(?:path\.)?(?:join|resolve)\((.*)\)", expr, re.DOTALL)
     if join:
-        return "/".join(value(p) for p in re.findall(ARG, join.group(1)))
+        return "/".join(value(p, known, depth + 1) for p in re.findall(ARG, join.group(1)))
     pieces = re.findall(rf"{STRING}|[^+]+", expr)
     if not pieces:
         return paths.UNKNOWN
@@ -73,9 +94,15 @@ def value(expr: str) -> str:
             continue
         if piece[:1] in "'\"`" and piece[-1:] == piece[:1]:
             inner = piece[1:-1]
-            result += re.sub(r"\$\{\s*'~'\s*\}", "~", inner) if piece[0] == "`" else inner
+            if piece[0] == "`":
+                inner = re.sub(r"\$\{\s*'~'\s*\}", "~", inner)
+                inner = re.sub(r"\$\{\s*([A-Za-z_$][\w$]*)\s*\}", lambda m: value(
+                    m.group(1), known, depth + 1) if m.group(1) in known else m.group(0), inner)
+            result += inner
         elif re.fullmatch(r"-?\d+", piece):
             result += piece
+        elif piece in known and depth < 8:
+            result += value(known[piece], known, depth + 1)
         else:
             result += paths.UNKNOWN
     return re.sub(r"\$\{[^}]*\}", paths.UNKNOWN, result)
@@ -88,52 +115,93 @@ def check(
     from assistant.safety.shell_risk import check as shell_check
     from assistant.safety.shell_risk import delete_findings, write_findings
 
-    code = _strip_comments(code)
+    code = HOME.sub("'~'", _strip_comments(code))
+    known = {m.group(1): m.group(2) for m in ASSIGN.finditer(code)}
+    for match in LISTING.finditer(code):  # each entry of a listing stands for all of them
+        name, folder = match.group(1) or match.group(4), match.group(2) or match.group(3)
+        known[name] = f"{value(folder, known)}/*"
+    network = NETWORK.search(code)
     found: list[Finding] = []
+    downloaded: set[str] = set()
     for match in CHILD.finditer(code):
-        command = value(match.group(2))
+        command = value(match.group(2), known)
         if match.group(3):
-            command += " " + " ".join(value(a) for a in re.findall(STRING, match.group(3)))
+            command += " " + " ".join(value(a, known) for a in re.findall(STRING, match.group(3)))
         if not command.replace(paths.UNKNOWN, "").strip():
             found.append(Finding("dynamic", "medium", match.group(0),
                                  "runs a command built at run time"))
         else:
-            found += shell_check(command, protected, seen)
+            found += shell_check(command, protected, seen, downloaded)
     for match in FS_DELETE.finditer(code):
         args = ["-r"] if match.group(3) else []
-        target = value(match.group(2)).replace(paths.UNKNOWN, "<var>")
+        target = value(match.group(2), known).replace(paths.UNKNOWN, "<var>")
         found += delete_findings("rm", [*args, target], match.group(0), protected)
     for match in FS_WRITE.finditer(code):
         plain = match.group(1).startswith(("writeFile", "appendFile", "createWriteStream"))
-        target = match.group(2) if plain else (match.group(3) or "")
-        found += write_findings(value(target), match.group(0), protected)
-        if not plain and paths.is_secret(value(match.group(2))):
+        target = value(match.group(2) if plain else (match.group(3) or ""), known)
+        found += write_findings(target, match.group(0), protected)
+        if network:  # what is written beside a fetch may be what was fetched
+            downloaded.add(target.lstrip("./"))
+        if not plain and paths.is_secret(value(match.group(2), known)):
             found.append(Finding("secrets", "high", match.group(0), "copies keys or credentials"))
+    for match in OPEN.finditer(code):
+        if match.group(2) != "r":
+            found += write_findings(value(match.group(1), known), match.group(0), protected)
     for match in FS_CHMOD.finditer(code):
-        target = value(match.group(2))
+        target = value(match.group(2), known)
         if paths.is_system(target) or paths.is_wide(target):
             found.append(Finding("privilege", "high", match.group(0),
                                  "changes permissions of system paths"))
-    secret = next((m.group(0) for m in FS_READ.finditer(code)
-                   if paths.is_secret(value(m.group(2)))), "")
+    found += _data(code, known, network)
+    found += _runs(code, known, network, downloaded, protected, seen)
+    for loop in LOOP.finditer(code):
+        body = code[loop.end() : loop.end() + 400]
+        if re.search(r"\b(fork|spawn|exec|execFile)\s*\(", body):
+            found.append(Finding("fork-bomb", "blocked", code[loop.start() : loop.end() + 60],
+                                 "starts processes in an endless loop"))
+    for match in KILL.finditer(code):
+        looped = re.search(r"\bfor\s*\(|\.forEach\(|\bwhile\s*\(", code[: match.start()])
+        many = value(match.group(1), known) in ("-1", "0") or looped
+        found.append(Finding("kill-many", "high" if many else "medium", match.group(0),
+                             "stops every process it can" if many else "stops a process"))
+    return found
+
+
+def _data(code: str, known: dict[str, str], network: re.Match[str] | None) -> list[Finding]:
+    """Secrets, the environment and the user's own files: read, and maybe sent away."""
+    reads = [(m.group(0), value(m.group(2), known)) for m in FS_READ.finditer(code)]
+    secret = next((part for part, path in reads if paths.is_secret(path)), "")
+    personal = next((part for part, path in reads if paths.normalise(path).startswith("~/")), "")
     env = ENV_DUMP.search(code)
-    network = NETWORK.search(code)
+    sending = SENDING.search(code)
     if network and (secret or env):
         what = secret or (env.group(0) if env else "")
-        found.append(Finding("exfiltration", "high", f"{what} … {network.group(0)}",
-                             "reads secrets and talks to the network"))
-    elif secret:
-        found.append(Finding("secrets", "high", secret, "reads keys or credentials"))
-    elif env:
-        found.append(Finding("secrets", "medium", env.group(0),
-                             "reads every environment variable, API keys included"))
+        return [Finding("exfiltration", "high", f"{what} … {network.group(0)}",
+                        "reads secrets and talks to the network")]
+    if network and personal and sending:
+        return [Finding("exfiltration", "high", f"{personal} … {sending.group(0)}",
+                        "sends the user's own files over the network")]
+    if secret:
+        return [Finding("secrets", "high", secret, "reads keys or credentials")]
+    if env:
+        return [Finding("secrets", "medium", env.group(0),
+                        "reads every environment variable, API keys included")]
+    return []
+
+
+def _runs(code: str, known: dict[str, str], network: re.Match[str] | None,
+          downloaded: set[str], protected: tuple[str, ...],
+          seen: set[str] | None) -> list[Finding]:
+    """Code the snippet runs: fetched, decoded, or built at run time."""
+    found: list[Finding] = []
     for match in RUNNER.finditer(code):
         arg = match.group(2)
-        if re.search(r"\bfetch\b|\bhttps?\.get\b|axios|\.text\(\)", arg) or (network and \
-                re.search(r"\b(body|data|text|res|response|script|code)\b", arg)):
+        if network and (match.group(1) == "Function" or re.search(
+                r"\bfetch\b|\bhttps?\.get\b|axios|\.text\(\)|\b(body|data|text|res|response"
+                r"|script|code)\b", arg)):
             found.append(Finding("download-exec", "high", match.group(0),
                                  "runs code fetched from the network"))
-        elif re.search(r"atob|Buffer\.from\([^)]*(base64|hex)|fromCharCode|unescape", arg):
+        elif DECODE.search(arg) or DECODE.search(known.get(arg.strip().split("(")[0], "")):
             found.append(Finding("obfuscated-exec", "high", match.group(0),
                                  "runs code hidden by encoding"))
         elif re.fullmatch(STRING, arg.strip()):
@@ -144,13 +212,12 @@ def check(
     if re.search(r"\.then\(\s*eval\s*\)", code):
         found.append(Finding("download-exec", "high", "then(eval)",
                              "runs code fetched from the network"))
-    for loop in LOOP.finditer(code):
-        body = code[loop.end() : loop.end() + 400]
-        if re.search(r"\b(fork|spawn|exec|execFile)\s*\(", body):
-            found.append(Finding("fork-bomb", "blocked", code[loop.start() : loop.end() + 60],
-                                 "starts processes in an endless loop"))
-    for match in KILL.finditer(code):
-        many = value(match.group(1)) in ("-1", "0")
-        found.append(Finding("kill-many", "high" if many else "medium", match.group(0),
-                             "stops every process it can" if many else "stops a process"))
+    for match in REQUIRE.finditer(code):
+        if value(match.group(1), known).lstrip("./") in downloaded:
+            found.append(Finding("download-exec", "high", match.group(0),
+                                 "loads code just downloaded"))
+    decoded, sink = DECODE.search(code), SINK.search(code)
+    if decoded and sink and not any(f.family == "obfuscated-exec" for f in found):
+        found.append(Finding("obfuscated-exec", "high", f"{decoded.group(0)} … {sink.group(0)}",
+                             "runs code hidden by encoding"))
     return found

@@ -85,7 +85,8 @@ def is_wide(path: str) -> bool:
         return True
     if folder.startswith("~/") and folder.count("/") == 1:
         name = folder[2:]
-        return name not in REGENERABLE and UNKNOWN not in name and "*" not in name.strip("*.")
+        return name not in REGENERABLE and not any(m in name for m in (UNKNOWN, "<var>")) \
+            and "*" not in name.strip("*.")
     return folder in _mount_points()
 
 
@@ -100,6 +101,14 @@ def _mount_points() -> frozenset[str]:
     skip = ("/proc", "/sys", "/dev", "/run", "/tmp", "/var/tmp", "/snap")
     return frozenset(normalise(p) for p in points
                      if not any(p == s or p.startswith(s + "/") for s in skip))
+
+
+def is_everything_under(path: str) -> bool:
+    """Every entry or file of a wide folder (`~/*`, `/etc/**`), with no pattern that picks."""
+    path = normalise(path)
+    if path.endswith("/" + EVERY + "/" + UNKNOWN):
+        path = path[: -len(UNKNOWN) - 1]
+    return path.endswith(("/*", "/" + EVERY)) and is_wide(path)
 
 
 def under_wide_listing(path: str) -> bool:

@@ -63,6 +63,9 @@ class Decoder:
             return None
         if isinstance(node, ast.Constant):
             return node.value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            operand = self._value(node.operand, depth + 1)
+            return -operand if isinstance(operand, int) else None
         if isinstance(node, ast.Name):
             value = self.values.get(node.id)
             return self._value(value, depth + 1) if value is not None else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import re
 import shlex
 
 from assistant.safety import paths
@@ -37,6 +38,10 @@ LOOKS = {"os.path.exists", "os.path.isfile", "os.path.isdir", "os.listdir", "os.
          "os.path.getsize", "os.path.getmtime", "print", "os.path.join", "os.path.expanduser",
          "pathlib.Path", "os.scandir", "os.walk", "glob.glob"}
 WRITE_METHODS = {"write_text", "write_bytes", "touch", "symlink_to", "hardlink_to", "mkdir"}
+SENDS = {"post", "put", "patch", "sendall", "send", "sendto", "sendmail", "send_message",
+         "storbinary", "storlines", "upload_file", "upload_fileobj", "put_object", "sendfile"}
+"""Methods that carry data out over a connection (a GET only fetches)."""
+POWER = {"Reboot", "PowerOff", "Halt", "Suspend", "Hibernate", "reboot", "poweroff"}
 
 
 class _Reader(ast.NodeVisitor):
@@ -53,6 +58,10 @@ class _Reader(ast.NodeVisitor):
         self.loops: list[ast.AST] = []
         self.downloaded: set[str] = set()
         self.decoder = Decoder(self.qualname, self.values)
+        self.resolving: set[str] = set()
+        self.personal_read = ""  # a file of the user's home read (sent away, it is theirs)
+        self.sent = ""  # a call that sends data out
+        self.fetched = False  # something was fetched from the network
         self.filters = 0  # `if` statements around the code being read
 
     # -- names and values -------------------------------------------------------------
@@ -62,8 +71,13 @@ class _Reader(ast.NodeVisitor):
             if node.id in self.aliases:
                 return self.aliases[node.id]
             value = self.values.get(node.id)
-            if isinstance(value, (ast.Attribute, ast.Name)) and value is not node:
-                return self.qualname(value)
+            if isinstance(value, (ast.Attribute, ast.Name, ast.Call)) and \
+                    node.id not in self.resolving:
+                self.resolving.add(node.id)  # `x = x.strip()` names itself
+                try:
+                    return self.qualname(value)
+                finally:
+                    self.resolving.discard(node.id)
             return node.id
         if isinstance(node, ast.Attribute):
             return f"{self.qualname(node.value)}.{node.attr}"
@@ -84,6 +98,14 @@ class _Reader(ast.NodeVisitor):
             return UNKNOWN
         if isinstance(node, ast.Constant):
             return node.value if isinstance(node.value, str) else str(node.value)
+        if isinstance(node, ast.Attribute) and self.qualname(node) == "sys.executable":
+            return "python3"
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            return re.sub(r"%[-#0 +]*\d*(\.\d+)?[sdrifx]", UNKNOWN, self.text(node.left, depth + 1))
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and node.elts:
+            items = [self.text(e, depth + 1) for e in node.elts]
+            return next((i for i in items if paths.is_wide(i) or paths.is_system(i)
+                         or paths.is_secret(i)), items[0])
         if isinstance(node, ast.JoinedStr):
             return "".join(self.text(v, depth + 1) if isinstance(v, ast.Constant) else UNKNOWN
                            for v in node.values)
@@ -196,8 +218,7 @@ class _Reader(ast.NodeVisitor):
             under = self.text(node.iter)
             for position, element in enumerate(node.target.elts):
                 if isinstance(element, ast.Name):
-                    self.values[element.id] = ast.Constant(
-                        under if position == 0 else f"{under}/{UNKNOWN}")
+                    self.values[element.id] = ast.Constant(under if position == 0 else UNKNOWN)
         self.loops.append(ast.Pass())
         self.generic_visit(node)
         self.loops.pop()
@@ -219,10 +240,17 @@ class _Reader(ast.NodeVisitor):
             self.downloaded.add(self.text(args[1]).lstrip("./"))
         if any(name.startswith(p) for p in NETWORK_PREFIXES) and not self.network:
             self.network = self.part(node)
+        method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+        if method in SENDS and (self.network or name.startswith(NETWORK_PREFIXES)):
+            self.sent = self.sent or self.part(node)
+        if name.startswith(FETCH) or (method in ("get", "urlopen", "retrieve") and self.network):
+            self.fetched = True
+        if method in POWER and ("login1" in self.code or "dbus" in self.code):
+            self.add("power", "high", node, "shuts down or restarts the machine")
         if name in SPAWNERS and any(isinstance(loop, ast.While) for loop in self.loops):
             self.add("fork-bomb", "blocked", node, "starts processes in an endless loop")
         if name in ("os.kill", "os.killpg") and args:
-            many = self.text(args[0]) in ("-1", "0") or name == "os.killpg"
+            many = self.text(args[0]) in ("-1", "0") or name == "os.killpg" or bool(self.loops)
             self.add("kill-many", "high" if many else "medium", node,
                      "stops every process it can" if many else "stops a process")
         if name in ("os.setuid", "os.setgid", "os.seteuid", "ctypes.CDLL"):
@@ -248,6 +276,9 @@ class _Reader(ast.NodeVisitor):
         if not node.args:
             return
         first = node.args[0]
+        if isinstance(first, ast.Name) and isinstance(self.values.get(first.id),
+                                                      (ast.List, ast.Tuple)):
+            first = self.values[first.id]
         shell = name in SHELL_CALLS or name == "asyncio.create_subprocess_shell" or any(
             k.arg == "shell" and isinstance(k.value, ast.Constant) and k.value.value
             for k in node.keywords)
@@ -277,6 +308,16 @@ class _Reader(ast.NodeVisitor):
             return
         self._shell(command, node)
 
+    def _path(self, node: ast.AST) -> str:
+        """A path as the file rules read it. A Python variable is never "empty, so it means
+        /" as in shell: it is named plainly, but for every file of a listing, which an `if`
+        around the call narrows to some of them."""
+        text = self.text(node)
+        if paths.is_everything_under(text):
+            root = text.split("/" + paths.EVERY)[0].removesuffix("/*")
+            return f"{root}/{paths.EVERY}/<picked>" if self.filters else f"{root}/{paths.EVERY}"
+        return text.replace(UNKNOWN, "<var>")
+
     def _files(self, name: str, node: ast.Call) -> None:
         from assistant.safety.shell_risk import delete_findings, write_findings
 
@@ -284,14 +325,13 @@ class _Reader(ast.NodeVisitor):
         method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
         receiver = self.text(node.func.value) if isinstance(node.func, ast.Attribute) else ""
         target = ""
-        # A Python variable is never "empty, so it means /" as in shell: name it plainly.
-        first = self.text(args[0]).replace(UNKNOWN, "<var>") if args else ""
+        first = self._path(args[0]) if args else ""
         if name in ("shutil.rmtree", "send2trash.send2trash") and args:
             self.found += delete_findings("rm", ["-r", first], self.part(node), self.protected)
         elif name in DELETE and args:
             self.found += delete_findings("rm", [first], self.part(node), self.protected)
         elif method in ("unlink", "rmdir") and not name.startswith("os."):
-            self.found += delete_findings("rm", [receiver.replace(UNKNOWN, "<var>")],
+            self.found += delete_findings("rm", [self._path(node.func.value)],
                                           self.part(node), self.protected)
         elif name in ("shutil.move", "os.rename", "os.replace", "shutil.copy", "shutil.copy2",
                       "shutil.copyfile", "shutil.copytree", "os.symlink", "os.link") and \
@@ -314,17 +354,26 @@ class _Reader(ast.NodeVisitor):
                 target = path
             elif paths.is_secret(path):
                 self.secret_read = self.secret_read or self.part(node)
+            elif paths.normalise(path).startswith("~/"):
+                self.personal_read = self.personal_read or self.part(node)
+        elif name == "sqlite3.connect" and args:
+            target = self.text(args[0])
         elif method in ("read_text", "read_bytes") and paths.is_secret(receiver):
             self.secret_read = self.secret_read or self.part(node)
         elif name in ("os.chmod", "os.chown", "os.lchown", "shutil.chown") or method in (
                 "chmod", "chown"):
             path = self.text(args[0]) if name.startswith(("os.", "shutil.")) and args else receiver
+            if paths.is_everything_under(path):
+                self.add("wide-delete", "high", node, "changes who may use every file in "
+                         + path.split("/" + paths.EVERY)[0])
             if paths.is_system(path) or paths.is_wide(path):
                 self.add("privilege", "high", node, "changes permissions of system paths")
         elif name not in LOOKS and args and paths.is_secret(first):
             self.secret_read = self.secret_read or self.part(node)
         if target:
             self.found += write_findings(target, self.part(node), self.protected)
+            if self.fetched:  # what is written after a fetch may be what was fetched
+                self.downloaded.add(target.lstrip("./"))
         if name in ("shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree",
                     "tarfile.open", "zipfile.ZipFile.write") and args and \
                 paths.is_secret(self.text(args[0])):
@@ -383,6 +432,9 @@ def check(
     reader = _Reader(code, protected, seen)
     reader.visit(tree)
     found = reader.found
+    if reader.sent and reader.personal_read and not reader.secret_read:
+        found.append(Finding("exfiltration", "high", f"{reader.personal_read} … {reader.sent}",
+                             "sends the user's own files over the network"))
     if reader.network and (reader.secret_read or reader.env_dump):
         what = reader.secret_read or reader.env_dump
         found.append(Finding("exfiltration", "high", f"{what} … {reader.network}",
@@ -390,6 +442,8 @@ def check(
     elif reader.secret_read:
         found.append(Finding("secrets", "high", reader.secret_read, "reads keys or credentials"))
     elif reader.env_dump:
-        found.append(Finding("secrets", "medium", reader.env_dump,
+        kept = re.search(r"(?i)token|secret|passw|api_?key", code)
+        found.append(Finding("secrets", "high" if kept else "medium", reader.env_dump,
+                             "collects API keys and tokens from the environment" if kept else
                              "reads every environment variable, API keys included"))
     return found

@@ -33,6 +33,7 @@ class Command:
     pipeline: int = 0
     position: int = 0
     tokens: list[str] = field(default_factory=list)
+    loop: int = 0  # how many loops the command runs inside
 
     @property
     def text(self) -> str:
@@ -96,6 +97,15 @@ def _heredocs(text: str, inner: list[tuple[str, str]]) -> str:
     return "\n".join(out)
 
 
+ESCAPES = re.compile(r"(\\x[0-9a-fA-F]{2}|\\[0-7]{3}|\\u[0-9a-fA-F]{4}){3,}")
+ROT13 = re.compile(r"\btr\s+['\"]?(A-Za-z|a-zA-Z|a-z)['\"]?\s+['\"]?[N-Zn-z]")
+
+
+def is_encoded_text(text: str) -> bool:
+    """Text that spells a command in escapes (`printf '\\162\\155'`) or rot13 (`tr`)."""
+    return bool(ESCAPES.search(text) or ROT13.search(text))
+
+
 def interpreter_language(name: str) -> str:
     """The language a command name interprets, if it is an interpreter."""
     if name in ("sh", "bash", "zsh", "dash", "ksh", "fish", "busybox"):
@@ -136,7 +146,7 @@ def _flatten(text: str, inner: list[tuple[str, str]]) -> str:
             inner.append(("shell", body))
             names = {w.rsplit("/", 1)[-1] for w in body.split()}
             out.append(DOWNLOADED if names & DOWNLOADERS else DECODED if names & DECODERS
-                       else UNKNOWN)
+                       or is_encoded_text(body) else UNKNOWN)
             i = sub_end + 1
             continue
         if c == '"':
@@ -167,6 +177,8 @@ def _variables(word: str, known: dict[str, str]) -> str:
     def value(match: re.Match[str]) -> str:
         return known.get(match.group(1) or match.group(2) or "", UNKNOWN)
 
+    word = re.sub(r"\$\{([A-Za-z_]\w*):?[-=]([^}]*)\}",
+                  lambda m: known.get(m.group(1), m.group(2) or UNKNOWN), word)
     word = re.sub(r"\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)", value, word)
     return re.sub(r"\$\{[^}]*\}|\$[@*#?$!0-9]", UNKNOWN, word)
 
@@ -179,6 +191,10 @@ def _assign(words: list[str], known: dict[str, str]) -> None:
     if len(words) >= 3 and words[0] in ("for", "select") and words[2] == "in":
         items = words[3:] or [UNKNOWN]
         known[words[1]] = next((w for w in items if is_wide(w)), items[0])
+        return
+    if words[:1] == ["alias"]:
+        for pair in filter(None, (ASSIGNMENT.fullmatch(w) for w in words[1:])):
+            known["alias " + pair.group(1)] = pair.group(2)
         return
     rest = words[1:] if words and words[0] in ASSIGNERS else words
     pairs = [ASSIGNMENT.fullmatch(w) for w in rest if not w.startswith("-")]
@@ -199,12 +215,15 @@ def parse(text: str) -> Script:
     commands: list[Command] = []
     current = Command([])
     known: dict[str, str] = {}
-    pipeline = position = 0
+    pipeline = position = loop = 0
     i = 0
     while i < len(tokens):
         token = tokens[i]
         if token in SEPARATORS or token == "()" or set(token) <= set(";&|()"):
             if current.words or current.writes or current.reads:
+                alias = known.get("alias " + current.name) if current.words else None
+                if alias:
+                    current.words[:1] = [_variables(w, known) for w in alias.split()]
                 commands.append(current)
                 _assign(current.words, known)
             if token not in ("|", "|&"):
@@ -212,7 +231,7 @@ def parse(text: str) -> Script:
                 position = 0
             else:
                 position += 1
-            current = Command([], pipeline=pipeline, position=position)
+            current = Command([], pipeline=pipeline, position=position, loop=loop)
         elif set(token) <= set("<>&0123456789") and ("<" in token or ">" in token):
             target = tokens[i + 1] if i + 1 < len(tokens) else ""
             i += 1
@@ -224,6 +243,9 @@ def parse(text: str) -> Script:
             else:
                 current.reads.append(_variables(target, known))
         else:
+            if not current.words and token in ("do", "done"):
+                loop = max(0, loop + (1 if token == "do" else -1))
+                current.loop = loop
             if current.words or token not in RESERVED:
                 current.words.append(_variables(token, known))
             current.tokens.append(token)

@@ -14,12 +14,16 @@ from assistant.safety.shell_parse import (
     UNKNOWN,
     Command,
     interpreter_language,
+    is_encoded_text,
     parse,
 )
 
 # What xargs appends: any number of words read at run time.
 MANY = UNKNOWN + "*"
 FORK_BOMB = re.compile(r"([\w:.-]+)\s*\(\s*\)\s*\{([^}]*)\}")
+ENDLESS = re.compile(r"\b(?:while|until)\s+(?:true|:|\[\s*1\s*\]|\(\(\s*1\s*\)\))\s*;?\s*do\b"
+                     r"(.*?)\bdone\b", re.DOTALL)
+SELF_AGAIN = re.compile(r"[\"']?\$(?:0|\{0\}|BASH_SOURCE)[\"']?\s*&(?!&)")
 WRAPPERS = {"nohup", "time", "nice", "ionice", "exec", "command", "builtin", "stdbuf",
             "setsid", "timeout", "env", "watch", "strace", "chronic", "unbuffer", "xargs",
             "parallel", "flock"}
@@ -49,6 +53,14 @@ def check(code: str, protected: tuple[str, ...] = (), seen: set[str] | None = No
         return [Finding("unparsed", "medium", code.strip().splitlines()[0] if code.strip() else "",
                         f"cannot be read as shell ({exc})")]
     found: list[Finding] = []
+    for match in ENDLESS.finditer(code):
+        if re.search(r"&(?!&)\s*(;|\n|$)", match.group(1)):
+            found.append(Finding("fork-bomb", "blocked", match.group(0)[:80],
+                                 "starts background processes in an endless loop"))
+    again = SELF_AGAIN.findall(code)
+    if len(again) >= 2:
+        found.append(Finding("fork-bomb", "blocked", again[0], "starts copies of itself "
+                             "without end"))
     for match in FORK_BOMB.finditer(code):
         name, body = re.escape(match.group(1)), match.group(2)
         if re.search(rf"{name}\s*\|\s*{name}|{name}\s*&", body):
@@ -114,6 +126,12 @@ def write_findings(target: str, part: str, protected: tuple[str, ...]) -> list[F
     if DISK_DEVICE.match(target):
         return [Finding("disk-write", "high", part, "writes straight onto a disk device")]
     found: list[Finding] = []
+    if paths.is_everything_under(target):
+        found.append(Finding("wide-delete", "high", part,
+                             f"overwrites every file in {target.split('/' + paths.EVERY)[0]}"))
+    elif paths.under_wide_listing(target):
+        found.append(Finding("delete", "high", part, "overwrites files it finds anywhere in "
+                             f"{target.split('/' + paths.EVERY)[0]}"))
     if paths.is_protected(target, protected):
         found.append(Finding("self-tamper", "high", part, "changes the assistant's own files"))
     if target.endswith("authorized_keys") or paths.is_startup(target):
@@ -135,7 +153,13 @@ def delete_findings(
     targets = [a for a in args if not a.startswith("-")] or ([UNKNOWN] if name == "rm" else [])
     found: list[Finding] = []
     for target in targets:
-        if paths.is_wide(target) and (recursive or target.endswith("*")):
+        root = target.split("/" + paths.EVERY)[0]
+        if paths.is_everything_under(target):
+            found.append(Finding("wide-delete", "high", part, f"deletes every file in {root}"))
+        elif paths.under_wide_listing(target):
+            found.append(Finding("delete", "high", part,
+                                 f"deletes files it finds anywhere in {root}"))
+        elif paths.is_wide(target) and (recursive or target.endswith("*")):
             found.append(Finding("wide-delete", "high", part, f"deletes all of {target}"))
         elif paths.is_protected(target, protected):
             found.append(Finding("self-tamper", "high", part, "deletes the assistant's own files"))
@@ -166,12 +190,18 @@ def _command(command: Command, commands: list[Command], protected: tuple[str, ..
     if not words:
         return found
     name, args = words[0].rsplit("/", 1)[-1], words[1:]
+    if interpreter_language(name) == "python" and args[:1] == ["-m"] and len(args) > 1:
+        name, args = args[1], args[2:]  # `python -m pip install ...` is pip
     if seen is not None:
         seen.add(name)
     pipe = [c for c in commands if c.pipeline == command.pipeline]
     if name in SHELLS or interpreter_language(name):
         found += _interpreter(name, args, part, protected, seen, downloaded, pipe, command)
-    if UNKNOWN in words[0]:
+    if DOWNLOADED in words[0] or DECODED in words[0]:
+        family = "download-exec" if DOWNLOADED in words[0] else "obfuscated-exec"
+        found.append(Finding(family, "high", part, "runs a command that comes from the network"
+                             if family == "download-exec" else "runs code hidden by encoding"))
+    elif UNKNOWN in words[0]:
         wide = [a for a in args if paths.is_wide(a)]
         found.append(Finding("dynamic", "high" if wide else "medium", part,
                              "runs a command whose name is known only at run time"
@@ -207,7 +237,8 @@ def _interpreter(name: str, args: list[str], part: str, protected: tuple[str, ..
             or any(DOWNLOADED in a for a in args)
             or any(a.lstrip("./") in downloaded for a in files)):
         found.append(Finding("download-exec", "high", whole, "runs code fetched from the network"))
-    elif ((reads_stdin and any(c.name in DECODERS or DECODED in c.text for c in feeders))
+    elif ((reads_stdin and any(c.name in DECODERS or DECODED in c.text
+                               or is_encoded_text(c.text) for c in feeders))
             or any(DECODED in a for a in args)):
         found.append(Finding("obfuscated-exec", "high", whole, "runs code hidden by encoding"))
     elif reads_stdin or (any(UNKNOWN in a for a in args[:1] + files[:1]) and name == "eval"):
@@ -241,6 +272,11 @@ def _sent(uploads: list[str], part: str, pipe: list[Command], command: Command) 
     if any(paths.is_secret(u) for u in uploads + piped + command.reads) or dumps_env:
         return [Finding("exfiltration", "high", part, "sends keys, credentials or the "
                         "environment over the network")]
+    personal = [u for u in uploads + piped + command.reads
+                if paths.normalise(u).startswith("~/") or paths.is_wide(u) or u == "/etc/passwd"]
+    if personal:
+        return [Finding("exfiltration", "high", part,
+                        f"sends {personal[0]}, the user's own files, over the network")]
     if uploads or command.reads:
         return [Finding("network", "medium", part, "sends a file over the network")]
     return []
@@ -255,8 +291,8 @@ def _rules(name: str, args: list[str], part: str, protected: tuple[str, ...],
     elif name == "find":
         roots = [a for a in args[: next((i for i, a in enumerate(args) if a.startswith("-")),
                                         len(args))]] or ["."]
-        filtered = any(a in ("-name", "-iname", "-path", "-newer", "-mtime", "-size", "-type",
-                             "-regex", "-user", "-empty") for a in args)
+        filtered = any(a in ("-name", "-iname", "-path", "-newer", "-mtime", "-size",
+                             "-regex", "-user", "-empty", "-mmin", "-atime") for a in args)
         if "-delete" in args or any(a in ("-exec", "-execdir", "-ok") for a in args):
             inner = _find_exec(args)
             if "-delete" in args or (inner and inner[0].rsplit("/", 1)[-1] in ("rm", "shred")):
@@ -268,7 +304,8 @@ def _rules(name: str, args: list[str], part: str, protected: tuple[str, ...],
                     found.append(Finding("delete", level, part, f"deletes files found under "
                                          f"{' '.join(roots)}"))
             elif inner:
-                found += check(" ".join(w if w != "{}" else roots[0] for w in inner), protected)
+                every = roots[0] if filtered else f"{roots[0]}/{paths.EVERY}"
+                found += check(" ".join(w if w != "{}" else every for w in inner), protected)
     elif name == "dd":
         for arg in args:
             if arg.startswith("of="):
@@ -279,6 +316,16 @@ def _rules(name: str, args: list[str], part: str, protected: tuple[str, ...],
             a.startswith("-i") or a == "--in-place" for a in args)):
         for target in plain[1:] if name == "sed" else plain:
             found += write_findings(target, part, protected)
+    elif name == "rsync" and any(a.startswith("--delete") for a in args) and plain and \
+            paths.is_wide(plain[-1]):
+        found.append(Finding("wide-delete", "high", part,
+                             f"deletes from {plain[-1]} whatever the source lacks"))
+    elif name == "perl" and any(a.startswith("-i") or re.fullmatch(r"-\w*i\w*", a)
+                                for a in args if a.startswith("-")):
+        for target in plain[1:]:
+            found += write_findings(target, part, protected)
+    elif name in ("perl", "ruby") and any(a.startswith("-e") or a == "-E" for a in args):
+        found += _one_liner(args, part)
     elif name in ("cp", "mv", "install", "ln", "rsync") and plain:
         found += write_findings(plain[-1], part, protected)
         if name == "mv" and (plain[-1] == "/dev/null" or any(paths.is_wide(s) for s in plain[:-1])):
@@ -298,6 +345,23 @@ def _rules(name: str, args: list[str], part: str, protected: tuple[str, ...],
             found.append(Finding("privilege", "high", part, "changes permissions of system paths"))
         elif name == "chmod" and (re.search(r"[+=][rwx]*s|^[4267]\d{3}$", mode)):
             found.append(Finding("privilege", "high", part, "sets a set-user-id bit"))
+    elif name in ("at", "batch") and "-l" not in args and "-r" not in args:
+        found.append(Finding("persistence", "high", part, "schedules a job to run later"))
+    elif name in ("gsettings", "dconf") and args[:1] in (["set"], ["write"], ["reset"]) and \
+            re.search(r"lock-enabled|idle-delay|disable-lock|lock-delay|lockdown|automatic-updates"
+                      r"|screensaver", " ".join(args)):
+        found.append(Finding("security-off", "high", part, "turns the screen lock or updates off"))
+    elif name in ("dbus-send", "gdbus", "busctl", "qdbus") and re.search(
+            r"login1|PowerOff|Reboot|Halt|Suspend|Hibernate", " ".join(args)) and re.search(
+            r"PowerOff|Reboot|Halt|Suspend|Hibernate|Terminate|Kill", " ".join(args)):
+        found.append(Finding("power", "high", part, "shuts down or restarts the machine"))
+    elif name == "loginctl" and args[:1] in (["terminate-user"], ["kill-user"],
+                                                ["terminate-session"], ["kill-session"]):
+        found.append(Finding("kill-many", "high", part, "ends every process of a log-in"))
+    elif name == "loginctl" and args[:1] in (["poweroff"], ["reboot"], ["suspend"], ["halt"]):
+        found.append(Finding("power", "high", part, "shuts down or restarts the machine"))
+    elif name == "gpg" and any(a.startswith("--export-secret") for a in args):
+        found.append(Finding("secrets", "high", part, "exports private keys"))
     elif name == "crontab" and args != ["-l"]:
         found.append(Finding("persistence", "high", part, "changes scheduled jobs"))
     elif name in ("systemctl", "service", "update-rc.d", "chkconfig", "launchctl", "rc-update"):
@@ -305,7 +369,7 @@ def _rules(name: str, args: list[str], part: str, protected: tuple[str, ...],
     elif name in ("killall", "pkill", "killall5", "skill", "slay"):
         found.append(Finding("kill-many", "high", part, "stops processes by name, maybe many"))
     elif name == "kill":
-        many = (bool(args) and args[-1] in ("-1", "0")) or MANY in args
+        many = (bool(args) and args[-1] in ("-1", "0")) or MANY in args or command.loop > 0
         found.append(Finding("kill-many", "high" if many else "medium", part,
                              "stops every process it can" if many else "stops a process"))
     elif name in ("ufw", "iptables", "ip6tables", "nft", "setenforce", "aa-teardown",
@@ -316,13 +380,20 @@ def _rules(name: str, args: list[str], part: str, protected: tuple[str, ...],
             found.append(Finding("security-off", "high", part, "turns protection off"))
     elif name in POWER or (name == "init" and plain[:1] in (["0"], ["6"])):
         found.append(Finding("power", "high", part, "shuts down or restarts the machine"))
+    elif name in PACKAGE_TOOLS and CHANGING & set(args) and any(
+            re.match(r"(https?|git\+\w+|ftp)://|git\+", a) for a in plain):
+        found.append(Finding("download-exec", "high", part,
+                             "installs and runs code straight from a web address"))
     elif name in PACKAGE_TOOLS and CHANGING & set(args):
         found.append(Finding("install", "medium", part, "installs or removes software"))
     elif name in SECRET_TOOLS:
         found.append(Finding("secrets", "high", part, "reads the keyring or password store"))
     elif name in ("env", "printenv") and not plain:
-        found.append(Finding("secrets", "medium", part, "prints every environment variable, "
-                             "API keys included"))
+        kept = any(c.writes or re.search(r"(?i)key|token|secret|pass", c.text)
+                   for c in pipe if c.position >= command.position)
+        found.append(Finding("secrets", "high" if kept else "medium", part,
+                             "collects API keys and tokens from the environment" if kept else
+                             "prints every environment variable, API keys included"))
     elif name == "git" and args[:1] in (["clean"], ["reset"]) and (
             "--hard" in args or any(a.startswith("-") and "f" in a for a in args)):
         found.append(Finding("delete", "medium", part, "discards uncommitted work"))
@@ -338,6 +409,18 @@ def _rules(name: str, args: list[str], part: str, protected: tuple[str, ...],
                                                         "scp", "sftp", "ftp", "rsync"):
         found += _sent([], part, pipe, command)
     return found
+
+
+def _one_liner(args: list[str], part: str) -> list[Finding]:
+    """A perl or ruby one-liner: endless forks, and commands it builds from encoded text."""
+    code = " ".join(args)
+    if re.search(r"\bfork\b", code) and re.search(r"\bwhile\b|\bloop\b|\bfor\s*\(\s*;", code):
+        return [Finding("fork-bomb", "blocked", part, "starts copies of itself without end")]
+    if re.search(r"\b(system|exec|qx)\b|`", code):
+        if re.search(r"pack\s*\(|decode_base64|unpack|\.unpack|reverse|chr\s*\(", code):
+            return [Finding("obfuscated-exec", "high", part, "runs code hidden by encoding")]
+        return [Finding("dynamic", "medium", part, "runs commands from a one-line program")]
+    return []
 
 
 def _find_exec(args: list[str]) -> list[str]:
