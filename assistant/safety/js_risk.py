@@ -13,7 +13,7 @@ from assistant.safety.risk import Finding
 
 STRING = r"""(?:'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"|`(?:\\.|[^`\\])*`)"""
 ARG = rf"""(?:{STRING}|[^,()]|\([^()]*\))+"""
-HOME = re.compile(r"(?:require\(\s*['\"](?:node:)?os['\"]\s*\)|\bos)\.homedir\(\)"
+HOME = re.compile(r"(?:require\(\s*['\"](?:node:)?os['\"]\s*\)\.|\bos\.|(?<![\w$.]))homedir\(\)"
                   r"|process\.env\.HOME\b|process\.env\[['\"]HOME['\"]\]")
 CALLED = (r"(?:(?<![.\w$])|(?<=child_process\.)|(?<=\bcp\.)|(?<=childProcess\.)"
           r"|(?<=child_process\"\)\.)|(?<=child_process'\)\.))")
@@ -22,13 +22,14 @@ CHILD = re.compile(rf"{CALLED}(execSync|exec|spawnSync|spawn|execFileSync|execFi
 FS_DELETE = re.compile(rf"\b(rmSync|rmdirSync|rm|rmdir|unlinkSync|unlink)\s*\(\s*({ARG})"
                        rf"(\s*,\s*\{{[^}}]*recursive\s*:\s*true)?")
 FS_WRITE = re.compile(rf"\b(writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream"
+                      rf"|truncateSync|truncate"
                       rf"|copyFileSync|copyFile|renameSync|rename|symlinkSync|cpSync)\s*\(\s*({ARG})"
                       rf"(?:\s*,\s*({ARG}))?")
 FS_READ = re.compile(rf"\b(readFileSync|readFile|createReadStream|readdirSync)\s*\(\s*({ARG})")
 FS_CHMOD = re.compile(rf"\b(chmodSync|chmod|chownSync|chown)\s*\(\s*({ARG})")
 NETWORK = re.compile(r"\bfetch\s*\(|\b(?:https?|net|tls|dgram)\.(?:request|get|connect|"
                      r"createConnection|createSocket)\s*\(|\baxios\b|\bWebSocket\s*\(")
-ENV_DUMP = re.compile(r"JSON\.stringify\(\s*process\.env\s*\)|Object\.(?:entries|keys|values|"
+ENV_DUMP = re.compile(r"JSON\.stringify\(\s*process\.env\b|Object\.(?:entries|keys|values|"
                       r"assign)\([^)]*process\.env\s*\)|\.\.\.process\.env|console\.\w+\("
                       r"\s*process\.env\s*\)")
 RUNNER = re.compile(rf"\b(eval|Function|runInNewContext|runInThisContext|runInContext)\s*\(\s*"
@@ -37,13 +38,15 @@ LOOP = re.compile(r"\bwhile\s*\(\s*(?:true|1)\s*\)|\bfor\s*\(\s*;\s*;\s*\)|setIn
 KILL = re.compile(rf"\bprocess\.kill\s*\(\s*({ARG})")
 ASSIGN = re.compile(rf"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*"
                     rf"((?:{STRING}|[^,();\n]|\([^()]*\))+)")
-LISTING = re.compile(rf"\bfor\s*\(\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s+of\s+(?:fs\.)?"
+LISTING = re.compile(rf"\bfor\s*\(\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s+of\s+(?:await\s+)?"
+                     rf"(?:fs\.)?"
                      rf"(?:readdirSync|readdir)\(\s*({ARG})|(?:readdirSync|readdir)\(\s*({ARG})\)"
                      rf"\s*\.forEach\(\s*\(?\s*([A-Za-z_$][\w$]*)")
 DECODE = re.compile(r"\batob\s*\(|Buffer\.from\([^)]*['\"](?:base64|base64url|hex|latin1|binary)"
                     r"['\"]|fromCharCode|\bunescape\s*\(|decodeURIComponent\s*\(|split\(\s*['\"]{2}"
                     r"\s*\)\s*\.reverse\(\)|(?:\\x[0-9a-fA-F]{2}){4}")
-SINK = re.compile(r"\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|eval|Function"
+SINK = re.compile(r"child_process|\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync"
+                  r"|eval|Function"
                   r"|runInNewContext|runInThisContext|runInContext)\s*\(|\brequire\(\s*[A-Za-z_$]"
                   r"|\]\s*\(")
 OPEN = re.compile(rf"\bopenSync\s*\(\s*({ARG})\s*,\s*['\"]([rwa]\+?|[wa]x?)['\"]")
@@ -51,6 +54,9 @@ SENDING = re.compile(r"method\s*:\s*['\"](?:POST|PUT|PATCH)|\.(?:post|put|patch)
                      r"|\.pipe\(\s*req|\b(?:https?)\.request\s*\(|\bnet\.(?:connect|createConnection)|FormData"
                      r"|\.send\s*\(|\.write\s*\(")
 REQUIRE = re.compile(rf"\brequire\s*\(\s*({ARG})\s*\)")
+EACH = re.compile(rf"\[\s*((?:{STRING}\s*,?\s*)+)\]\s*\.(?:forEach|map)\(\s*\(?\s*"
+                  rf"([A-Za-z_$][\w$]*)")
+FUNCTION = re.compile(r"\bfunction\s+([A-Za-z_$][\w$]*)\s*\(\s*([A-Za-z_$][\w$]*)")
 
 
 def _strip_comments(code: str) -> str:
@@ -101,8 +107,8 @@ def value(expr: str, known: dict[str, str] | None = None, depth: int = 0) -> str
             result += inner
         elif re.fullmatch(r"-?\d+", piece):
             result += piece
-        elif piece in known and depth < 8:
-            result += value(known[piece], known, depth + 1)
+        elif piece.removesuffix(".name") in known and depth < 8:
+            result += value(known[piece.removesuffix(".name")], known, depth + 1)
         else:
             result += paths.UNKNOWN
     return re.sub(r"\$\{[^}]*\}", paths.UNKNOWN, result)
@@ -117,12 +123,28 @@ def check(
 
     code = HOME.sub("'~'", _strip_comments(code))
     known = {m.group(1): m.group(2) for m in ASSIGN.finditer(code)}
-    for match in LISTING.finditer(code):  # each entry of a listing stands for all of them
-        name, folder = match.group(1) or match.group(4), match.group(2) or match.group(3)
-        known[name] = f"{value(folder, known)}/*"
+    for match in FUNCTION.finditer(code):  # parameters take the first call's arguments
+        called = rf"(?<![\w$.]){re.escape(match.group(1))}\s*\(\s*({ARG})"
+        calls = list(re.finditer(called, code[match.end() :]))
+        if calls:  # the last call: the first may be the function calling itself
+            known.setdefault(match.group(2), calls[-1].group(1))
+    for match in EACH.finditer(code):  # a callback's parameter takes each item in turn
+        items = re.findall(STRING, match.group(1))
+        known[match.group(2)] = max(items, key=lambda item: _weight(value(item)))
+    for match in LISTING.finditer(code):  # an entry's name stands for every entry
+        known[match.group(1) or match.group(4)] = "'*'"
     network = NETWORK.search(code)
     found: list[Finding] = []
     downloaded: set[str] = set()
+    for match in FS_WRITE.finditer(code):
+        plain = match.group(1).startswith(("writeFile", "appendFile", "createWriteStream",
+                                           "truncate"))
+        target = value(match.group(2) if plain else (match.group(3) or ""), known)
+        found += write_findings(target, match.group(0), protected)
+        if network:  # what is written beside a fetch may be what was fetched
+            downloaded.add(target.lstrip("./"))
+        if not plain and paths.is_secret(value(match.group(2), known)):
+            found.append(Finding("secrets", "high", match.group(0), "copies keys or credentials"))
     for match in CHILD.finditer(code):
         command = value(match.group(2), known)
         if match.group(3):
@@ -136,19 +158,14 @@ def check(
         args = ["-r"] if match.group(3) else []
         target = value(match.group(2), known).replace(paths.UNKNOWN, "<var>")
         found += delete_findings("rm", [*args, target], match.group(0), protected)
-    for match in FS_WRITE.finditer(code):
-        plain = match.group(1).startswith(("writeFile", "appendFile", "createWriteStream"))
-        target = value(match.group(2) if plain else (match.group(3) or ""), known)
-        found += write_findings(target, match.group(0), protected)
-        if network:  # what is written beside a fetch may be what was fetched
-            downloaded.add(target.lstrip("./"))
-        if not plain and paths.is_secret(value(match.group(2), known)):
-            found.append(Finding("secrets", "high", match.group(0), "copies keys or credentials"))
     for match in OPEN.finditer(code):
         if match.group(2) != "r":
             found += write_findings(value(match.group(1), known), match.group(0), protected)
     for match in FS_CHMOD.finditer(code):
         target = value(match.group(2), known)
+        if paths.is_everything_under(target):
+            found.append(Finding("wide-delete", "high", match.group(0),
+                                 f"changes who may use everything in {target}"))
         if paths.is_system(target) or paths.is_wide(target):
             found.append(Finding("privilege", "high", match.group(0),
                                  "changes permissions of system paths"))
@@ -165,6 +182,13 @@ def check(
         found.append(Finding("kill-many", "high" if many else "medium", match.group(0),
                              "stops every process it can" if many else "stops a process"))
     return found
+
+
+def _weight(path: str) -> int:
+    """How much an item of a list could touch: the riskiest stands for the list."""
+    from assistant.safety.shell_risk import check as shell_check
+
+    return 2 * paths.is_wide(path) + paths.is_system(path) + len(shell_check(path))
 
 
 def _data(code: str, known: dict[str, str], network: re.Match[str] | None) -> list[Finding]:
@@ -184,7 +208,9 @@ def _data(code: str, known: dict[str, str], network: re.Match[str] | None) -> li
     if secret:
         return [Finding("secrets", "high", secret, "reads keys or credentials")]
     if env:
-        return [Finding("secrets", "medium", env.group(0),
+        kept = re.search(r"(?i)token|secret|passw|api_?key|writeFile", code)
+        return [Finding("secrets", "high" if kept else "medium", env.group(0),
+                        "collects API keys and tokens from the environment" if kept else
                         "reads every environment variable, API keys included")]
     return []
 
@@ -196,9 +222,9 @@ def _runs(code: str, known: dict[str, str], network: re.Match[str] | None,
     found: list[Finding] = []
     for match in RUNNER.finditer(code):
         arg = match.group(2)
-        if network and (match.group(1) == "Function" or re.search(
-                r"\bfetch\b|\bhttps?\.get\b|axios|\.text\(\)|\b(body|data|text|res|response"
-                r"|script|code)\b", arg)):
+        fetched = re.fullmatch(r"[A-Za-z_$][\w$]*", arg.strip()) or re.search(
+            r"\bfetch\b|\bhttps?\.get\b|axios|\.text\(\)", arg)
+        if network and (match.group(1) == "Function" or fetched):
             found.append(Finding("download-exec", "high", match.group(0),
                                  "runs code fetched from the network"))
         elif DECODE.search(arg) or DECODE.search(known.get(arg.strip().split("(")[0], "")):

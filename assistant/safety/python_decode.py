@@ -107,7 +107,7 @@ class Decoder:
             return _join_with(receiver, args[0])
         if method == "encode" and receiver is not None:
             return _wrap(receiver, lambda v: _text(v).encode())
-        if name in ("bytes", "bytearray") and args and isinstance(args[0], list):
+        if name in ("bytes", "bytearray") and args and isinstance(args[0], (list, _Hidden)):
             return _Hidden(_bytes(args[0]))
         if name == "chr" and args and isinstance(args[0], int):
             return _Hidden(chr(args[0]))
@@ -121,17 +121,23 @@ class Decoder:
         return None
 
     def _chr_comprehension(self, node: ast.GeneratorExp | ast.ListComp, depth: int) -> object:
-        """`chr(c) for c in [...]` (and `chr(c ^ k)`): the characters, joined by the caller."""
-        if len(node.generators) != 1 or not isinstance(node.elt, ast.Call):
+        """`chr(c) for c in [...]`, `chr(c ^ k)`, `b ^ k for b in blob`: characters or byte
+        values computed from constants, joined by the caller."""
+        if len(node.generators) != 1:
             return None
-        if self.qualname(node.elt.func) != "chr":
+        elt, target = node.elt, node.generators[0].target
+        as_chr = isinstance(elt, ast.Call) and self.qualname(elt.func) == "chr" and elt.args
+        if not as_chr and not isinstance(elt, ast.BinOp):
             return None
         items = self._value(node.generators[0].iter, depth + 1)
         if isinstance(items, (str, bytes)):
             items = list(items.encode() if isinstance(items, str) else items)
         if not isinstance(items, list):
             return _Hidden(DECODED)
-        return _Hidden([_chr_of(node.elt.args[0], node.generators[0].target, i) for i in items])
+        keys = {n.id: self._value(n, depth + 1) for n in ast.walk(elt) if isinstance(n, ast.Name)}
+        expr = elt.args[0] if as_chr and isinstance(elt, ast.Call) else elt
+        codes = [_code_of(expr, target, i, keys) for i in items]
+        return _Hidden("".join(chr(c) for c in codes) if as_chr else codes)
 
 
 class _Hidden:
@@ -150,20 +156,21 @@ def _as_text(value: object) -> str:
     return str(value)[:LIMIT] if value is not None else DECODED
 
 
-def _chr_of(expr: ast.expr, target: ast.expr, item: object) -> str:
-    """chr(c) or chr(c ^ K) / chr(c - K) / chr(c + K) for one item."""
+def _code_of(expr: ast.expr, target: ast.expr, item: object, keys: dict[str, object]) -> int:
+    """c, or c ^ K / c - K / c + K (K a constant or a name bound to one), for one item."""
     if not isinstance(item, int):
         raise TypeError("not a code point")
     if isinstance(expr, ast.Name):
-        return chr(item)
-    if isinstance(expr, ast.BinOp) and isinstance(expr.right, ast.Constant) and \
-            isinstance(expr.right.value, int) and isinstance(expr.left, ast.Name) and \
+        return item
+    if isinstance(expr, ast.BinOp) and isinstance(expr.left, ast.Name) and \
             isinstance(target, ast.Name) and expr.left.id == target.id:
-        key = expr.right.value
-        operations = {ast.BitXor: item ^ key, ast.Sub: item - key, ast.Add: item + key}
-        for kind, result in operations.items():
-            if isinstance(expr.op, kind):
-                return chr(result)
+        key = expr.right.value if isinstance(expr.right, ast.Constant) else (
+            keys.get(expr.right.id) if isinstance(expr.right, ast.Name) else None)
+        if isinstance(key, int):
+            operations = {ast.BitXor: item ^ key, ast.Sub: item - key, ast.Add: item + key}
+            for kind, result in operations.items():
+                if isinstance(expr.op, kind):
+                    return result
     raise TypeError("not a simple character code")
 
 

@@ -107,8 +107,14 @@ class _Reader(ast.NodeVisitor):
             return next((i for i in items if paths.is_wide(i) or paths.is_system(i)
                          or paths.is_secret(i)), items[0])
         if isinstance(node, ast.JoinedStr):
-            return "".join(self.text(v, depth + 1) if isinstance(v, ast.Constant) else UNKNOWN
+            return "".join(self.text(v if isinstance(v, ast.Constant) else v.value, depth + 1)
+                           if isinstance(v, (ast.Constant, ast.FormattedValue)) else UNKNOWN
                            for v in node.values)
+        if isinstance(node, ast.Attribute) and self.qualname(node) in ("os.sep", "os.path.sep"):
+            return "/"
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            hidden = self.decoder.decode(node)
+            return hidden if hidden not in (None, DECODED) else UNKNOWN
         if isinstance(node, ast.Name):
             value = self.values.get(node.id)
             return self.text(value, depth + 1) if value is not None else UNKNOWN
@@ -128,6 +134,8 @@ class _Reader(ast.NodeVisitor):
                 return "~"
             if name in ("os.getenv", "os.environ.get") and args[:1] == ["HOME"]:
                 return "~"
+            if name in ("os.getenv", "os.environ.get") and len(args) > 1:
+                return args[1]  # usually unset (XDG_CONFIG_HOME): the default is what counts
             if name in ("os.path.join", "pathlib.Path", "pathlib.PurePath", "posixpath.join"):
                 return "/".join(args) if args else "."
             if name.endswith((".joinpath", ".joinpath()")) and isinstance(node.func, ast.Attribute):
@@ -190,6 +198,34 @@ class _Reader(ast.NodeVisitor):
             self.values[node.target.id] = node.value
         self.generic_visit(node)
 
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
+                       ) -> None:
+        """Its loops first (they bind the names), then what it makes of them."""
+        for generator in node.generators:
+            self.visit(generator)
+        parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        for part in parts:
+            self.visit(part)
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
+
+    def visit_comprehension(self, node: ast.comprehension) -> None:
+        if isinstance(node.target, ast.Name):
+            self.values[node.target.id] = node.iter
+        self.generic_visit(node)
+
+    def bind_parameters(self, tree: ast.AST) -> None:
+        """A function's parameters take the values of the first call to it in the snippet,
+        so `def clean(folder): ...` then `clean(Path.home())` is read as cleaning home."""
+        functions = {f.name: f for f in ast.walk(tree)
+                     if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        for call in ast.walk(tree):
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and \
+                    call.func.id in functions:
+                params = functions.pop(call.func.id).args.args
+                for param, arg in zip(params, call.args, strict=False):
+                    self.values.setdefault(param.arg, arg)
+
     def visit_With(self, node: ast.With) -> None:
         for item in node.items:
             if isinstance(item.optional_vars, ast.Name):
@@ -241,8 +277,12 @@ class _Reader(ast.NodeVisitor):
         if any(name.startswith(p) for p in NETWORK_PREFIXES) and not self.network:
             self.network = self.part(node)
         method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
-        if method in SENDS and (self.network or name.startswith(NETWORK_PREFIXES)):
+        if (method in SENDS and (self.network or name.startswith(NETWORK_PREFIXES))) or (
+                name == "urllib.request.Request" and any(k.arg == "data" for k in node.keywords)):
             self.sent = self.sent or self.part(node)
+        if (self.fetched or self.downloaded) and (method == "exec_module" or name in (
+                "runpy.run_path", "importlib.machinery.SourceFileLoader")):
+            self.add("download-exec", "high", node, "loads code just downloaded")
         if name.startswith(FETCH) or (method in ("get", "urlopen", "retrieve") and self.network):
             self.fetched = True
         if method in POWER and ("login1" in self.code or "dbus" in self.code):
@@ -337,8 +377,17 @@ class _Reader(ast.NodeVisitor):
                       "shutil.copyfile", "shutil.copytree", "os.symlink", "os.link") and \
                 len(args) >= 2:
             target = self.text(args[1])
-            if name in ("shutil.move", "os.rename") and paths.is_wide(self.text(args[0])):
-                self.add("wide-delete", "high", node, f"moves all of {self.text(args[0])} away")
+            source = self._path(args[0])
+            if name in ("shutil.move", "os.rename", "os.replace") and paths.is_wide(source):
+                self.add("wide-delete", "high", node, f"moves all of {source} away")
+            elif name in ("shutil.move", "os.rename", "os.replace") and paths.is_protected(
+                    source, self.protected):
+                self.add("self-tamper", "high", node, "moves the assistant's own files away")
+        elif name in ("os.truncate", "shutil.make_archive") and len(args) >= 2:
+            if name == "os.truncate":
+                target = self._path(args[0])
+            elif paths.normalise(self.text(args[-1])).startswith(("~/", "~")):
+                self.personal_read = self.personal_read or self.part(node)
         elif method in WRITE_METHODS:
             target = receiver
         elif name in ("open", "io.open", "builtins.open", "os.open") or method == "open":
@@ -430,6 +479,7 @@ def check(
         return [Finding("unparsed", "medium", (exc.text or "").strip(),
                         f"is not valid Python (line {exc.lineno}): it cannot be checked")]
     reader = _Reader(code, protected, seen)
+    reader.bind_parameters(tree)
     reader.visit(tree)
     found = reader.found
     if reader.sent and reader.personal_read and not reader.secret_read:

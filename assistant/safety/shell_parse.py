@@ -236,7 +236,9 @@ def parse(text: str) -> Script:
             target = tokens[i + 1] if i + 1 < len(tokens) else ""
             i += 1
             current.tokens += [token, target]
-            if (token.endswith("&") and target.isdigit()) or token in ("<<", "<<-", "<<<"):
+            if token == "<<<":  # a here-string: what the command reads on stdin
+                current.reads.append(_variables(target, known))
+            elif (token.endswith("&") and target.isdigit()) or token in ("<<", "<<-"):
                 pass
             elif ">" in token:
                 current.writes.append(_variables(target, known))

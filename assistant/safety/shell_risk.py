@@ -112,7 +112,9 @@ def _unwrap(words: list[str], found: list[Finding], text: str) -> list[str]:
             rest = words[1:]
             while rest and (rest[0].startswith("-") or (name in ("timeout", "nice") and
                             re.fullmatch(r"[\d.]+[smhd]?", rest[0]))):
-                rest = rest[1:]
+                valued = name == "xargs" and rest[0] in ("-d", "-a", "-E", "-I", "-L", "-n",
+                                                         "-P", "-s", "-e", "-i", "-l")
+                rest = rest[2:] if valued else rest[1:]
             if not rest:
                 return words
             words = [*rest, MANY] if name in ("xargs", "parallel") else rest
@@ -206,12 +208,19 @@ def _command(command: Command, commands: list[Command], protected: tuple[str, ..
         found.append(Finding("dynamic", "high" if wide else "medium", part,
                              "runs a command whose name is known only at run time"
                              + (f", on {wide[0]}" if wide else "")))
-    if words[0].lstrip("./") in downloaded:
+    program = words[0].lstrip("./")
+    if program in downloaded or any(d.endswith("/") and program.startswith(d) for d in downloaded):
         found.append(Finding("download-exec", "high", part, "runs a program just downloaded"))
+    if name in ("tar", "unzip", "bsdtar") and any(
+            c.name in DOWNLOADERS for c in pipe if c.position < command.position):
+        folder = next((args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-C", "-d")), ".")
+        downloaded.add(folder.strip("./").rstrip("/") + "/")  # what it unpacks was fetched
     if name in DOWNLOADERS:
         found += _download(name, args, part, downloaded, pipe, command)
     if cwd and name in ("rm", "shred", "find", "chmod", "chown"):
-        args = [a if a.startswith(("-", "/", "~", "$")) else f"{cwd}/{a}" for a in args]
+        args = [f"{cwd}/*" if a == MANY else a if a.startswith(("-", "/", "~", "$"))
+                else f"{cwd}/{a}" for a in args]
+    args = [b for a in args for b in _braces(a)]
     found += _rules(name, args, part, protected, pipe, command)
     return found
 
@@ -233,12 +242,15 @@ def _interpreter(name: str, args: list[str], part: str, protected: tuple[str, ..
     files = [a for a in args if not a.startswith("-")]
     reads_stdin = command.position > 0 and (name in SHELLS or not files)
     whole = " | ".join(c.text for c in pipe) if reads_stdin else part
+    fed = command.reads  # a here-string or a file on stdin
     if ((reads_stdin and any(c.name in DOWNLOADERS or DOWNLOADED in c.text for c in feeders))
+            or any(DOWNLOADED in r for r in fed)
             or any(DOWNLOADED in a for a in args)
             or any(a.lstrip("./") in downloaded for a in files)):
         found.append(Finding("download-exec", "high", whole, "runs code fetched from the network"))
     elif ((reads_stdin and any(c.name in DECODERS or DECODED in c.text
                                or is_encoded_text(c.text) for c in feeders))
+            or any(DECODED in r for r in fed)
             or any(DECODED in a for a in args)):
         found.append(Finding("obfuscated-exec", "high", whole, "runs code hidden by encoding"))
     elif reads_stdin or (any(UNKNOWN in a for a in args[:1] + files[:1]) and name == "eval"):
@@ -249,9 +261,9 @@ def _interpreter(name: str, args: list[str], part: str, protected: tuple[str, ..
 def _download(name: str, args: list[str], part: str, downloaded: set[str],
               pipe: list[Command], command: Command) -> list[Finding]:
     found: list[Finding] = []
-    for flag in ("-o", "-O", "--output", "--output-document"):
-        if flag in args and args.index(flag) + 1 < len(args):
-            downloaded.add(args[args.index(flag) + 1].lstrip("./"))
+    for i, arg in enumerate(args[:-1]):
+        if arg in ("--output", "--output-document") or re.fullmatch(r"-\w*[oO]", arg):
+            downloaded.add(args[i + 1].lstrip("./"))
     if name == "wget" and "-O" not in args:
         downloaded.update(a.rsplit("/", 1)[-1] for a in args if "://" in a)
     uploads = [a.split("@", 1)[1] for a in args if "@" in a and not a.startswith("http")
@@ -328,6 +340,9 @@ def _rules(name: str, args: list[str], part: str, protected: tuple[str, ...],
         found += _one_liner(args, part)
     elif name in ("cp", "mv", "install", "ln", "rsync") and plain:
         found += write_findings(plain[-1], part, protected)
+        if name == "mv" and any(paths.is_protected(s, protected) for s in plain[:-1]):
+            found.append(Finding("self-tamper", "high", part,
+                                 "moves the assistant's own files away"))
         if name == "mv" and (plain[-1] == "/dev/null" or any(paths.is_wide(s) for s in plain[:-1])):
             found.append(Finding("wide-delete" if any(paths.is_wide(s) for s in plain[:-1])
                                  else "delete", "high", part, "moves files away for good"))
@@ -345,6 +360,12 @@ def _rules(name: str, args: list[str], part: str, protected: tuple[str, ...],
             found.append(Finding("privilege", "high", part, "changes permissions of system paths"))
         elif name == "chmod" and (re.search(r"[+=][rwx]*s|^[4267]\d{3}$", mode)):
             found.append(Finding("privilege", "high", part, "sets a set-user-id bit"))
+    elif name in ("npx", "pnpx", "bunx", "uvx", "pipx") and any("://" in a for a in plain):
+        found.append(Finding("download-exec", "high", part, "runs a package straight from a "
+                             "web address"))
+    elif name == "sqlite3" and len(plain) > 1 and re.search(
+            r"(?i)\b(delete|drop|update|insert|vacuum|replace|alter)\b", " ".join(plain[1:])):
+        found += write_findings(plain[0], part, protected)
     elif name in ("at", "batch") and "-l" not in args and "-r" not in args:
         found.append(Finding("persistence", "high", part, "schedules a job to run later"))
     elif name in ("gsettings", "dconf") and args[:1] in (["set"], ["write"], ["reset"]) and \
@@ -409,6 +430,15 @@ def _rules(name: str, args: list[str], part: str, protected: tuple[str, ...],
                                                         "scp", "sftp", "ftp", "rsync"):
         found += _sent([], part, pipe, command)
     return found
+
+
+def _braces(word: str) -> list[str]:
+    """`dir/{a,b}` as the shell expands it (one level; enough to see what a path names)."""
+    match = re.search(r"\{([^{}]*,[^{}]*)\}", word)
+    if not match:
+        return [word]
+    head, tail = word[: match.start()], word[match.end() :]
+    return [head + part + tail for part in match.group(1).split(",")]
 
 
 def _one_liner(args: list[str], part: str) -> list[Finding]:
