@@ -20,6 +20,7 @@ import contextlib
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -111,18 +112,22 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     if "oi" in systems:
         ensure_venv()
     results: dict[str, Any] = {
-        "model": Path(args.model).stem, "date": time.strftime("%Y-%m-%d %H:%M %Z"),
+        "model": args.model, "date": time.strftime("%Y-%m-%d %H:%M %Z"),
         "command": " ".join(["scripts/tasks.py", *sys.argv[1:]]),
         "load": [os.getloadavg()[0]], "tasks": [],
     }
     with tempfile.TemporaryDirectory(prefix="tasks-server-") as folder:
         log = Path(folder) / "server.log"
+        code = Path(folder) / "code"
+        shutil.copytree(ROOT / "assistant", code / "assistant",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        results["code"] = code_version()
         with serve(args.model, log) as server:
             server_log = tasks_run.ServerLog(log)
             ours = our_settings(server)
-            results["gguf"] = str(server.model.path)
+            results["model"], results["gguf"] = server.model.name, str(server.model.path)
             config = {
-                "ours": {"settings": ours},
+                "ours": {"settings": ours, "pythonpath": str(code)},
                 "oi": {"model": ours["model"], "api_base": server.openai_url,
                        "context_window": server.n_ctx, "max_tokens": MAX_TOKENS,
                        "temperature": ours.get("temperature", 0.0)},
@@ -140,6 +145,16 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                             write_json(args.json, results)
     results["load"].append(os.getloadavg()[0])
     return results
+
+
+def code_version() -> str:
+    """The commit our code is at, and how many of its files differ from it."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
+                              check=False).stdout.strip()
+
+    changed = len(git("status", "--short", "assistant").splitlines())
+    return f"{git('rev-parse', '--short', 'HEAD')} + {changed} changed files in assistant/"
 
 
 def write_json(path: Path, results: dict[str, Any]) -> None:

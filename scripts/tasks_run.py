@@ -160,15 +160,20 @@ def kill_leftovers(session: int, folder: Path) -> None:
                 os.kill(int(entry.name), signal.SIGKILL)
 
 
-def child_env(home: Path) -> dict[str, str]:
+def child_env(home: Path, config: dict[str, Any]) -> dict[str, str]:
     """The environment of a run: no settings of the user's, no telemetry, no price-list
-    download; the same for both systems."""
+    download; the same for both systems. Ours imports the copy of its code in
+    `pythonpath`, so edits made to the tree during a long run do not mix in."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ASSISTANT_")}
+    if config.get("pythonpath"):
+        env["PYTHONPATH"] = config["pythonpath"]
     env.update({
         "ASSISTANT_CONFIG_DIR": str(home / "config"), "ASSISTANT_DATA_DIR": str(home / "data"),
         "DISABLE_TELEMETRY": "true", "LITELLM_LOCAL_MODEL_COST_MAP": "True",
         "HF_HUB_OFFLINE": "1", "PYTHONWARNINGS": "ignore", "MPLBACKEND": "Agg",
         "OLLAMA_API_BASE": "http://127.0.0.1:9", "PYTHONDONTWRITEBYTECODE": "1",
+        # offline, as the benchmark's model: no package is fetched mid-task
+        "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": "", "NPM_CONFIG_OFFLINE": "true",
     })
     return env
 
@@ -194,7 +199,7 @@ def run_task(task: dict[str, Any], system: str, config: dict[str, Any],
         began = time.perf_counter()
         with open(scratch / "stderr", "w") as stderr:
             child = subprocess.Popen(command(system, config, scratch), cwd=folder,
-                                     env=child_env(scratch), stdin=subprocess.DEVNULL,
+                                     env=child_env(scratch, config), stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=stderr,
                                      start_new_session=True)
             try:
