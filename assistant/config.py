@@ -62,11 +62,13 @@ class Settings:
     voice_approves_high_risk: bool = False
     # local models: offline = only models on this machine or its network (--local);
     # vision_model replaces model for turns that carry an image; embedded = start the
-    # bundled demo model when no other model is configured or found
+    # embedded model when no other model is configured or found; embedded_model = which
+    # ("" = qwen2.5-coder-1.5b; a name from `assistant models`, or a .gguf path)
     offline: bool = False
     vision_model: str = ""
     connect_timeout: float = 5.0
     embedded: bool = True
+    embedded_model: str = ""
     # safety: approval = ask | auto (low risk runs unasked; -y) | never (propose only);
     # deny = families never run, whoever approves, plus command:NAME entries
     approval: str = "ask"
@@ -96,6 +98,11 @@ class Settings:
     @property
     def data_path(self) -> Path:
         return Path(self.data_dir) if self.data_dir else default_data_dir()
+
+    @property
+    def models_path(self) -> Path:
+        """Where model files live: the embedded weights and `assistant models pull`."""
+        return self.data_path / "models"
 
     @property
     def config_path(self) -> Path:

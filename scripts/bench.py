@@ -154,9 +154,17 @@ def isolated_environment() -> Iterator[None]:
 
     Runs before anything imports litellm, which reads these variables at import time.
     """
+    from assistant.config import Settings
+    from assistant.llm import embedded
+
+    # The embedded weights setup installed in the user's data folder, by path.
+    weights = embedded.chosen(Settings(embedded_model=os.environ.get(
+        "ASSISTANT_EMBEDDED_MODEL", ""))).path
     scratch = Path(tempfile.mkdtemp(prefix="assistant-bench-"))
     for name in [n for n in os.environ if n.startswith("ASSISTANT_")]:
         del os.environ[name]
+    if weights:
+        os.environ["ASSISTANT_EMBEDDED_MODEL"] = str(weights)
     os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
     os.environ["OLLAMA_API_BASE"] = "http://127.0.0.1:9"
     for sub, variable in (("config", "ASSISTANT_CONFIG_DIR"), ("data", "ASSISTANT_DATA_DIR")):

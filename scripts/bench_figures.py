@@ -127,29 +127,44 @@ def click_text_dense_ms(bench: Bench) -> float:
 
 
 @functools.cache
-def embedded_llm(bench: Bench) -> tuple[float, float]:
-    """Start the embedded model (seconds until it answers) and its generation speed
-    (completion tokens per second after the first token), each a median of several."""
-    from assistant.config import Settings
+def embedded_llm(bench: Bench) -> tuple[float, float, float]:
+    """The embedded model a user gets: seconds until its server answers, generation speed
+    (completion tokens per second after the first token), and a second turn's first
+    token in seconds (the first turn's prompt and reply are in the KV cache), each a
+    median of several. Every round asks something new, so no turn is cached whole."""
+    from assistant.config import load_settings
     from assistant.llm import LLM, Reply, embedded
+    from assistant.prompt import system_message
 
-    if not embedded.available():
-        raise NotMeasurable(f"the embedded model is not installed ({embedded.missing()})")
-    starts, rates = [], []
-    for _ in range(bench.reps(3, 1)):
+    settings = load_settings({"max_tokens": 96, "temperature": 0.0})
+    if not embedded.available(settings):
+        raise NotMeasurable(f"the embedded model is not installed ({embedded.missing(settings)})")
+
+    def turn(llm: LLM, messages: list[dict[str, Any]]) -> tuple[float, float, Reply]:
+        began, first, reply = time.perf_counter(), None, None
+        for item in llm.stream(messages):
+            first = first or time.perf_counter()
+            reply = item
+        if not isinstance(reply, Reply) or not reply.usage or first is None:
+            raise RuntimeError("the embedded model gave no usage")
+        rate = (reply.usage[1] - 1) / max(1e-6, time.perf_counter() - first)
+        return first - began, rate, reply
+
+    starts, rates, second_firsts = [], [], []
+    for round_ in range(bench.reps(3, 1)):
         began = time.perf_counter()
-        with embedded.EmbeddedServer() as server:
+        with embedded.EmbeddedServer(embedded.chosen(settings)) as server:
             starts.append(time.perf_counter() - began)
-            llm = LLM(server.settings_for(Settings(max_tokens=128, temperature=0.0)))
-            for _ in range(bench.reps(3, 2)):
-                first = None
-                for item in llm.stream([{"role": "user", "content": "Tell me about cats."}]):
-                    first = first or time.perf_counter()
-                    reply = item
-                if not isinstance(reply, Reply) or not reply.usage or first is None:
-                    raise RuntimeError("the embedded model gave no usage")
-                rates.append((reply.usage[1] - 1) / max(1e-6, time.perf_counter() - first))
-    return statistics.median(starts), statistics.median(rates)
+            llm = LLM(server.settings_for(settings))
+            system = {"role": "system", "content": system_message("", llm.system_addendum())}
+            for ask in range(bench.reps(3, 2)):
+                n = round_ * 10 + ask + 2
+                messages = [system, {"role": "user", "content": f"Tell me {n} facts about cats."}]
+                _, rate, reply = turn(llm, messages)
+                rates.append(rate)
+                messages += [reply.message, {"role": "user", "content": "And about dogs?"}]
+                second_firsts.append(turn(llm, messages)[0])
+    return statistics.median(starts), statistics.median(rates), statistics.median(second_firsts)
 
 
 @figure("embedded_llm_start_s")
@@ -160,6 +175,11 @@ def embedded_llm_start_s(bench: Bench) -> float:
 @figure("embedded_llm_tokens_per_s")
 def embedded_llm_tokens_per_s(bench: Bench) -> float:
     return embedded_llm(bench)[1]
+
+
+@figure("embedded_first_token_s")
+def embedded_first_token_s(bench: Bench) -> float:
+    return embedded_llm(bench)[2]
 
 
 @functools.cache

@@ -40,6 +40,7 @@ FIGURE_NAMES = [
     "daemon_idle_cpu_pct",
     "embedded_llm_start_s",
     "embedded_llm_tokens_per_s",
+    "embedded_first_token_s",
 ]
 
 

