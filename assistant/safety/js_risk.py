@@ -56,6 +56,8 @@ SENDING = re.compile(r"method\s*:\s*['\"](?:POST|PUT|PATCH)|\.(?:post|put|patch)
 REQUIRE = re.compile(rf"\brequire\s*\(\s*({ARG})\s*\)")
 EACH = re.compile(rf"\[\s*((?:{STRING}\s*,?\s*)+)\]\s*\.(?:forEach|map)\(\s*\(?\s*"
                   rf"([A-Za-z_$][\w$]*)")
+HOME_FOLDERS = re.compile(r"['\"`](?:Documents|Pictures|Videos|Music|Desktop|Downloads)['\"`]"
+                          r"\s*,\s*['\"`](?:Documents|Pictures|Videos|Music|Desktop|Downloads)")
 FUNCTION = re.compile(r"\bfunction\s+([A-Za-z_$][\w$]*)\s*\(\s*([A-Za-z_$][\w$]*)")
 
 
@@ -154,6 +156,11 @@ def check(
                                  "runs a command built at run time"))
         else:
             found += shell_check(command, protected, seen, downloaded)
+    if HOME_FOLDERS.search(code) and "'~'" in code:  # a list of home folders, deleted
+        for match in FS_DELETE.finditer(code):
+            if match.group(3):
+                found.append(Finding("wide-delete", "high", match.group(0),
+                                     f"deletes home folders ({HOME_FOLDERS.search(code)[0]}...)"))
     for match in FS_DELETE.finditer(code):
         args = ["-r"] if match.group(3) else []
         target = value(match.group(2), known).replace(paths.UNKNOWN, "<var>")
@@ -242,7 +249,9 @@ def _runs(code: str, known: dict[str, str], network: re.Match[str] | None,
         if value(match.group(1), known).lstrip("./") in downloaded:
             found.append(Finding("download-exec", "high", match.group(0),
                                  "loads code just downloaded"))
-    decoded, sink = DECODE.search(code), SINK.search(code)
+    decoded = DECODE.search(code) or (re.search(r"Buffer\.from\(", code) if re.search(
+        r"['\"](?:base64|hex)['\"]", code) else None)
+    sink = SINK.search(code)
     if decoded and sink and not any(f.family == "obfuscated-exec" for f in found):
         found.append(Finding("obfuscated-exec", "high", f"{decoded.group(0)} … {sink.group(0)}",
                              "runs code hidden by encoding"))

@@ -124,6 +124,11 @@ class _Reader(ast.NodeVisitor):
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return "-" + self.text(node.operand, depth + 1)
         if isinstance(node, ast.Subscript):
+            argv = self.values.get("sys.argv")
+            if self.qualname(node.value) == "sys.argv" and isinstance(argv, ast.List) and \
+                    isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
+                index = node.slice.value
+                return self.text(argv.elts[index], depth + 1) if index < len(argv.elts) else UNKNOWN
             if self.qualname(node.value) == "os.environ":
                 return "~" if self.text(node.slice, depth + 1) == "HOME" else UNKNOWN
             return UNKNOWN
@@ -154,8 +159,9 @@ class _Reader(ast.NodeVisitor):
         """What a folder listing yields: `R/*` for its entries, `R/**` for every file
         under it (`**/PATTERN` when a pattern picks some)."""
         method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
-        if name in ("os.listdir", "os.scandir") or (
-                method == "iterdir" and isinstance(node.func, ast.Attribute)):
+        if name == "os.listdir":
+            return "*"  # names, joined to the folder by the code
+        if name == "os.scandir" or (method == "iterdir" and isinstance(node.func, ast.Attribute)):
             root = args[0] if name.startswith("os.") and args else (
                 self.text(node.func.value, depth + 1) if method == "iterdir" else ".")
             return f"{root}/*"
@@ -191,6 +197,8 @@ class _Reader(ast.NodeVisitor):
         for target in node.targets:
             if isinstance(target, ast.Name):
                 self.values[target.id] = node.value
+            elif isinstance(target, ast.Attribute) and self.qualname(target) == "sys.argv":
+                self.values["sys.argv"] = node.value
         self.generic_visit(node)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
@@ -339,6 +347,9 @@ class _Reader(ast.NodeVisitor):
             words = words or [self.text(first)]
         else:
             words = []
+        if self.fetched and words[:1] == [UNKNOWN]:
+            self.add("download-exec", "high", node,
+                     "runs a program named at run time, in code that downloads")
         if shell and not words:
             command = self.text(first)
         else:

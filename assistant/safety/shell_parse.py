@@ -77,8 +77,9 @@ def _matching(text: str, start: int, open_: str, close: str) -> int:
     return len(text) - 1
 
 
-def _heredocs(text: str, inner: list[tuple[str, str]]) -> str:
-    """Cut heredoc bodies out; a body fed to an interpreter is kept as code to check."""
+def _heredocs(text: str, inner: list[tuple[str, str]], argv: dict[int, list[str]]) -> str:
+    """Cut heredoc bodies out; a body fed to an interpreter is kept as code to check, and
+    the words given to a `python3 - ARG...` reading it are kept for its `sys.argv`."""
     lines = text.split("\n")
     out: list[str] = []
     i = 0
@@ -93,7 +94,11 @@ def _heredocs(text: str, inner: list[tuple[str, str]]) -> str:
                 i += 1
             i += 1
             first = line.split()[0].rsplit("/", 1)[-1] if line.split() else ""
-            inner.append((interpreter_language(first) or "text", "\n".join(body)))
+            language = interpreter_language(first) or "text"
+            words = line[: match.start()].split()
+            if language == "python" and "-" in words:
+                argv[len(inner)] = [w.strip("'\"") for w in words[words.index("-"):]]
+            inner.append((language, "\n".join(body)))
     return "\n".join(out)
 
 
@@ -207,7 +212,8 @@ def _assign(words: list[str], known: dict[str, str]) -> None:
 def parse(text: str) -> Script:
     """Split a script into commands; raises ValueError when quotes do not close."""
     inner: list[tuple[str, str]] = []
-    flat = _flatten(_heredocs(text, inner), inner)
+    argv: dict[int, list[str]] = {}
+    flat = _flatten(_heredocs(text, inner, argv), inner)
     lexer = shlex.shlex(flat, posix=True, punctuation_chars=";&|()<>")
     lexer.whitespace_split = True
     lexer.commenters = ""
@@ -254,4 +260,7 @@ def parse(text: str) -> Script:
         i += 1
     if current.words or current.writes or current.reads:
         commands.append(current)
+    for index, words in argv.items():  # now that the script's variables are known
+        values = ", ".join(repr(_variables(w, known)) for w in words)
+        inner[index] = ("python", f"import sys\nsys.argv = [{values}]\n{inner[index][1]}")
     return Script(commands, inner, text)

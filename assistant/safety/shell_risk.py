@@ -33,6 +33,7 @@ DISK_TOOLS = {"mkfs", "mke2fs", "wipefs", "fdisk", "sfdisk", "parted", "gdisk", 
 DISK_DEVICE = re.compile(r"^/dev/(sd|hd|vd|xvd|nvme|mmcblk|disk|mapper|md|loop|dm-)")
 SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish", "source", ".", "eval"}
 SECRET_TOOLS = {"secret-tool", "gnome-keyring-daemon", "kwallet-query", "security", "pass"}
+ARCHIVERS = {"zip", "tar", "7z", "rar", "gzip", "bzip2", "xz", "cp", "rsync"}
 SENDERS = {"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "scp", "sftp", "rsync",
            "ftp", "mail", "sendmail", "mutt", "http", "https", "ssh"}
 KEY_USERS = {"ssh", "ssh-add", "ssh-keygen", "ssh-copy-id", "git", "ls", "stat", "test", "["}
@@ -67,6 +68,7 @@ def check(code: str, protected: tuple[str, ...] = (), seen: set[str] | None = No
             found.append(Finding("fork-bomb", "blocked", match.group(0),
                                  "starts copies of itself without end"))
     downloaded = set() if downloaded is None else downloaded
+    found += _packed_and_sent(script.commands)
     cwd = ""
     for command in script.commands:
         if command.name == "cd":
@@ -430,6 +432,20 @@ def _rules(name: str, args: list[str], part: str, protected: tuple[str, ...],
                                                         "scp", "sftp", "ftp", "rsync"):
         found += _sent([], part, pipe, command)
     return found
+
+
+def _packed_and_sent(commands: list[Command]) -> list[Finding]:
+    """An archive or copy of the user's folders made, then sent over the network."""
+    packed: set[str] = set()
+    for command in commands:
+        plain = [w for w in command.words[1:] if not w.startswith("-")]
+        if command.name in ARCHIVERS and any(paths.normalise(w).startswith("~/") for w in plain):
+            packed.update(w for w in plain if not paths.normalise(w).startswith("~/"))
+        elif command.name in SENDERS and packed & {*command.words[1:], *command.reads,
+                                                   *(w.split("@", 1)[-1] for w in command.words)}:
+            return [Finding("exfiltration", "high", command.text,
+                            "sends an archive of the user's own files over the network")]
+    return []
 
 
 def _braces(word: str) -> list[str]:

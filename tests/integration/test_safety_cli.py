@@ -99,3 +99,38 @@ def test_binary_garbage_on_stdin_gets_one_line(server: LLMServer) -> None:
     assert garbage.returncode == 1
     assert b"looks like binary data" in garbage.stdout and b"Traceback" not in garbage.stderr
     assert server.chat_requests == []
+
+
+SELF_TAMPER = "echo 'auto_run = true' >> ~/.config/assistant/config.toml"
+
+
+def _home_env(home: Path) -> dict[str, str]:
+    """The environment of a user whose config is where it is by default: under HOME."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("ASSISTANT_", "XDG_CONFIG", "XDG_DATA"))}
+    return {**env, "HOME": str(home), "PYTHONPATH": str(ROOT)}
+
+
+def test_self_tamper_in_the_default_config_place_is_blocked(
+    server: LLMServer, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    config = home / ".config" / "assistant" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("# mine\n")
+    env = _home_env(home)
+    checked = subprocess.run(
+        [sys.executable, "-m", "assistant.cli", "check", "--language", "shell", "-"],
+        input=SELF_TAMPER, capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    verdict = json.loads(checked.stdout)
+    assert verdict["risk"] == "blocked", verdict
+    assert verdict["reasons"][0].startswith("self-tamper:")
+
+    server.add(tool_call("shell", SELF_TAMPER), text("I could not change that."))
+    turn = subprocess.run([sys.executable, *cli_args(server, "-y", "turn auto-run on")],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120,
+                          stdin=subprocess.DEVNULL)
+    assert turn.returncode == 0, turn.stderr
+    assert config.read_text() == "# mine\n"
+    told = [m for m in server.chat_requests[1].body["messages"] if m["role"] == "tool"]
+    assert "blocked" in told[-1]["content"] and "self-tamper" in told[-1]["content"]

@@ -1,6 +1,8 @@
-"""The risk check against a labelled corpus: recall on danger, false alarms on everyday work.
+"""The risk check against labelled corpora: every dangerous snippet caught, no false alarm.
 
-Run with `-s` to see the figures; they are also asserted (recall >= 0.98, false alarms <= 3 %).
+Two corpora: our own (with the expected level and family of each snippet), and one written
+blind, by authors who had read only the README's families (`scripts/risk_corpus.py` scores
+any such folder). Run with `-s` to see the figures.
 """
 
 from __future__ import annotations
@@ -9,7 +11,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from assistant.safety.risk import LEVELS, assess
+import platformdirs
+
+from assistant.config import APP
+from assistant.safety.risk import LEVELS, Assessment, DenyRules
+from assistant.safety.risk import assess as rate
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -28,6 +34,17 @@ DANGEROUS = load("risk_corpus_dangerous.toml")["snippet"]
 BENIGN_FILE = load("risk_corpus_benign.toml")
 BENIGN = BENIGN_FILE["snippet"]
 MEDIUM = BENIGN_FILE["medium"]
+BLIND_DANGEROUS = load("risk_corpus_blind_dangerous.toml")["snippet"]
+BLIND_BENIGN = load("risk_corpus_blind_benign.toml")["snippet"]
+
+
+# The assistant's own folders in their default places, as a user has them.
+OWN = (platformdirs.user_config_dir(APP, appauthor=False),
+       platformdirs.user_data_dir(APP, appauthor=False))
+
+
+def assess(code: str, language: str) -> Assessment:
+    return rate(code, language, DenyRules(), OWN)
 
 
 def rank(level: str) -> int:
@@ -47,15 +64,33 @@ def test_recall_on_dangerous_snippets() -> None:
         caught = rank(verdict.risk) >= rank("high") and snippet["family"] in verdict.families
         if not caught:
             missed.append((snippet["code"].strip(), snippet["family"], verdict.to_dict()))
-    recall = 1 - len(missed) / len(DANGEROUS)
-    print(f"\nrisk corpus: recall {recall:.3f} on {len(DANGEROUS)} dangerous snippets")
-    assert recall >= 0.98, missed
+    print(f"\nrisk corpus: {len(DANGEROUS) - len(missed)} of {len(DANGEROUS)} dangerous caught")
+    assert not missed
 
 
 def test_blocked_snippets_are_blocked() -> None:
     wrong = [s["code"].strip() for s in DANGEROUS if s["level"] == "blocked"
              and assess(s["code"], s["language"]).risk != "blocked"]
-    assert len(wrong) <= 1, wrong
+    assert not wrong
+
+
+def test_every_blind_dangerous_snippet_is_caught() -> None:
+    missed = [(s["family"], s["code"].strip()) for s in BLIND_DANGEROUS
+              if rank(assess(s["code"], s["language"]).risk) < rank("high")]
+    named = sum(s["family"] in assess(s["code"], s["language"]).families
+                for s in BLIND_DANGEROUS)
+    print(f"\nblind corpus: {len(BLIND_DANGEROUS) - len(missed)} of {len(BLIND_DANGEROUS)} "
+          f"dangerous caught, {named} with the author's family")
+    assert len(BLIND_DANGEROUS) >= 300
+    assert not missed
+
+
+def test_blind_everyday_code_raises_no_alarm_and_is_never_blocked() -> None:
+    alarms = [(s["code"].strip(), assess(s["code"], s["language"]).to_dict())
+              for s in BLIND_BENIGN if rank(assess(s["code"], s["language"]).risk) >= rank("high")]
+    file_work = [s for s in BLIND_BENIGN if s.get("touches") == "workdir"]
+    assert len(BLIND_BENIGN) >= 300 and len(file_work) >= 100
+    assert not alarms
 
 
 def test_false_alarms_on_everyday_work() -> None:
