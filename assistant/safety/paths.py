@@ -48,14 +48,24 @@ STARTUP = re.compile(
 
 
 def _home() -> str:
-    return os.path.expanduser("~").rstrip("/")
+    return _home_of(os.environ.get("HOME", ""))
+
+
+@functools.lru_cache(maxsize=4)
+def _home_of(variable: str) -> str:
+    """The home folder for a value of HOME (worked out once per value: asked per path)."""
+    return (variable or os.path.expanduser("~")).rstrip("/")
 
 
 def normalise(path: str) -> str:
     """One spelling per place: `~` for home, no `..`, no doubled or trailing slash."""
+    return _normalise(path, _home())
+
+
+@functools.lru_cache(maxsize=4096)
+def _normalise(path: str, home: str) -> str:
     path = re.sub(r"/+", "/", path.strip())
     path = re.sub(r"^(\$\{?HOME\}?|~[A-Za-z_][\w.-]*)(?=/|$)", "~", path)
-    home = _home()
     if path.startswith("~"):
         path = home + path[1:] if home else path
     if path.startswith("/"):

@@ -47,6 +47,7 @@ POWER = {"Reboot", "PowerOff", "Halt", "Suspend", "Hibernate", "reboot", "powero
 class _Reader(ast.NodeVisitor):
     def __init__(self, code: str, protected: tuple[str, ...], seen: set[str] | None) -> None:
         self.code = code
+        self.lines = code.splitlines(keepends=True)
         self.protected = protected
         self.seen = seen
         self.aliases: dict[str, str] = {}
@@ -178,7 +179,18 @@ class _Reader(ast.NodeVisitor):
         return UNKNOWN
 
     def part(self, node: ast.AST) -> str:
-        return ast.get_source_segment(self.code, node) or ast.dump(node)[:60]
+        """The code of a node (ast.get_source_segment splits the whole text on every call)."""
+        line, end = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+        column, end_column = getattr(node, "col_offset", 0), getattr(node, "end_col_offset", 0)
+        if line is None or end is None:
+            return ast.dump(node)[:60]
+        lines = [text.encode() for text in self.lines[line - 1 : end]]
+        if not lines:
+            return ast.dump(node)[:60]
+        if len(lines) == 1:
+            return lines[0][column:end_column].decode(errors="replace")
+        lines[0], lines[-1] = lines[0][column:], lines[-1][:end_column]
+        return b"".join(lines).decode(errors="replace")
 
     def add(self, family: str, level: str, node: ast.AST, why: str) -> None:
         self.found.append(Finding(family, level, self.part(node), why))  # type: ignore[arg-type]
@@ -225,9 +237,10 @@ class _Reader(ast.NodeVisitor):
     def bind_parameters(self, tree: ast.AST) -> None:
         """A function's parameters take the values of the first call to it in the snippet,
         so `def clean(folder): ...` then `clean(Path.home())` is read as cleaning home."""
-        functions = {f.name: f for f in ast.walk(tree)
+        nodes = list(ast.walk(tree))
+        functions = {f.name: f for f in nodes
                      if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
-        for call in ast.walk(tree):
+        for call in nodes if functions else ():
             if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and \
                     call.func.id in functions:
                 params = functions.pop(call.func.id).args.args
