@@ -120,7 +120,8 @@ class Usage(Event):
 
 
 TurnEndReason = Literal[
-    "answered", "interrupted", "declined", "max_runs", "repeated_failure", "error"
+    "answered", "interrupted", "declined", "max_runs", "repeated_failure", "repeated_success",
+    "error",
 ]
 
 

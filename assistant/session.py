@@ -6,9 +6,10 @@ the journal sees every step as it happens.
 
 from __future__ import annotations
 
+import os
 import threading
-from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.events import (
@@ -24,31 +25,57 @@ from assistant.events import (
 )
 from assistant.journal import Journal
 from assistant.llm import LLM, CodeCall, LLMError, Reply
-from assistant.llm.results import is_results_message
+from assistant.llm.labels import actual_language
+from assistant.llm.results import describe_run, is_results_message
 from assistant.prompt import system_message
+from assistant.repeats import REPEATS_BEFORE_STOP, Repeats
 from assistant.runtime import Runtimes
+from assistant.runtime.changes import describe_changes, list_folder
 from assistant.safety.inputs import request_problem
 from assistant.safety.policy import Policy
 from assistant.screen import ScreenContext
 
-REPEATS_BEFORE_STOP = 3
 DECLINES_BEFORE_STOP = 3
 NOT_RUN = "Not run: the turn was stopped before this code ran."
+CORRECTION = (
+    "Not run: this call is malformed: {}. Call `execute` again with JSON arguments "
+    '{{"language": "python", "shell" or "javascript", "code": "..."}}.'
+)
+MALFORMED_AGAIN = (
+    "The model sent a malformed tool call again ({}): try again, or set code_style "
+    "to fenced for this model"
+)
+RELABELLED = "Ran as {1}: this code is {1}, not {0}.\n"
+REPEAT_TOLD = (
+    "Not run again: this exact code just ran successfully and nothing has run since, so it "
+    "would give the same result. That result was:\n{}\nUse it: take the next step, or answer "
+    "the user if the task is done."
+)
+REPEAT_NOT_RUN = "Not run: the same code was proposed again after it succeeded."
 
 STOP_NOTICES = {
     "interrupted": "Stopped: you interrupted the run.",
     "declined": "Stopped: {n} proposals were declined in this turn; say what you want instead.",
     "max_runs": "Stopped after {n} runs in one turn (max_runs_per_turn): say how to continue.",
     "repeated_failure": "Stopped: the same code failed {n} times in a row; it will not work as is.",
+    "repeated_success": "Stopped: the same code was proposed {n} times in a row after it had "
+    "succeeded; it was not run again.",
 }
 
 
-def describe_run(end: RunEnd) -> str:
-    """What the LLM reads about a run: its output and how it ended."""
-    output = end.output if end.output.strip() else "(no output)"
-    if end.exit_status not in (0, None):
-        output += f"\n[exit status {end.exit_status}]"
-    return output
+Stop = tuple[TurnEndReason, int]
+Outcome = tuple[str, Stop | None]
+Ran = tuple[RunEnd, str]
+
+
+@dataclass
+class _TurnState:
+    """What one turn has done so far, for the rules that end it."""
+
+    runs: int = 0
+    declines: int = 0
+    corrected: bool = False  # the last call was malformed and the model was told
+    repeats: Repeats = field(default_factory=Repeats)
 
 
 class Session:
@@ -128,37 +155,14 @@ class Session:
         self._snapshot()
         if self.screen.wanted_for(text):
             yield from self._look()
-        runs = declines = 0
-        failures: Counter[tuple[str, str]] = Counter()
+        state = _TurnState()
         notes = (self.llm.system_addendum(), self.screen.addendum(), self.runtimes.describe())
         addendum = "\n\n".join(note for note in notes if note)
         system = system_message(self.system, addendum)  # once a turn: it holds for all its calls
         while True:
-            reply: Reply | None = None
-            pieces: list[str] = []
             yield from self._show_screen()
-            try:
-                stream = self.llm.stream(
-                    [{"role": "system", "content": system}, *self.messages],
-                    should_stop=self._stop.is_set,
-                )
-                for item in stream:
-                    if isinstance(item, str):
-                        pieces.append(item)
-                        yield TextDelta(item)
-                    else:
-                        reply = item
-            except KeyboardInterrupt:
-                self._stop.set()
-                words = "".join(pieces)
-                reply = Reply(words, [], {"role": "assistant", "content": words}, None,
-                              self.llm.settings.model, stopped=True)
-            except LLMError as exc:
-                yield self._emit(Error(self.redact(str(exc))))
-                yield from self._end("", "error")
-                return
+            reply = yield from self._ask(system)
             if reply is None:
-                yield self._emit(Error("The LLM ended its reply without a result: try again."))
                 yield from self._end("", "error")
                 return
             self.messages.append(reply.message)
@@ -172,43 +176,7 @@ class Session:
             if not reply.calls:
                 yield from self._end(reply.text, "answered")
                 return
-
-            results: list[tuple[CodeCall, str]] = []
-            stop: tuple[TurnEndReason, int] | None = None
-            for call in reply.calls:
-                if stop:
-                    break
-                proposal = self.policy.proposal(call.id, call.language, call.code)
-                yield self._emit(proposal)
-                approval = self.policy.decide(proposal)
-                yield self._emit(approval)
-                if self._stop.is_set():
-                    results.append((call, "Not run: the user stopped the turn."))
-                    stop = ("interrupted", 0)
-                    continue
-                if not approval.approved:
-                    why = f" ({approval.reason})" if approval.reason else ""
-                    results.append((call, f"The user declined to run this code{why}."))
-                    declines += 1
-                    if declines >= DECLINES_BEFORE_STOP:
-                        stop = ("declined", declines)
-                    continue
-                end: RunEnd | None = None
-                for event in self.runtimes.run(call.language, approval.code, proposal_id=call.id):
-                    yield self._emit(event)
-                    if isinstance(event, RunEnd):
-                        end = event
-                assert end is not None, "a run always ends with RunEnd"
-                results.append((call, self.redact(describe_run(end))))
-                runs += 1
-                key = (call.language, approval.code)
-                failures[key] = failures[key] + 1 if end.exit_status != 0 else 0
-                if end.interrupted or self._stop.is_set():
-                    stop = ("interrupted", 0)
-                elif failures[key] >= REPEATS_BEFORE_STOP:
-                    stop = ("repeated_failure", failures[key])
-                elif runs >= self.max_runs_per_turn:
-                    stop = ("max_runs", runs)
+            results, stop = yield from self._act(reply.calls, state)
             self._close_calls(reply.calls, results)
             if stop:
                 yield from self._end("", *stop)
@@ -216,6 +184,108 @@ class Session:
             if self.screen.wanted_after([call.code for call in reply.calls]):
                 yield from self._look()
             self._snapshot()
+
+    def _ask(self, system: str) -> Generator[Event, None, Reply | None]:
+        """Stream one reply from the LLM; None (after an Error) when there is none."""
+        pieces: list[str] = []
+        reply: Reply | None = None
+        try:
+            stream = self.llm.stream(
+                [{"role": "system", "content": system}, *self.messages],
+                should_stop=self._stop.is_set,
+            )
+            for item in stream:
+                if isinstance(item, str):
+                    pieces.append(item)
+                    yield TextDelta(item)
+                else:
+                    reply = item
+        except KeyboardInterrupt:
+            self._stop.set()
+            words = "".join(pieces)
+            return Reply(words, [], {"role": "assistant", "content": words}, None,
+                         self.llm.settings.model, stopped=True)
+        except LLMError as exc:
+            yield self._emit(Error(self.redact(str(exc))))
+            return None
+        if reply is None:
+            yield self._emit(Error("The LLM ended its reply without a result: try again."))
+        return reply
+
+    def _act(
+        self, calls: list[CodeCall], state: _TurnState
+    ) -> Generator[Event, None, tuple[list[tuple[CodeCall, str]], Stop | None]]:
+        """Take the reply's calls in order, until one gives a reason to end the turn.
+
+        Returns what the model is told about each call taken, and that reason.
+        """
+        results: list[tuple[CodeCall, str]] = []
+        for call in calls:
+            result, stop = yield from self._act_on(call, state)
+            results.append((call, result))
+            if stop:
+                return results, stop
+        return results, None
+
+    def _act_on(self, call: CodeCall, state: _TurnState) -> Generator[Event, None, Outcome]:
+        """One call: corrected, refused as a repeat, declined, or run."""
+        if call.problem:
+            if state.corrected:  # told once already: this model cannot make the call
+                yield self._emit(Error(MALFORMED_AGAIN.format(call.problem)))
+                return NOT_RUN, ("error", 0)
+            state.corrected = True
+            yield self._emit(Notice(f"The model's tool call was malformed ({call.problem}); "
+                                    "it was asked to send it again."))
+            return CORRECTION.format(call.problem), None
+        state.corrected = False
+        language = actual_language(call.language, call.code)
+        verdict, times = state.repeats.check(language, call.code)
+        if verdict == "stop":
+            return REPEAT_NOT_RUN, ("repeated_success", times)
+        if verdict == "told":
+            yield self._emit(Notice(f"Not run again: the model proposed the same {language} "
+                                    "code that had just succeeded; it was shown that result."))
+            return REPEAT_TOLD.format(state.repeats.result(language, call.code)), None
+        relabelled = ""
+        if language != call.language:
+            relabelled = RELABELLED.format(call.language, language)
+            yield self._emit(Notice(f"This code is {language}, not {call.language}: it is "
+                                    f"shown and rated as {language}, and runs as {language}."))
+        proposal = self.policy.proposal(call.id, language, call.code)
+        yield self._emit(proposal)
+        approval = self.policy.decide(proposal)
+        yield self._emit(approval)
+        if self._stop.is_set():
+            return "Not run: the user stopped the turn.", ("interrupted", 0)
+        if not approval.approved:
+            why = f" ({approval.reason})" if approval.reason else ""
+            state.declines += 1
+            stop = ("declined", state.declines) if state.declines >= DECLINES_BEFORE_STOP else None
+            return f"The user declined to run this code{why}.", stop
+        end, changes = yield from self._run(language, approval.code, call.id)
+        result = self.redact(describe_run(end))
+        state.runs += 1
+        failures = state.repeats.record(language, approval.code, end.exit_status == 0, result)
+        told = relabelled + self.redact(describe_run(end, changes))
+        if end.interrupted or self._stop.is_set():
+            return told, ("interrupted", 0)
+        if failures >= REPEATS_BEFORE_STOP:
+            return told, ("repeated_failure", failures)
+        if state.runs >= self.max_runs_per_turn:
+            return told, ("max_runs", state.runs)
+        return told, None
+
+    def _run(self, language: str, code: str, proposal_id: str) -> Generator[Event, None, Ran]:
+        """Run approved code; its RunEnd, and what it changed in the working folder."""
+        folder = self.runtimes.cwd or os.getcwd()
+        before = list_folder(folder)
+        end: RunEnd | None = None
+        for event in self.runtimes.run(language, code, proposal_id=proposal_id):
+            yield self._emit(event)
+            if isinstance(event, RunEnd):
+                end = event
+        assert end is not None, "a run always ends with RunEnd"
+        return end, describe_changes(before, list_folder(folder))
 
     def _look(self) -> Iterator[Event]:
         """Take a view of the screen for the next request; say so when the desktop cannot."""

@@ -11,12 +11,8 @@ import re
 from assistant.runtime.languages import canonical_language
 
 INSTRUCTIONS = """\
-To run code on the user's computer, write it in a fenced block tagged with its language: \
-```python, ```shell or ```javascript. Each such block is shown to the user and runs only \
-after they approve it; its output (or the user's refusal) comes back to you in the next \
-message. Blocks without one of these tags, such as ```text, are shown but never run. \
-Propose one step at a time and wait for its output before going on. When the task is done, \
-answer in plain words without a code block."""
+To run code, write it in a fenced block tagged ```python, ```shell or ```javascript; its \
+result comes back in the next message. Blocks with other tags, such as ```text, never run."""
 
 _OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*)$")
 _TAG = re.compile(r"[\w+#.-]*")

@@ -12,11 +12,16 @@ class LLMError(Exception):
 
 @dataclass(frozen=True)
 class CodeCall:
-    """Code the model proposes; `id` ties the run's result back to the proposal."""
+    """Code the model proposes; `id` ties the run's result back to the proposal.
+
+    `problem` says why a call cannot run as sent (a malformed tool call): the model is
+    told, so it can send it again properly, instead of the turn failing.
+    """
 
     id: str
     language: str
     code: str
+    problem: str = ""
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,34 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from assistant.events import RunEnd
 from assistant.llm.reply import CodeCall
 
 RESULTS_HEADER = "Results of the code you proposed:"
 # Opens the user-role message that shows the screen (assistant.screen); no turn starts there.
 SCREEN_HEADER = "The screen at this moment"
+# Closes the results in fenced mode, where they arrive as a user message: small models
+# otherwise answer them as if the user had written them.
+NEXT_STEP = (
+    "These are the results of your own code, not the user's words. Check them, then take "
+    "the next step, or answer the user if the task is done."
+)
+
+
+def describe_run(end: RunEnd, changes: str = "") -> str:
+    """What the model reads about its run: how it ended, its output, what changed on disk.
+
+    Small models read a bare "(no output)" as someone's words, or as failure; the exit
+    status first and the output fenced below make it plainly their own call's result.
+    """
+    if end.exit_status is None:
+        status = "It did not finish (no exit status)."
+    elif end.exit_status == 0:
+        status = "Exit status 0 (success)."
+    else:
+        status = f"Exit status {end.exit_status} (failed)."
+    output = f"Output:\n{fence(end.output)}" if end.output.strip() else "Output: (no output)"
+    return "\n".join(part for part in (status, output, changes) if part)
 
 
 def tool_messages(results: list[tuple[CodeCall, str]]) -> list[dict[str, Any]]:
@@ -25,7 +48,8 @@ def fenced_message(results: list[tuple[CodeCall, str]]) -> dict[str, Any]:
     parts = [RESULTS_HEADER]
     for number, (call, output) in enumerate(results, 1):
         label = f"{call.language} block {number}" if len(results) > 1 else f"{call.language} block"
-        parts.append(f"{label}:\n{_fence(output or '(no output)')}")
+        parts.append(f"{label}:\n{output or '(no output)'}")
+    parts.append(NEXT_STEP)
     return {"role": "user", "content": "\n\n".join(parts)}
 
 
@@ -43,8 +67,8 @@ def is_results_message(message: dict[str, Any]) -> bool:
     )
 
 
-def _fence(text: str) -> str:
+def fence(text: str) -> str:
     """Wrap output in a fence longer than any backtick run inside it, so it cannot break out."""
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * max(3, longest + 1)
-    return f"{fence}\n{text.rstrip(chr(10))}\n{fence}"
+    marks = "`" * max(3, longest + 1)
+    return f"{marks}\n{text.rstrip(chr(10))}\n{marks}"

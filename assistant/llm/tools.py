@@ -7,7 +7,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from assistant.llm.reply import CodeCall, LLMError
+from assistant.llm.reply import CodeCall
 from assistant.runtime.languages import LANGUAGES, canonical_language
 
 EXECUTE_TOOL: dict[str, Any] = {
@@ -30,11 +30,8 @@ EXECUTE_TOOL: dict[str, Any] = {
 }
 
 INSTRUCTIONS = """\
-To run code on the user's computer, call the `execute` tool with `language` (python, shell or \
-javascript) and `code`. The user sees each call and it runs only after they approve it; its \
-output (or the user's refusal) comes back as the tool result. Code written in your text is \
-never run: only `execute` calls are. Propose one step at a time and wait for its result. \
-When the task is done, answer in plain words."""
+To run code, call the `execute` tool with `language` (python, shell or javascript) and \
+`code`; its result comes back as the tool result. Code in your text is never run."""
 
 
 @dataclass
@@ -78,15 +75,26 @@ class ToolCallAssembler:
         return self._slots[-1] if self._slots else None
 
     def calls(self) -> list[CodeCall]:
-        """The finished calls; raises LLMError for a call that cannot be run as sent."""
+        """The finished calls; one that cannot run as sent carries its `problem`."""
         self._name_all()
         return [_parse(slot) for slot in self._slots]
 
     def message_calls(self) -> list[dict[str, Any]]:
-        """The calls in OpenAI form, for the assistant message in history."""
+        """The calls in OpenAI form, for the assistant message in history.
+
+        Arguments that are not a JSON object are kept as `{}`: providers and chat
+        templates parse the history's arguments, and the model is told what it sent.
+        """
         self._name_all()
         return [
-            {"id": s.id, "type": "function", "function": {"name": s.name, "arguments": s.arguments}}
+            {
+                "id": s.id,
+                "type": "function",
+                "function": {
+                    "name": s.name,
+                    "arguments": s.arguments if s.arguments and _arguments(s) is not None else "{}",
+                },
+            }
             for s in self._slots
         ]
 
@@ -98,18 +106,22 @@ def _get(item: Any, key: str) -> Any:
 def _parse(slot: _Slot) -> CodeCall:
     named_language = canonical_language(slot.name)
     if slot.name != "execute" and named_language is None:
-        raise LLMError(
-            f"The model called an unknown tool {slot.name!r} (only 'execute' exists); "
-            "try again, or set code_style to fenced for this model"
-        )
+        problem = f"there is no tool {slot.name!r}: the only one is 'execute'"
+        return CodeCall(slot.id, "", "", problem)
+    arguments = _arguments(slot)
+    if arguments is None:
+        preview = " ".join(slot.arguments.split())[:80]
+        return CodeCall(slot.id, "", "", f"its arguments are not JSON: {preview}")
+    if not isinstance(arguments.get("code"), str) or not arguments["code"].strip():
+        return CodeCall(slot.id, "", "", "it has no 'code' text to run")
+    language = str(arguments.get("language") or named_language or "python")
+    return CodeCall(slot.id, canonical_language(language) or language.lower(), arguments["code"])
+
+
+def _arguments(slot: _Slot) -> dict[str, Any] | None:
+    """The arguments as a JSON object, or None when they are not one."""
     try:
         arguments = json.loads(slot.arguments or "{}")
     except ValueError:
-        preview = " ".join(slot.arguments.split())[:80]
-        raise LLMError(
-            f"The model sent a malformed tool call: arguments are not JSON: {preview}"
-        ) from None
-    if not isinstance(arguments, dict) or not isinstance(arguments.get("code"), str):
-        raise LLMError("The model sent a malformed tool call: it has no 'code' text to run")
-    language = str(arguments.get("language") or named_language or "python")
-    return CodeCall(slot.id, canonical_language(language) or language.lower(), arguments["code"])
+        return None
+    return arguments if isinstance(arguments, dict) else None

@@ -94,7 +94,7 @@ def test_edit_runs_edited_code_and_journal_keeps_both(server: LLMServer, tmp_pat
     child.expect("ok")
     child.expect(pexpect.EOF)
     tool_message = server.chat_requests[1].body["messages"][-1]
-    assert tool_message["content"].strip() == "edited"
+    assert "Output:\n```\nedited\n```" in tool_message["content"]
     records = history(history()[0]["id"])["records"]
     assert next(r for r in records if r["kind"] == "proposal")["code"] == "print('original')"
     assert next(r for r in records if r["kind"] == "approval")["code"] == "print('edited')"

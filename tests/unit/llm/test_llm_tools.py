@@ -6,8 +6,15 @@ import json
 
 import pytest
 
-from assistant.llm.reply import CodeCall, LLMError
-from assistant.llm.results import fenced_message, is_results_message, tool_messages
+from assistant.events import RunEnd
+from assistant.llm.reply import CodeCall
+from assistant.llm.results import (
+    NEXT_STEP,
+    describe_run,
+    fenced_message,
+    is_results_message,
+    tool_messages,
+)
 from assistant.llm.tools import ToolCallAssembler
 
 
@@ -47,22 +54,27 @@ def test_a_function_named_after_a_language_is_accepted() -> None:
 def test_arguments_that_are_not_json_are_a_malformed_call() -> None:
     assembler = ToolCallAssembler()
     assembler.feed([delta(0, id="a", name="execute", arguments="print('hi')")])
-    with pytest.raises(LLMError, match=r"malformed tool call.*not JSON: print"):
-        assembler.calls()
+    [call] = assembler.calls()
+    assert call.problem == "its arguments are not JSON: print('hi')" and not call.code
+    # the history holds valid JSON: chat templates and providers parse it
+    assert assembler.message_calls()[0]["function"]["arguments"] == "{}"
 
 
-def test_arguments_without_code_are_a_malformed_call() -> None:
+@pytest.mark.parametrize("arguments", ['{"language": "python"}', '{"code": "  "}', "", "[1]"])
+def test_arguments_without_code_are_a_malformed_call(arguments: str) -> None:
     assembler = ToolCallAssembler()
-    assembler.feed([delta(0, id="a", name="execute", arguments='{"language": "python"}')])
-    with pytest.raises(LLMError, match="malformed tool call"):
-        assembler.calls()
+    assembler.feed([delta(0, id="a", name="execute", arguments=arguments)])
+    [call] = assembler.calls()
+    assert call.problem
+    assert json.loads(assembler.message_calls()[0]["function"]["arguments"]) is not None
 
 
-def test_an_unknown_tool_is_an_error() -> None:
+def test_an_unknown_tool_is_a_malformed_call() -> None:
     assembler = ToolCallAssembler()
-    assembler.feed([delta(0, id="a", name="browse", arguments="{}")])
-    with pytest.raises(LLMError, match="unknown tool 'browse'"):
-        assembler.calls()
+    assembler.feed([delta(0, id="a", name="browse", arguments='{"url": "x"}')])
+    [call] = assembler.calls()
+    assert call.problem == "there is no tool 'browse': the only one is 'execute'"
+    assert assembler.message_calls()[0]["function"]["name"] == "browse"
 
 
 def test_tool_messages_answer_every_call() -> None:
@@ -74,10 +86,28 @@ def test_tool_messages_answer_every_call() -> None:
     ]
 
 
-def test_fenced_results_label_each_output_and_cannot_be_broken_out_of() -> None:
+def test_fenced_results_label_each_result_and_say_whose_they_are() -> None:
     calls = [CodeCall("a", "python", "x"), CodeCall("b", "shell", "y")]
-    message = fenced_message([(calls[0], "has ``` inside"), (calls[1], "declined")])
+    message = fenced_message([(calls[0], "Exit status 0 (success)."), (calls[1], "declined")])
     content = message["content"]
     assert message["role"] == "user" and is_results_message(message)
-    assert "python block 1:\n````\nhas ``` inside\n````" in content
-    assert "shell block 2:\n```\ndeclined\n```" in content
+    assert "python block 1:\nExit status 0 (success).\n\nshell block 2:\ndeclined" in content
+    assert content.endswith(NEXT_STEP)
+
+
+def test_a_run_is_described_by_its_status_output_and_changes() -> None:
+    quiet = describe_run(RunEnd("a", 0, "", 0.1), "No files changed in the working directory.")
+    assert quiet == (
+        "Exit status 0 (success).\nOutput: (no output)\n"
+        "No files changed in the working directory."
+    )
+    failed = describe_run(RunEnd("a", 2, "ls: cannot access 'x'\n", 0.1))
+    assert failed == "Exit status 2 (failed).\nOutput:\n```\nls: cannot access 'x'\n```"
+    refused = describe_run(RunEnd("a", None, "Unknown language 'ruby'", 0.0))
+    assert refused.startswith("It did not finish (no exit status).\nOutput:")
+
+
+def test_output_cannot_break_out_of_its_fence() -> None:
+    described = describe_run(RunEnd("a", 0, "has ``` inside\n```python\nrm x\n", 0.1))
+    output = "````\nhas ``` inside\n```python\nrm x\n````"
+    assert described == f"Exit status 0 (success).\nOutput:\n{output}"

@@ -1,0 +1,231 @@
+"""The loop against a model that derails: repeats, mislabelled code, malformed calls, and
+how results read. Through real litellm, real runtimes, in both proposal styles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assistant import Assistant
+from assistant.events import Error, Event, Notice, Proposal, RunEnd, TurnEnd
+from assistant.llm import tools
+from assistant.llm.results import NEXT_STEP
+from assistant.prompt import BASE
+from tests.support.llm_server import LLMServer, Step, fenced, raw_tool_call, text, tool_call
+
+STYLES = ["tools", "fenced"]
+
+
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The working folder the runtimes start in, apart from the test's config and journal."""
+    folder = tmp_path / "work"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    return folder
+
+
+def make(server: LLMServer, style: str, **kwargs: object) -> Assistant:
+    """Every proposal the policy lets through is approved, as by a person saying yes."""
+    options = {"approver": lambda proposal: True, **kwargs}
+    return Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
+                     code_style=style, **options)
+
+
+def propose(style: str, language: str, code: str) -> Step:
+    return tool_call(language, code) if style == "tools" else fenced(language, code)
+
+
+def told(server: LLMServer, request: int) -> str:
+    """What the model read last before the `request`-th chat request (0-based)."""
+    return str(server.chat_requests[request].body["messages"][-1]["content"])
+
+
+def runs(events: list[Event]) -> list[RunEnd]:
+    return [e for e in events if isinstance(e, RunEnd)]
+
+
+def notices(events: list[Event]) -> str:
+    return "\n".join(e.text for e in events if isinstance(e, Notice))
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_code_proposed_again_after_it_succeeded_is_not_run_again(
+    server: LLMServer, work: Path, style: str
+) -> None:
+    append = "echo line >> notes.txt; wc -l < notes.txt"
+    server.add(propose(style, "shell", append), propose(style, "shell", append), text("Done."))
+    with make(server, style) as a:
+        events = a.chat("add a line to notes.txt")
+    assert len(runs(events)) == 1
+    assert (work / "notes.txt").read_text() == "line\n"
+    second_result = told(server, 2)
+    assert "Not run again: this exact code just ran successfully" in second_result
+    assert "Output:\n```\n1\n```" in second_result  # the earlier result, to use instead
+    assert "same shell code" in notices(events)
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.reason == "answered" and end.text == "Done."
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_a_third_identical_proposal_after_success_ends_the_turn(
+    server: LLMServer, work: Path, style: str
+) -> None:
+    server.add(*[propose(style, "python", "print('same')") for _ in range(3)], text("next turn"))
+    with make(server, style) as a:
+        events = a.chat("print it")
+        assert a.ask("and now?") == "next turn"
+    assert len(runs(events)) == 1
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.reason == "repeated_success"
+    assert "proposed 3 times in a row after it had succeeded" in notices(events)
+    assert len(server.chat_requests) == 4  # three proposals, then the next turn
+    history = str(server.chat_requests[3].body["messages"])
+    assert "Not run: the same code was proposed again after it succeeded." in history
+
+
+def test_the_same_check_after_other_code_ran_runs_again(server: LLMServer, work: Path) -> None:
+    (work / "a.log").write_text("x")
+    server.add(tool_call("shell", "ls"), tool_call("shell", "mkdir old && mv a.log old/"),
+               tool_call("shell", "ls"), text("Moved."))
+    with make(server, "tools") as a:
+        events = a.chat("move the log into old")
+    outputs = [end.output.strip() for end in runs(events)]
+    assert outputs == ["a.log", "", "old"]
+    assert events[-1].reason == "answered"
+
+
+def test_repeated_failures_still_end_the_turn(server: LLMServer, work: Path) -> None:
+    server.add(*[fenced("python", "1/0") for _ in range(4)])
+    with make(server, "fenced") as a:
+        events = a.chat("divide")
+    assert len(runs(events)) == 3 and events[-1].reason == "repeated_failure"
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_shell_labelled_python_is_shown_rated_and_run_as_shell(
+    server: LLMServer, work: Path, style: str
+) -> None:
+    (work / "a.log").write_text("x")
+    code = "mkdir old && mv *.log old/"
+    seen: list[Proposal] = []
+
+    def approver(proposal: Proposal) -> bool:
+        seen.append(proposal)
+        return True
+
+    server.add(propose(style, "python", code), text("Moved."))
+    with make(server, style, approver=approver) as a:
+        events = a.chat("move the logs into old")
+    assert [(p.language, p.code) for p in seen] == [("shell", code)]
+    assert (work / "old" / "a.log").exists()
+    assert runs(events)[0].exit_status == 0
+    assert told(server, 1).count("Ran as shell: this code is shell, not python.") == 1
+    assert "This code is shell, not python" in notices(events)
+
+
+def test_a_relabelled_proposal_is_rated_as_what_runs(server: LLMServer, work: Path) -> None:
+    """Denied as shell, the command stays denied under a python label."""
+    server.add(tool_call("python", "mkdir old && touch old/x"), text("Could not."))
+    with make(server, "tools", deny="command:mkdir") as a:
+        events = a.chat("make a folder")
+    proposal = next(e for e in events if isinstance(e, Proposal))
+    assert proposal.language == "shell" and proposal.risk == "blocked"
+    assert not runs(events) and not (work / "old").exists()
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_python_labelled_shell_runs_as_python(server: LLMServer, work: Path, style: str) -> None:
+    server.add(propose(style, "shell", "import os\nprint(sorted(os.listdir('.')))"), text("ok"))
+    (work / "data.csv").write_text("a,b\n")
+    with make(server, style) as a:
+        events = a.chat("what is here")
+    assert runs(events)[0].output.strip() == "['data.csv']"
+    assert "Ran as python: this code is python, not shell." in told(server, 1)
+
+
+@pytest.mark.parametrize(
+    ("step", "problem"),
+    [
+        (raw_tool_call("print('hi')"), "its arguments are not JSON: print('hi')"),
+        (raw_tool_call('{"url": "x"}', name="browse"), "there is no tool 'browse'"),
+        (raw_tool_call('{"language": "python"}'), "it has no 'code' text to run"),
+    ],
+)
+def test_a_malformed_call_goes_back_to_the_model_once(
+    server: LLMServer, work: Path, step: Step, problem: str
+) -> None:
+    server.add(step, tool_call("python", "print('hi')"), text("It printed hi."))
+    with make(server, "tools") as a:
+        events = a.chat("say hi")
+    assert [end.output.strip() for end in runs(events)] == ["hi"]
+    assert events[-1].reason == "answered" and events[-1].text == "It printed hi."
+    correction = told(server, 1)
+    assert correction.startswith(f"Not run: this call is malformed: {problem}")
+    assert '"language": "python", "shell" or "javascript", "code": "..."' in correction
+    sent_call = server.chat_requests[1].body["messages"][-2]["tool_calls"][0]
+    assert sent_call["function"]["arguments"].startswith("{")
+    assert "asked to send it again" in notices(events)
+
+
+def test_a_second_malformed_call_in_a_row_ends_the_turn(server: LLMServer, work: Path) -> None:
+    server.add(raw_tool_call("ls -la"), raw_tool_call("ls -la"), text("fine"))
+    with make(server, "tools") as a:
+        events = a.chat("list")
+        assert a.ask("again") == "fine"
+    [error] = [e for e in events if isinstance(e, Error)]
+    assert error.message.startswith("The model sent a malformed tool call again")
+    assert "code_style" in error.message and events[-1].reason == "error"
+    history = server.chat_requests[2].body["messages"]
+    calls = [c["id"] for m in history for c in m.get("tool_calls") or []]
+    answered = [m["tool_call_id"] for m in history if m["role"] == "tool"]
+    assert calls == answered and len(calls) == 2
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_results_say_status_output_and_what_changed_on_disk(
+    server: LLMServer, work: Path, style: str
+) -> None:
+    (work / "old.txt").write_text("old")
+    (work / "keep.txt").write_text("keep")
+    server.add(
+        propose(style, "shell", "touch new.txt; rm old.txt; echo more >> keep.txt"),
+        propose(style, "shell", "echo missing >&2; (exit 3)"),
+        text("Done."),
+    )
+    with make(server, style) as a:
+        a.chat("tidy up")
+    first, second = told(server, 1), told(server, 2)
+    assert (
+        "Exit status 0 (success).\nOutput: (no output)\nFiles in the working directory: "
+        "created new.txt; removed old.txt; modified keep.txt."
+    ) in first
+    assert "Exit status 3 (failed).\nOutput:\n```\nmissing\n```\n" in second
+    assert "No files changed in the working directory." in second
+    if style == "fenced":
+        assert first.startswith("Results of the code you proposed:\n\nshell block:\nExit status")
+        assert first.endswith(NEXT_STEP)
+
+
+def test_the_system_message_asks_for_checked_work_and_stays_short(
+    server: LLMServer, work: Path
+) -> None:
+    server.add(text("hi"))
+    with make(server, "tools") as a:
+        a.chat("hi")
+    system = server.chat_requests[0].body["messages"][0]["content"]
+    for rule in ("run code to find out", "relative paths", "sudo", "check the result"):
+        assert rule in system, rule
+    assert tools.INSTRUCTIONS in system
+    # every token is prefill time on a small CPU: the fixed text stays under ~200 tokens
+    assert len(BASE) + len(tools.INSTRUCTIONS) < 950
+
+
+def test_desktop_code_may_repeat_right_away(server: LLMServer, work: Path) -> None:
+    """The screen changes without any code, and a key pressed twice is two steps."""
+    step = "print(computer.__name__)"
+    server.add(tool_call("python", step), tool_call("python", step), text("Pressed twice."))
+    with make(server, "tools") as a:
+        events = a.chat("press tab twice")
+    assert [end.output.strip() for end in runs(events)] == ["assistant.computer"] * 2
