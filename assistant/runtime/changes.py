@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 
 MAX_ENTRIES = 5000
-MAX_SECONDS = 0.2
+MAX_SECONDS = 0.1
 MAX_DEPTH = 6
 NAMES_SHOWN = 8
 # Listed, but not looked into: their contents are tools' business, and large.
