@@ -231,7 +231,7 @@ class Session:
         """One call: corrected, refused as a repeat, declined, or run."""
         if call.problem:
             if state.corrected:  # told once already: this model cannot make the call
-                yield self._emit(Error(MALFORMED_AGAIN.format(call.problem)))
+                yield self._emit(Error(self.redact(MALFORMED_AGAIN.format(call.problem))))
                 return NOT_RUN, ("error", 0)
             state.corrected = True
             yield self._emit(Notice(f"The model's tool call was malformed ({call.problem}); "
