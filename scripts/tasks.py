@@ -21,6 +21,7 @@ import importlib.util
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -54,15 +55,11 @@ def suites(chosen: list[str]) -> dict[str, list[dict[str, Any]]]:
 
 
 @contextlib.contextmanager
-def serve(name: str, log: Path) -> Iterator[Any]:
-    """The embedded model `name` (a name or a .gguf path) served as the assistant serves it,
-    with the server's log in `log` (its token counts); yields the EmbeddedServer."""
-    from assistant.config import load_settings
+def serve(model: Any, log: Path) -> Iterator[Any]:
+    """The embedded `model` (an embedded.Model) served as the assistant serves it, with
+    the server's log in `log` (its token counts); yields the EmbeddedServer."""
     from assistant.llm import embedded
 
-    model = embedded.chosen(load_settings({"embedded_model": name}))
-    if model.path is None:
-        raise SystemExit(f"tasks: {model.name} is not installed: {model.install}")
     server = embedded.EmbeddedServer(model)
     server.port = embedded.free_port()
     with open(log, "ab") as out:
@@ -75,6 +72,17 @@ def serve(name: str, log: Path) -> Iterator[Any]:
         process.terminate()
         process.wait(timeout=30)
         server.stop()
+
+
+def installed(name: str) -> Any:
+    """The embedded model `name` (a name or a .gguf path), as the assistant finds it."""
+    from assistant.config import load_settings
+    from assistant.llm import embedded
+
+    model = embedded.chosen(load_settings({"embedded_model": name}))
+    if model.path is None:
+        raise SystemExit(f"tasks: {model.name} is not installed: {model.install}")
+    return model
 
 
 def wait_ready(url: str, server: subprocess.Popen[bytes], timeout: float = 180) -> None:
@@ -122,7 +130,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         shutil.copytree(ROOT / "assistant", code / "assistant",
                         ignore=shutil.ignore_patterns("__pycache__"))
         results["code"] = code_version()
-        with serve(args.model, log) as server:
+        with serve(installed(args.model), log) as server:
             server_log = tasks_run.ServerLog(log)
             ours = our_settings(server)
             results["model"], results["gguf"] = server.model.name, str(server.model.path)
@@ -179,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="put the tasks section into this file (docs/benchmarks.md)")
     parser.add_argument("--chart", type=Path, metavar="FILE", help="draw the chart (PNG)")
     args = parser.parse_args(argv)
+    # Stopped with kill: the server and the running task are stopped too.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     sys.path.insert(0, str(SCRIPTS))
     sys.path.insert(0, str(ROOT))
     import tasks_report

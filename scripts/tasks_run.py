@@ -202,13 +202,14 @@ def run_task(task: dict[str, Any], system: str, config: dict[str, Any],
                                      env=child_env(scratch, config), stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=stderr,
                                      start_new_session=True)
+            killed = False
             try:
                 child.wait(timeout=TURN_LIMIT_S + START_MARGIN_S)
-                killed = False
             except subprocess.TimeoutExpired:
                 killed = True
-            kill_leftovers(child.pid, folder)
-            child.wait()
+            finally:  # also when the caller is interrupted: nothing is left running
+                kill_leftovers(child.pid, folder)
+                child.wait()
         wall = time.perf_counter() - began
         records = read_log(log)
         tokens = server_log.tokens_since(mark)
