@@ -31,7 +31,7 @@ class Assistant:
     (any Settings field: model, api_base, auto_run, approval, deny, max_output, journal, ...).
     Without an approver, every proposal is declined, except low-risk ones under auto-run:
     nothing runs unasked, and blocked code never runs at all. Without a model, a local one
-    is found (Ollama) or the embedded demo model is started until close(); `notices` says
+    is found (Ollama) or the embedded model is started until close(); `notices` says
     which.
     """
 
@@ -70,7 +70,7 @@ class Assistant:
                 max_output=settings.max_output,
                 limits=Limits(settings.max_memory_mb, settings.max_processes,
                               settings.max_cpu_seconds, settings.max_run_output),
-                sandbox=Sandbox.from_settings(settings) if settings.sandbox else None,
+                sandbox=self._sandbox(settings),
             )
             self.policy = Policy(
                 approver,
@@ -93,6 +93,16 @@ class Assistant:
         except BaseException:
             self._resources.close()  # no embedded server outlives a failed start
             raise
+
+    def _sandbox(self, settings: Settings) -> Sandbox | None:
+        """The sandbox asked for; the guard, where bubblewrap cannot work here, is said once
+        and left off, so runs go on."""
+        sandbox = Sandbox.from_settings(settings)
+        if sandbox is not None and sandbox.guard and sandbox.problem():
+            self.notices.append(f"the assistant's own files are not guarded from runs: "
+                                f"{sandbox.problem()}")
+            return None
+        return sandbox
 
     @classmethod
     def resume(cls, conversation_id: str | None = None, **kwargs: Any) -> Assistant:

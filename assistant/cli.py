@@ -44,7 +44,7 @@ def chat_parser() -> argparse.ArgumentParser:
     parser.add_argument("--approval", choices=("ask", "auto", "never"),
                         help="ask before every run (default); auto: run low-risk code unasked; "
                              "never: propose only")
-    parser.add_argument("--sandbox", action="store_const", const=True,
+    parser.add_argument("--sandbox", action="store_const", const="on",
                         help="run code in a bubblewrap sandbox: system and home read-only, "
                              "only sandbox_writable folders (default: here) writable")
     parser.add_argument("--profile", help="a TOML profile from the config folder's profiles/")
@@ -59,7 +59,7 @@ def chat_parser() -> argparse.ArgumentParser:
                         help="continue a conversation (the latest without ID)")
     parser.add_argument("--local", dest="offline", action="store_const", const=True,
                         help="only local models: the best one installed in Ollama, "
-                             "else the embedded demo model")
+                             "else the embedded model")
     return parser
 
 
@@ -143,6 +143,8 @@ def chat(args: argparse.Namespace, settings: Settings) -> int:
         sandbox = assistant.runtimes.sandbox
         if sandbox is not None and sandbox.problem():
             return fail(sandbox.problem())
+        for notice in assistant.notices:
+            terminal.console.print(notice, style="dim", highlight=False)
         if interactive:
             threading.Thread(target=assistant.warm_up, daemon=True).start()
             terminal.loop(assistant)

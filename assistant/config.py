@@ -85,9 +85,11 @@ class Settings:
     screen_format: str = "auto"
     screen_images: int = 2
     screenshot_max_side: int = 1280
-    # sandbox: run code under bubblewrap (--sandbox); writable folders (empty = the runs'
+    # sandbox: guard = every run sees the system as it is but cannot change the assistant's
+    # own files (when bubblewrap works here); true = the full bubblewrap sandbox (--sandbox);
+    # false = neither. Writable folders of the full sandbox (empty = the runs'
     # working directory; a list in TOML, ':'-separated in the environment); network access
-    sandbox: bool = False
+    sandbox: str = "guard"
     sandbox_writable: tuple[str, ...] = ()
     sandbox_network: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
@@ -167,6 +169,13 @@ def _coerce(name: str, value: Any, where: str) -> Any:
         raise ConfigError(f"{where}: screen_context must be auto, always or never, not {value!r}")
     if name == "screen_format" and value not in ("auto", "image", "text"):
         raise ConfigError(f"{where}: screen_format must be auto, image or text, not {value!r}")
+    if name == "sandbox":
+        text = str(value).strip().lower()
+        choice = {"true": "on", "1": "on", "yes": "on", "on": "on", "guard": "guard",
+                  "false": "off", "0": "off", "no": "off", "off": "off"}.get(text)
+        if choice is None:
+            raise ConfigError(f"{where}: sandbox must be true, guard or false, not {value!r}")
+        return choice
     if name == "approval" and value not in ("ask", "auto", "never"):
         raise ConfigError(f"{where}: approval must be ask, auto or never, not {value!r}")
     if name == "deny":

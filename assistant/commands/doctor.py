@@ -206,15 +206,22 @@ def check_embedded(settings: Settings) -> Check:
 def check_sandbox(settings: Settings) -> Check:
     from assistant.runtime.sandbox import PACKAGE, Sandbox
 
-    sandbox = Sandbox.from_settings(settings)
+    mode = settings.sandbox
+    sandbox = Sandbox.from_settings(settings.replace(sandbox="on" if mode == "off" else mode))
+    assert sandbox is not None
     problem = sandbox.problem()
     if problem:
-        return Check("sandbox", False, problem, "" if sandbox.bwrap else apt(PACKAGE))
+        said = f"the guard of the assistant's own files is off: {problem}" if mode == "guard" \
+            else problem
+        return Check("sandbox", mode == "off", said, "" if sandbox.bwrap else apt(PACKAGE))
+    if mode == "guard":
+        return Check("sandbox", True, "bwrap works; guard on: runs cannot change the "
+                                      "assistant's own files (sandbox = true: the full sandbox)")
+    if mode == "off":
+        return Check("sandbox", True, 'bwrap works; off (sandbox = "guard" or true turns it on)')
     writable = ", ".join(sandbox.writable) or "the working directory"
     network = "on" if sandbox.network else "off"
-    state = "on" if settings.sandbox else "off (--sandbox or sandbox = true turns it on)"
-    return Check("sandbox", True, f"bwrap works; {state}; writable: {writable}; "
-                                  f"network {network}")
+    return Check("sandbox", True, f"bwrap works; on; writable: {writable}; network {network}")
 
 
 def check_node(settings: Settings) -> Check:

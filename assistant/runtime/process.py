@@ -26,7 +26,7 @@ from typing import IO, Any
 from assistant.events import Stream
 from assistant.runtime.languages import Language
 from assistant.runtime.marker import MarkerScanner
-from assistant.runtime.sandbox import Sandbox, interpreter_pid
+from assistant.runtime.sandbox import Sandbox
 from assistant.runtime.watchdog import guard
 
 _READ_SIZE = 65536
@@ -48,7 +48,7 @@ class RuntimeProcess:
         sandbox: Sandbox | None = None,
     ) -> None:
         self.language = language
-        self._sandboxed = sandbox is not None
+        self._sandbox = sandbox
         self._interpreter: int | None = None
         self._scratch = tempfile.mkdtemp(prefix="assistant-run-") if language.code_in_file else ""
         read_end, self._control = os.pipe()
@@ -104,7 +104,7 @@ class RuntimeProcess:
     def interpreter_pid(self) -> int:
         """The interpreter itself: the group leader, or inside a sandbox bwrap's grandchild."""
         if self._interpreter is None:
-            found = interpreter_pid(self.pid) if self._sandboxed else None
+            found = self._sandbox.interpreter_pid(self.pid) if self._sandbox else None
             self._interpreter = found or self.pid
         return self._interpreter
 

@@ -1,10 +1,11 @@
 """Running the runtimes under bubblewrap: the kernel enforces what the approval gate decided.
 
-The whole file system is mounted read-only, with a private /tmp and /dev; only the chosen
-folders are writable, secrets in the home folder are hidden, and the assistant's own
-config, profiles, journal, code and Python environment are bound read-only again on top,
-so a run cannot change them even inside a writable folder. Network off is a network
-namespace with only loopback.
+Two strengths. The full sandbox (`sandbox = true`) mounts the whole file system read-only,
+with a private /tmp and /dev; only the chosen folders are writable, secrets in the home
+folder are hidden, and network off is a network namespace with only loopback. The guard
+(`sandbox = "guard"`, the default) changes nothing a run sees but one thing: in both, the
+assistant's own config, profiles, journal, code and Python environment are bound read-only
+on top, so no run can change them, whatever the risk check made of its code.
 
 Signals: the runtime's process group holds the bwrap monitor, bwrap's init (pid 1 of the
 sandbox's pid namespace) and the interpreter. The monitor would die of the SIGINT a run
@@ -15,6 +16,7 @@ Init drops signals it has no handler for, as every pid 1 does; SIGKILL reaches a
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -60,8 +62,11 @@ class Sandbox:
         network: bool = True,
         protected: Sequence[str] = (),
         bwrap: str | None = None,
+        guard: bool = False,
     ) -> None:
-        self.writable = tuple(os.path.abspath(os.path.expanduser(p)) for p in writable)
+        self.guard = guard
+        self.writable = ("/",) if guard else tuple(
+            os.path.abspath(os.path.expanduser(p)) for p in writable)
         self.network = network
         self.protected = tuple(os.path.abspath(os.path.expanduser(p)) for p in protected)
         self.bwrap = bwrap if bwrap is not None else shutil.which("bwrap")
@@ -70,14 +75,34 @@ class Sandbox:
         self._lock = threading.Lock()
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> Sandbox:
-        """The sandbox a Settings asks for: its folders, network, and the assistant's own
-        (config, profiles, journal, code, and the Python environment it runs from)."""
-        return cls(settings.sandbox_writable, network=settings.sandbox_network,
-                   protected=(*settings.own_paths, *installation()))
+    def from_settings(cls, settings: Settings) -> Sandbox | None:
+        """The sandbox a Settings asks for (None for `sandbox = false`): its folders,
+        network, and the assistant's own (config, profiles, journal, code, and the Python
+        environment it runs from)."""
+        if settings.sandbox == "off":
+            return None
+        guard = settings.sandbox == "guard"
+        if guard:  # bound read-only, they must exist: a run cannot then make them
+            for folder in (settings.config_path, settings.data_path):
+                with contextlib.suppress(OSError):
+                    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return cls(settings.sandbox_writable, network=settings.sandbox_network or guard,
+                   protected=(*settings.own_paths, *installation()), guard=guard)
+
+    def interpreter_pid(self, monitor: int) -> int | None:
+        """The interpreter under bwrap: its child, or with the full sandbox's process
+        namespace the child of bwrap's init."""
+        if self.guard:
+            deadline = time.monotonic() + 2.0
+            while (child := _first_child(monitor)) is None and time.monotonic() < deadline:
+                time.sleep(0.005)
+            return child
+        return interpreter_pid(monitor)
 
     def describe(self, cwd: str) -> str:
         """What code must know to work inside the sandbox, for the system message."""
+        if self.guard:
+            return ""
         folders = ", ".join(self.writable or (cwd,))
         network = "" if self.network else " There is no network."
         return (f"Runs are sandboxed: only {folders} and a private /tmp are writable; "
@@ -101,6 +126,8 @@ class Sandbox:
         """
         if not self.bwrap:
             raise SandboxError(missing_message())
+        if self.guard:
+            return self._guarded(argv, cwd)
         if writable is None:
             writable = self.writable or (cwd,)
         for folder in writable:
@@ -126,22 +153,39 @@ class Sandbox:
             if folder and os.path.isdir(folder):
                 options += ["--bind", folder, folder]
         options += _hidden(Path.home())
-        for path in self.protected:
-            if _inside(path, writable):
-                os.makedirs(path, mode=0o700, exist_ok=True)
-                options += _pinned(path, writable)
-            options += ["--ro-bind-try", path, path]
+        options += self._own(writable)
         return [*options, "--chdir", cwd, "--", self._env, "--default-signal=INT", *argv]
 
+    def _guarded(self, argv: Sequence[str], cwd: str) -> list[str]:
+        """Everything as it is, devices and processes included, but the assistant's own."""
+        options = [self._env, "--ignore-signal=INT", self.bwrap, "--unshare-user",
+                   "--die-with-parent", "--dev-bind", "/", "/"]
+        options += self._own(("/",))
+        return [*options, "--chdir", cwd, "--", self._env, "--default-signal=INT", *argv]
+
+    def _own(self, writable: Sequence[str]) -> list[str]:
+        """The assistant's own paths bound read-only, and the folders between a writable
+        root and each of them pinned (see `_parents`); all pins first, since a bind made
+        later would hide a read-only bind below it."""
+        pins: set[str] = set()
+        for path in self.protected:
+            if _inside(path, writable):
+                if not os.path.splitext(path)[1]:  # a folder (a profile is a file)
+                    os.makedirs(path, mode=0o700, exist_ok=True)
+                pins.update(_parents(path, writable))
+        options = [o for pin in sorted(pins, key=len) for o in ("--bind", pin, pin)]
+        return options + [o for path in self.protected for o in ("--ro-bind-try", path, path)]
+
     def _probe(self) -> str:
+        fallback = "runs go on without it" if self.guard else "or run without --sandbox"
         if not self.bwrap:
-            return missing_message()
-        argv = self.command(["true"], "/", writable=())
+            return missing_message(fallback)
+        argv = self.command(["true"], "/", writable=None if self.guard else ())
         try:
             probe = subprocess.run(argv, capture_output=True, text=True, timeout=20,
                                    stdin=subprocess.DEVNULL)
         except (OSError, subprocess.TimeoutExpired) as error:
-            return f"the sandbox cannot start: {error}; or run without --sandbox"
+            return f"the sandbox cannot start: {error}; {fallback}"
         if probe.returncode == 0:
             return ""
         said = " ".join(probe.stderr.split())[:200] or f"exit status {probe.returncode}"
@@ -150,13 +194,13 @@ class Sandbox:
                     f"(bwrap: {said}); enable them (Debian: sysctl -w "
                     "kernel.unprivileged_userns_clone=1; Ubuntu 24.04+: sysctl -w "
                     "kernel.apparmor_restrict_unprivileged_userns=0; in a container, allow "
-                    "unshare in its security profile), or run without --sandbox")
-        return f"the sandbox cannot start: bwrap failed ({said}); or run without --sandbox"
+                    f"unshare in its security profile); {fallback}")
+        return f"the sandbox cannot start: bwrap failed ({said}); {fallback}"
 
 
-def missing_message() -> str:
+def missing_message(fallback: str = "or run without --sandbox") -> str:
     return (f"the sandbox needs bubblewrap, which is not installed: apt-get install {PACKAGE} "
-            "(or run without --sandbox)")
+            f"({fallback})")
 
 
 def interpreter_pid(monitor: int, wait: float = 2.0) -> int | None:
@@ -201,19 +245,19 @@ def _inside(path: str, folders: Sequence[str]) -> bool:
     return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
 
 
-def _pinned(path: str, writable: Sequence[str]) -> list[str]:
-    """Bind the folders between a writable root and `path` onto themselves, still writable.
+def _parents(path: str, writable: Sequence[str]) -> list[str]:
+    """The folders between a writable root and `path`, to bind onto themselves, writable.
 
     A mount point cannot be renamed or removed, so a run cannot move a protected folder's
     parent away and put a folder of its own, with a config it wrote, where it was.
     """
     root = max((f for f in writable if _inside(path, [f])), key=len)
-    options: list[str] = []
+    parents: list[str] = []
     parent = os.path.dirname(path)
     while parent != root and _inside(parent, [root]):
-        options = ["--bind", parent, parent, *options]
+        parents.append(parent)
         parent = os.path.dirname(parent)
-    return options
+    return parents
 
 
 def _display_binds() -> list[str]:

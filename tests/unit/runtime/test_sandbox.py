@@ -76,7 +76,7 @@ def test_config_profiles_journal_and_code_stay_read_only(work: Path) -> None:
     (config / "config.toml").write_text('approval = "ask"\n')
     data.mkdir()
     (data / "journal.db").write_bytes(b"journal")
-    settings = Settings(config_dir=str(config), data_dir=str(data), sandbox=True)
+    settings = Settings(config_dir=str(config), data_dir=str(data), sandbox="on")
     code = Path(__file__).resolve().parents[3] / "assistant" / "safety" / "policy.py"
     attempts = [config / "config.toml", config / "profiles" / "evil.toml",
                 data / "journal.db", data / "journal.db-wal", code]

@@ -16,7 +16,7 @@ def test_writable_folders_from_toml_environment_and_flags(isolated_dirs: Path) -
     config.write_text('sandbox = true\nsandbox_writable = ["~/Documents", "/srv/data"]\n'
                       "sandbox_network = false\n")
     settings = load_settings(env={"ASSISTANT_CONFIG_DIR": str(config.parent)})
-    assert (settings.sandbox, settings.sandbox_network) == (True, False)
+    assert (settings.sandbox, settings.sandbox_network) == ("on", False)
     assert settings.sandbox_writable == ("~/Documents", "/srv/data")
     sandbox = Sandbox.from_settings(settings)
     assert sandbox.writable == (str(Path.home() / "Documents"), "/srv/data")
@@ -35,3 +35,16 @@ def test_the_assistants_own_folders_are_protected(isolated_dirs: Path) -> None:
     own = (str(isolated_dirs / "config"), str(isolated_dirs / "data"), str(package),
            sys.prefix, sys.base_prefix)  # base_prefix: the interpreter a venv points to
     assert protected == tuple(dict.fromkeys(own))
+
+
+def test_the_guard_is_the_default_and_each_choice_has_one_spelling(isolated_dirs: Path) -> None:
+    assert load_settings().sandbox == "guard"
+    config = isolated_dirs / "config" / "config.toml"
+    for written, meant in (("true", "on"), ("false", "off"), ('"guard"', "guard")):
+        config.write_text(f"sandbox = {written}\n")
+        assert load_settings().sandbox == meant
+    config.write_text('sandbox = "maybe"\n')
+    with pytest.raises(ConfigError, match="sandbox must be true, guard or false"):
+        load_settings()
+    config.write_text("sandbox = false\n")
+    assert Sandbox.from_settings(load_settings()) is None
