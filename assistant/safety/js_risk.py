@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 
-from assistant.safety import paths
-from assistant.safety.risk import Finding
+from assistant.safety import paths, shell_risk
+from assistant.safety.files import delete_findings, write_findings
+from assistant.safety.findings import Finding, Scope
 
 STRING = r"""(?:'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"|`(?:\\.|[^`\\])*`)"""
 ARG = rf"""(?:{STRING}|[^,()]|\([^()]*\))+"""
@@ -116,13 +117,9 @@ def value(expr: str, known: dict[str, str] | None = None, depth: int = 0) -> str
     return re.sub(r"\$\{[^}]*\}", paths.UNKNOWN, result)
 
 
-def check(
-    code: str, protected: tuple[str, ...] = (), seen: set[str] | None = None
-) -> list[Finding]:
+def check(code: str, scope: Scope) -> list[Finding]:
     """Findings for a JavaScript snippet."""
-    from assistant.safety.shell_risk import check as shell_check
-    from assistant.safety.shell_risk import delete_findings, write_findings
-
+    protected = scope.protected
     code = HOME.sub("'~'", _strip_comments(code))
     known = {m.group(1): m.group(2) for m in ASSIGN.finditer(code)}
     for match in FUNCTION.finditer(code):  # parameters take the first call's arguments
@@ -155,7 +152,7 @@ def check(
             found.append(Finding("dynamic", "medium", match.group(0),
                                  "runs a command built at run time"))
         else:
-            found += shell_check(command, protected, seen, downloaded)
+            found += shell_risk.check(command, scope, downloaded)
     if HOME_FOLDERS.search(code) and "'~'" in code:  # a list of home folders, deleted
         for match in FS_DELETE.finditer(code):
             if match.group(3):
@@ -177,7 +174,7 @@ def check(
             found.append(Finding("privilege", "high", match.group(0),
                                  "changes permissions of system paths"))
     found += _data(code, known, network)
-    found += _runs(code, known, network, downloaded, protected, seen)
+    found += _runs(code, known, network, downloaded, scope)
     for loop in LOOP.finditer(code):
         body = code[loop.end() : loop.end() + 400]
         if re.search(r"\b(fork|spawn|exec|execFile)\s*\(", body):
@@ -193,9 +190,7 @@ def check(
 
 def _weight(path: str) -> int:
     """How much an item of a list could touch: the riskiest stands for the list."""
-    from assistant.safety.shell_risk import check as shell_check
-
-    return 2 * paths.is_wide(path) + paths.is_system(path) + len(shell_check(path))
+    return 2 * paths.is_wide(path) + paths.is_system(path) + len(shell_risk.check(path, Scope()))
 
 
 def _data(code: str, known: dict[str, str], network: re.Match[str] | None) -> list[Finding]:
@@ -223,8 +218,7 @@ def _data(code: str, known: dict[str, str], network: re.Match[str] | None) -> li
 
 
 def _runs(code: str, known: dict[str, str], network: re.Match[str] | None,
-          downloaded: set[str], protected: tuple[str, ...],
-          seen: set[str] | None) -> list[Finding]:
+          downloaded: set[str], scope: Scope) -> list[Finding]:
     """Code the snippet runs: fetched, decoded, or built at run time."""
     found: list[Finding] = []
     for match in RUNNER.finditer(code):
@@ -238,7 +232,7 @@ def _runs(code: str, known: dict[str, str], network: re.Match[str] | None,
             found.append(Finding("obfuscated-exec", "high", match.group(0),
                                  "runs code hidden by encoding"))
         elif re.fullmatch(STRING, arg.strip()):
-            found += check(value(arg), protected, seen)
+            found += check(value(arg), scope)
         else:
             found.append(Finding("dynamic", "medium", match.group(0),
                                  "runs code built at run time"))

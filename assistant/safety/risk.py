@@ -8,10 +8,12 @@ them. Deny rules turn findings into `blocked`, which no approval can run.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
 
-Level = Literal["low", "medium", "high", "blocked"]
-LEVELS: tuple[Level, ...] = ("low", "medium", "high", "blocked")
+from assistant.runtime.languages import canonical_language
+from assistant.safety import js_risk, python_risk, shell_risk
+from assistant.safety.findings import LEVELS, Finding, Level, Scope, higher
+
+__all__ = ["LEVELS", "Assessment", "DenyRules", "Finding", "Level", "assess", "commands_run"]
 
 FAMILIES = (
     "wide-delete", "delete", "disk-write", "fork-bomb", "download-exec", "obfuscated-exec",
@@ -20,21 +22,6 @@ FAMILIES = (
 )
 # Families blocked unless the deny setting says otherwise: nobody means these by accident.
 DEFAULT_DENY = "wide-delete,disk-write,fork-bomb,self-tamper"
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One risky thing the code does; `part` is the code that does it."""
-
-    family: str
-    level: Level
-    part: str
-    why: str
-
-    def reason(self) -> str:
-        part = " ".join(self.part.split())
-        part = part if len(part) <= 80 else part[:77] + "..."
-        return f"{self.family}: `{part}` {self.why}"
 
 
 @dataclass(frozen=True)
@@ -47,10 +34,6 @@ class Assessment:
 
     def to_dict(self) -> dict[str, object]:
         return {"risk": self.risk, "reasons": list(self.reasons), "families": list(self.families)}
-
-
-def higher(a: Level, b: Level) -> Level:
-    return a if LEVELS.index(a) >= LEVELS.index(b) else b
 
 
 @dataclass(frozen=True)
@@ -78,20 +61,24 @@ class DenyRules:
         return cls(frozenset(families), frozenset(commands))
 
 
-def findings_for(
-    code: str, language: str, protected: tuple[str, ...] = (), seen: set[str] | None = None
-) -> list[Finding]:
-    """Every finding for a snippet; `seen` collects the shell commands it would start."""
-    from assistant.safety import js_risk, python_risk, shell_risk
+CHECKERS = {"shell": shell_risk.check, "python": python_risk.check,
+            "javascript": js_risk.check}
 
-    lang = language.lower()
-    if lang in ("shell", "bash", "sh", "zsh"):
-        return shell_risk.check(code, protected, seen)
-    if lang in ("python", "py", "python3"):
-        return python_risk.check(code, protected, seen)
-    if lang in ("javascript", "js", "node"):
-        return js_risk.check(code, protected, seen)
-    return [Finding("unparsed", "medium", language, "is a language the risk check cannot read")]
+
+def findings_for(code: str, language: str, scope: Scope) -> list[Finding]:
+    """Every finding for a snippet, and for code in another language found inside it."""
+    checker = CHECKERS.get(canonical_language(language) or "")
+    if checker is None:
+        return [Finding("unparsed", "medium", language,
+                        "is a language the risk check cannot read")]
+    return checker(code, scope)
+
+
+def commands_run(code: str, language: str) -> set[str]:
+    """Names of the shell commands a snippet runs (directly or through subprocess calls)."""
+    seen: set[str] = set()
+    findings_for(code, language, Scope(seen=seen, nested=findings_for))
+    return seen
 
 
 def assess(
@@ -101,10 +88,8 @@ def assess(
     protected: tuple[str, ...] = (),
 ) -> Assessment:
     """Rate a snippet; deny rules raise matching findings to `blocked`."""
-    from assistant.safety.shell_risk import commands_run
-
     deny = deny or DenyRules()
-    found = findings_for(code, language, protected)
+    found = findings_for(code, language, Scope(protected, nested=findings_for))
     if deny.commands:
         for name in sorted(commands_run(code, language) & deny.commands):
             found.append(Finding("denied", "blocked", name, "is a command the deny rules forbid"))

@@ -1,0 +1,54 @@
+"""What every risk checker reports, and what it is given besides the code.
+
+One module for the shared vocabulary, so the shell, Python and JavaScript checkers
+depend on it and on each other in one direction only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+Level = Literal["low", "medium", "high", "blocked"]
+LEVELS: tuple[Level, ...] = ("low", "medium", "high", "blocked")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One risky thing the code does; `part` is the code that does it."""
+
+    family: str
+    level: Level
+    part: str
+    why: str
+
+    def reason(self) -> str:
+        part = " ".join(self.part.split())
+        part = part if len(part) <= 80 else part[:77] + "..."
+        return f"{self.family}: `{part}` {self.why}"
+
+
+Nested = Callable[[str, str, "Scope"], list[Finding]]
+
+
+@dataclass
+class Scope:
+    """What a checker is given besides the code: the assistant's own paths, where the
+    names of the commands the code would start are collected, and the reader of code in
+    another language found inside it (`python3 -c`, `os.system`, `execSync`)."""
+
+    protected: tuple[str, ...] = ()
+    seen: set[str] | None = None
+    nested: Nested | None = None
+
+    def inner(self, code: str, language: str) -> list[Finding]:
+        return self.nested(code, language, self) if self.nested is not None else []
+
+    def saw(self, command: str) -> None:
+        if self.seen is not None:
+            self.seen.add(command)
+
+
+def higher(a: Level, b: Level) -> Level:
+    return a if LEVELS.index(a) >= LEVELS.index(b) else b

@@ -1,0 +1,375 @@
+"""What each shell command does, by name: a table from command name to the rule that reads
+its arguments. A name missing from the table is judged only by what every command shares
+(redirections, key files named, data piped to the network)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from assistant.safety import paths
+from assistant.safety.files import delete_findings, write_findings
+from assistant.safety.findings import Finding, Level, Scope
+from assistant.safety.shell_parse import DOWNLOADERS, UNKNOWN, Command
+
+MANY = UNKNOWN + "*"
+"""What xargs appends: any number of words read at run time."""
+DISK_TOOLS = ("mkfs", "mke2fs", "wipefs", "fdisk", "sfdisk", "parted", "gdisk", "sgdisk",
+              "mkswap", "blkdiscard", "cryptsetup", "hdparm", "zpool")
+SECRET_TOOLS = ("secret-tool", "gnome-keyring-daemon", "kwallet-query", "security", "pass")
+RAW_NETWORK = ("nc", "ncat", "netcat", "socat", "telnet", "scp", "sftp", "ftp")
+SENDERS = {"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "scp", "sftp", "rsync",
+           "ftp", "mail", "sendmail", "mutt", "http", "https", "ssh"}
+KEY_USERS = {"ssh", "ssh-add", "ssh-keygen", "ssh-copy-id", "git", "ls", "stat", "test", "[",
+             "mv", "rm", "shred"}
+SECURITY_UNITS = re.compile(r"firewalld|ufw|apparmor|auditd|selinux|fail2ban|nftables|iptables")
+POWER = ("shutdown", "reboot", "poweroff", "halt", "telinit")
+PACKAGE_TOOLS = ("pip", "pip3", "npm", "pnpm", "yarn", "apt", "apt-get", "dnf", "yum",
+                 "pacman", "snap", "flatpak", "brew", "gem", "cargo", "conda", "pipx", "uv")
+CHANGING = {"install", "uninstall", "remove", "purge", "add", "erase", "-S", "-R", "i"}
+FIREWALLS = ("ufw", "iptables", "ip6tables", "nft", "setenforce", "aa-teardown", "aa-disable",
+             "csrutil", "spctl")
+FIND_FILTERS = {"-name", "-iname", "-path", "-newer", "-mtime", "-size", "-regex", "-user",
+                "-empty", "-mmin", "-atime"}
+
+
+@dataclass
+class Call:
+    """One command as the rules read it: its name and arguments once wrappers are gone,
+    the text it came from, its pipeline, and the checker's scope."""
+
+    name: str
+    args: list[str]
+    part: str
+    command: Command
+    pipe: list[Command]
+    scope: Scope
+
+    @property
+    def plain(self) -> list[str]:
+        return [a for a in self.args if not a.startswith("-")]
+
+    def finding(self, family: str, level: Level, why: str) -> Finding:
+        return Finding(family, level, self.part, why)
+
+
+Rule = Callable[[Call], list[Finding]]
+
+
+def judge(call: Call) -> list[Finding]:
+    """The command's own rule, then what every command shares."""
+    rule = RULES.get(call.name) or (_disk if call.name.startswith("mkfs.") else None)
+    found = rule(call) if rule else []
+    if call.name not in KEY_USERS and any(paths.is_secret(a) for a in call.args):
+        found.append(call.finding("secrets", "high", "reads keys or credentials"))
+    if call.name in SENDERS - DOWNLOADERS and call.name not in (*RAW_NETWORK, "rsync"):
+        found += sent([], call)
+    return found
+
+
+def sent(uploads: list[str], call: Call) -> list[Finding]:
+    """Files or piped data a network command sends: secrets or the user's own files there
+    are exfiltration."""
+    before = [c for c in call.pipe if c.position < call.command.position]
+    piped = [w for c in before for w in c.words[1:] + c.reads]
+    dumps_env = any(c.name in ("env", "printenv", "set") and len(c.words) == 1 for c in before)
+    reads = call.command.reads
+    if any(paths.is_secret(u) for u in uploads + piped + reads) or dumps_env:
+        return [call.finding("exfiltration", "high", "sends keys, credentials or the "
+                             "environment over the network")]
+    personal = [u for u in uploads + piped + reads
+                if paths.normalise(u).startswith("~/") or paths.is_wide(u) or u == "/etc/passwd"]
+    if personal:
+        return [call.finding("exfiltration", "high",
+                             f"sends {personal[0]}, the user's own files, over the network")]
+    if uploads or reads:
+        return [call.finding("network", "medium", "sends a file over the network")]
+    return []
+
+
+def _delete(call: Call) -> list[Finding]:
+    return delete_findings(call.name, call.args, call.part, call.scope.protected)
+
+
+def _find(call: Call) -> list[Finding]:
+    args = call.args
+    first_flag = next((i for i, a in enumerate(args) if a.startswith("-")), len(args))
+    roots = args[:first_flag] or ["."]
+    filtered = bool(FIND_FILTERS & set(args))
+    if "-delete" not in args and not {"-exec", "-execdir", "-ok"} & set(args):
+        return []
+    inner = _find_exec(args)
+    if "-delete" in args or (inner and inner[0].rsplit("/", 1)[-1] in ("rm", "shred")):
+        wide = any(paths.is_wide(r) for r in roots)
+        if wide and not filtered:
+            return [call.finding("wide-delete", "high", f"deletes all of {roots[0]}")]
+        level = "high" if wide or any(paths.is_system(r) for r in roots) else "medium"
+        return [call.finding("delete", level, f"deletes files found under {' '.join(roots)}")]
+    every = roots[0] if filtered else f"{roots[0]}/{paths.EVERY}"
+    return call.scope.inner(" ".join(w if w != "{}" else every for w in inner), "shell")
+
+
+def _find_exec(args: list[str]) -> list[str]:
+    for flag in ("-exec", "-execdir", "-ok"):
+        if flag in args:
+            rest = args[args.index(flag) + 1 :]
+            end = next((i for i, a in enumerate(rest) if a in (";", "+", "\\;")), len(rest))
+            return rest[:end]
+    return []
+
+
+def _dd(call: Call) -> list[Finding]:
+    return [f for a in call.args if a.startswith("of=")
+            for f in write_findings(a[3:], call.part, call.scope.protected)]
+
+
+def _disk(call: Call) -> list[Finding]:
+    return [call.finding("disk-write", "high", "formats or repartitions a disk")]
+
+
+def _writes(call: Call) -> list[Finding]:
+    """tee, truncate, touch; sed and perl editing in place."""
+    plain = call.plain
+    if call.name == "sed":
+        if not any(a.startswith("-i") or a == "--in-place" for a in call.args):
+            return []
+        plain = plain[1:]
+    return [f for target in plain for f in write_findings(target, call.part, call.scope.protected)]
+
+
+def _perl(call: Call) -> list[Finding]:
+    flags = [a for a in call.args if a.startswith("-")]
+    if any(a.startswith("-i") or re.fullmatch(r"-\w*i\w*", a) for a in flags):
+        return [f for target in call.plain[1:]
+                for f in write_findings(target, call.part, call.scope.protected)]
+    if any(a.startswith("-e") or a == "-E" for a in call.args):
+        return _one_liner(call)
+    return []
+
+
+def _one_liner(call: Call) -> list[Finding]:
+    """A perl or ruby one-liner: endless forks, and commands it builds from encoded text."""
+    code = " ".join(call.args)
+    if re.search(r"\bfork\b", code) and re.search(r"\bwhile\b|\bloop\b|\bfor\s*\(\s*;", code):
+        return [call.finding("fork-bomb", "blocked", "starts copies of itself without end")]
+    if re.search(r"\b(system|exec|qx)\b|`", code):
+        if re.search(r"pack\s*\(|decode_base64|unpack|\.unpack|reverse|chr\s*\(", code):
+            return [call.finding("obfuscated-exec", "high", "runs code hidden by encoding")]
+        return [call.finding("dynamic", "medium", "runs commands from a one-line program")]
+    return []
+
+
+def _ruby(call: Call) -> list[Finding]:
+    return _one_liner(call) if any(a.startswith("-e") for a in call.args) else []
+
+
+def _copy(call: Call) -> list[Finding]:
+    """cp, mv, install, ln, rsync: where it writes, and for mv what it takes away."""
+    plain, protected = call.plain, call.scope.protected
+    if call.name == "rsync" and any(a.startswith("--delete") for a in call.args) and plain and \
+            paths.is_wide(plain[-1]):
+        return [call.finding("wide-delete", "high",
+                             f"deletes from {plain[-1]} whatever the source lacks")]
+    if not plain:
+        return []
+    found = write_findings(plain[-1], call.part, protected)
+    sources = plain[:-1]
+    if call.name == "mv" and any(paths.is_protected(s, protected) for s in sources):
+        found.append(call.finding("self-tamper", "high", "moves the assistant's own files away"))
+    if call.name == "mv" and (plain[-1] == "/dev/null" or any(paths.is_wide(s) for s in sources)):
+        wide = any(paths.is_wide(s) for s in sources)
+        found.append(call.finding("wide-delete" if wide else "delete", "high",
+                                  "moves files away for good"))
+    if call.name == "rsync" and ":" in plain[-1]:
+        found += sent(sources, call)
+    return found
+
+
+def _permissions(call: Call) -> list[Finding]:
+    plain = call.plain
+    mode, targets = (plain[0] if plain else ""), plain[1:]
+    recursive = any(a in ("-R", "--recursive") or re.fullmatch(r"-\w*R\w*", a)
+                    for a in call.args)
+    wide = [t for t in targets if paths.is_wide(t)]
+    found = [call.finding("wide-delete", "high", f"changes who may use everything in {wide[0]}")
+             ] if wide and recursive else []
+    if any(paths.is_system(t) or paths.is_wide(t) for t in targets):
+        found.append(call.finding("privilege", "high", "changes permissions of system paths"))
+    elif call.name == "chmod" and re.search(r"[+=][rwx]*s|^[4267]\d{3}$", mode):
+        found.append(call.finding("privilege", "high", "sets a set-user-id bit"))
+    return found
+
+
+def _packages(call: Call) -> list[Finding]:
+    """Package tools (and npx-like runners): installing from a web address runs its code."""
+    from_web = any(re.match(r"(https?|git\+\w+|ftp)://|git\+", a) for a in call.plain)
+    if call.name in ("npx", "pnpx", "bunx", "uvx") or (call.name == "pipx" and "run" in call.args):
+        if from_web:
+            return [call.finding("download-exec", "high", "runs a package straight from a "
+                                 "web address")]
+        return []
+    if not CHANGING & set(call.args):
+        return []
+    if from_web:
+        return [call.finding("download-exec", "high",
+                             "installs and runs code straight from a web address")]
+    return [call.finding("install", "medium", "installs or removes software")]
+
+
+def _sqlite(call: Call) -> list[Finding]:
+    plain = call.plain
+    if len(plain) > 1 and re.search(r"(?i)\b(delete|drop|update|insert|vacuum|replace|alter)\b",
+                                    " ".join(plain[1:])):
+        return write_findings(plain[0], call.part, call.scope.protected)
+    return []
+
+
+def _at(call: Call) -> list[Finding]:
+    if "-l" in call.args or "-r" in call.args:
+        return []
+    return [call.finding("persistence", "high", "schedules a job to run later")]
+
+
+def _settings(call: Call) -> list[Finding]:
+    if call.args[:1] in (["set"], ["write"], ["reset"]) and re.search(
+            r"lock-enabled|idle-delay|disable-lock|lock-delay|lockdown|automatic-updates"
+            r"|screensaver", " ".join(call.args)):
+        return [call.finding("security-off", "high", "turns the screen lock or updates off")]
+    return []
+
+
+def _dbus(call: Call) -> list[Finding]:
+    said = " ".join(call.args)
+    if re.search(r"login1|PowerOff|Reboot|Halt|Suspend|Hibernate", said) and re.search(
+            r"PowerOff|Reboot|Halt|Suspend|Hibernate|Terminate|Kill", said):
+        return [call.finding("power", "high", "shuts down or restarts the machine")]
+    return []
+
+
+def _loginctl(call: Call) -> list[Finding]:
+    verb = call.args[:1]
+    if verb in (["terminate-user"], ["kill-user"], ["terminate-session"], ["kill-session"]):
+        return [call.finding("kill-many", "high", "ends every process of a log-in")]
+    if verb in (["poweroff"], ["reboot"], ["suspend"], ["halt"]):
+        return [call.finding("power", "high", "shuts down or restarts the machine")]
+    return []
+
+
+def _gpg(call: Call) -> list[Finding]:
+    if any(a.startswith("--export-secret") for a in call.args):
+        return [call.finding("secrets", "high", "exports private keys")]
+    return []
+
+
+def _crontab(call: Call) -> list[Finding]:
+    if call.args == ["-l"]:
+        return []
+    return [call.finding("persistence", "high", "changes scheduled jobs")]
+
+
+def _services(call: Call) -> list[Finding]:
+    joined = " ".join(call.args)
+    if re.search(r"\b(poweroff|reboot|halt|suspend|hibernate|kexec)\b", joined):
+        return [call.finding("power", "high", "shuts down or restarts the machine")]
+    if SECURITY_UNITS.search(joined) and re.search(r"\b(stop|disable|mask|kill)\b", joined):
+        return [call.finding("security-off", "high", "turns protection off")]
+    if re.search(r"\b(enable|load|defaults|add|link)\b", joined) or call.name in (
+            "update-rc.d", "chkconfig"):
+        return [call.finding("persistence", "high", "makes a service start by itself")]
+    if re.search(r"\b(stop|restart|disable|mask|kill|start)\b", joined):
+        return [call.finding("system-write", "medium", "changes running services")]
+    return []
+
+
+def _kill_by_name(call: Call) -> list[Finding]:
+    return [call.finding("kill-many", "high", "stops processes by name, maybe many")]
+
+
+def _kill(call: Call) -> list[Finding]:
+    args = call.args
+    many = (bool(args) and args[-1] in ("-1", "0")) or MANY in args or call.command.loop > 0
+    return [call.finding("kill-many", "high" if many else "medium",
+                         "stops every process it can" if many else "stops a process")]
+
+
+def _firewall(call: Call) -> list[Finding]:
+    off = {"disable", "reset", "--flush", "-F", "-X", "ACCEPT", "0", "--master-disable",
+           "flush", "allow"}
+    if off & set(call.args) or call.name in ("aa-teardown", "aa-disable"):
+        return [call.finding("security-off", "high", "turns protection off")]
+    return []
+
+
+def _power(call: Call) -> list[Finding]:
+    if call.name == "init" and call.plain[:1] not in (["0"], ["6"]):
+        return []
+    return [call.finding("power", "high", "shuts down or restarts the machine")]
+
+
+def _keyring(call: Call) -> list[Finding]:
+    return [call.finding("secrets", "high", "reads the keyring or password store")]
+
+
+def _environment(call: Call) -> list[Finding]:
+    if call.plain:
+        return []
+    kept = any(c.writes or re.search(r"(?i)key|token|secret|pass", c.text)
+               for c in call.pipe if c.position >= call.command.position)
+    return [call.finding("secrets", "high" if kept else "medium",
+                         "collects API keys and tokens from the environment" if kept else
+                         "prints every environment variable, API keys included")]
+
+
+def _git(call: Call) -> list[Finding]:
+    args = call.args
+    if args[:1] in (["clean"], ["reset"]) and (
+            "--hard" in args or any(a.startswith("-") and "f" in a for a in args)):
+        return [call.finding("delete", "medium", "discards uncommitted work")]
+    return []
+
+
+def _raw_network(call: Call) -> list[Finding]:
+    return sent(call.plain, call) or [
+        call.finding("network", "medium", "opens a raw network connection")]
+
+
+def _history(call: Call) -> list[Finding]:
+    if "-c" in call.args or "HISTFILE" in call.args:
+        return [call.finding("security-off", "medium", "erases the shell history")]
+    return []
+
+
+def _table(*entries: tuple[tuple[str, ...], Rule]) -> dict[str, Rule]:
+    return {name: rule for names, rule in entries for name in names}
+
+
+RULES: dict[str, Rule] = _table(
+    (("rm", "shred", "srm", "unlink", "rmdir", "wipe"), _delete),
+    (("find",), _find),
+    (("dd",), _dd),
+    (DISK_TOOLS, _disk),
+    (("tee", "truncate", "touch", "sed"), _writes),
+    (("perl",), _perl),
+    (("ruby",), _ruby),
+    (("cp", "mv", "install", "ln", "rsync"), _copy),
+    (("chmod", "chown", "chgrp", "chattr", "setfacl"), _permissions),
+    (("npx", "pnpx", "bunx", "uvx", *PACKAGE_TOOLS), _packages),
+    (("sqlite3",), _sqlite),
+    (("at", "batch"), _at),
+    (("gsettings", "dconf"), _settings),
+    (("dbus-send", "gdbus", "busctl", "qdbus"), _dbus),
+    (("loginctl",), _loginctl),
+    (("gpg",), _gpg),
+    (("crontab",), _crontab),
+    (("systemctl", "service", "update-rc.d", "chkconfig", "launchctl", "rc-update"), _services),
+    (("killall", "pkill", "killall5", "skill", "slay"), _kill_by_name),
+    (("kill",), _kill),
+    (FIREWALLS, _firewall),
+    ((*POWER, "init"), _power),
+    (SECRET_TOOLS, _keyring),
+    (("env", "printenv"), _environment),
+    (("git",), _git),
+    (RAW_NETWORK, _raw_network),
+    (("history", "unset"), _history),
+)
