@@ -93,6 +93,8 @@ def is_wide(path: str) -> bool:
     folder = _folder(normalise(path))
     if folder in WIDE or folder in ("/*", "~/*", "~/.*", "/.*") or MOUNTED.match(folder):
         return True
+    if folder.startswith("/") and (_home() + "/").startswith(folder.rstrip("/") + "/"):
+        return True  # a folder holding home
     if folder.startswith("~/") and folder.count("/") == 1:
         name = folder[2:]
         return name not in REGENERABLE and not any(m in name for m in (UNKNOWN, "<var>")) \
