@@ -26,7 +26,7 @@ from assistant.events import (
 from assistant.journal import Journal
 from assistant.llm import LLM, CodeCall, LLMError, Reply
 from assistant.llm.labels import actual_language
-from assistant.llm.results import describe_run, is_results_message
+from assistant.llm.results import describe_run, failed_last_message, is_results_message
 from assistant.prompt import system_message
 from assistant.repeats import REPEATS_BEFORE_STOP, Repeats
 from assistant.runtime import Runtimes
@@ -75,6 +75,9 @@ class _TurnState:
     runs: int = 0
     declines: int = 0
     corrected: bool = False  # the last call was malformed and the model was told
+    failed: bool = False  # the last run failed
+    last_exit: int | None = 0
+    reminded: bool = False  # told once that it answered after a failed run
     repeats: Repeats = field(default_factory=Repeats)
 
 
@@ -173,6 +176,12 @@ class Session:
                 self._close_calls(reply.calls, [])
                 yield from self._end(reply.text, "interrupted")
                 return
+            if not reply.calls and state.failed and not state.reminded:
+                state.reminded = True
+                self.messages.append(failed_last_message(state.last_exit))
+                yield self._emit(Notice("The model answered right after a failed run; it was "
+                                        "asked to fix it or to say that it did not work."))
+                continue
             if not reply.calls:
                 yield from self._end(reply.text, "answered")
                 return
@@ -265,6 +274,7 @@ class Session:
         end, changes = yield from self._run(language, approval.code, call.id)
         result = self.redact(describe_run(end))
         state.runs += 1
+        state.failed, state.last_exit = end.exit_status != 0, end.exit_status
         failures = state.repeats.record(language, approval.code, end.exit_status == 0, result)
         told = relabelled + self.redact(describe_run(end, changes))
         if end.interrupted or self._stop.is_set():

@@ -53,6 +53,15 @@ def fenced_message(results: list[tuple[CodeCall, str]]) -> dict[str, Any]:
     return {"role": "user", "content": "\n\n".join(parts)}
 
 
+def failed_last_message(exit_status: int | None) -> dict[str, Any]:
+    """Said once when the model answers right after its last run failed: small models
+    often call a failed task done."""
+    how = "did not finish" if exit_status is None else f"failed (exit status {exit_status})"
+    return {"role": "user", "content": f"{RESULTS_HEADER}\n\nYour last run {how}, and nothing "
+            "ran after it. Fix the code and run it again, or tell the user plainly that it "
+            "did not work."}
+
+
 def is_results_message(message: dict[str, Any]) -> bool:
     """True for the user-role message `fenced_message` makes (it does not start a turn),
     and for the one showing the screen."""

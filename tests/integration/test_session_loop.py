@@ -229,3 +229,26 @@ def test_desktop_code_may_repeat_right_away(server: LLMServer, work: Path) -> No
     with make(server, "tools") as a:
         events = a.chat("press tab twice")
     assert [end.output.strip() for end in runs(events)] == ["assistant.computer"] * 2
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_an_answer_right_after_a_failed_run_is_sent_back_once(
+    server: LLMServer, work: Path, style: str
+) -> None:
+    server.add(propose(style, "shell", "mv *.jpeg photos/"), text("The task is done."),
+               propose(style, "shell", "for f in *.jpeg; do mv \"$f\" \"${f%.jpeg}.jpg\"; done"),
+               text("Renamed."), propose(style, "shell", "false"), text("Done."),
+               text("It did not work."))
+    (work / "a.jpeg").write_text("x")
+    with make(server, style) as a:
+        events = a.chat("rename the jpeg files to jpg")
+        assert "answered right after a failed run" in notices(events)
+        assert "Your last run failed (exit status 1)" in told(server, 2)
+        assert not (work / "photos").exists()
+        assert isinstance(events[-1], TurnEnd) and events[-1].text == "Renamed."
+        assert (work / "a.jpg").exists()
+        again = a.chat("now fail")
+    reminders = [e for e in again if isinstance(e, Notice) and "failed run" in e.text]
+    assert len(reminders) == 1  # once a turn: the model may then say it did not work
+    assert isinstance(again[-1], TurnEnd) and again[-1].text == "It did not work."
+    assert len(server.chat_requests) == 7
