@@ -118,7 +118,7 @@ class Journal:
                 ).fetchone()
                 if row is None:
                     raise JournalError("there is no conversation to resume yet")
-                return row[0]
+                return str(row[0])
             rows = self._db.execute(
                 "SELECT id FROM conversations WHERE id LIKE ? ORDER BY updated DESC LIMIT 2",
                 (conversation_id.replace("%", "") + "%",),
@@ -131,7 +131,7 @@ class Journal:
             raise JournalError(
                 f"{conversation_id!r} matches several conversations: give more of the id"
             )
-        return rows[0][0]
+        return str(rows[0][0])
 
     def conversations(self, limit: int = 20) -> list[dict[str, Any]]:
         with self._lock:

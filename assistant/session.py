@@ -269,7 +269,8 @@ class Session:
         if not approval.approved:
             why = f" ({approval.reason})" if approval.reason else ""
             state.declines += 1
-            stop = ("declined", state.declines) if state.declines >= DECLINES_BEFORE_STOP else None
+            stop: Stop | None = (
+                ("declined", state.declines) if state.declines >= DECLINES_BEFORE_STOP else None)
             return f"The user declined to run this code{why}.", stop
         end, changes = yield from self._run(language, approval.code, call.id)
         result = self.redact(describe_run(end))

@@ -62,7 +62,7 @@ def _target(text_or_x: str | float | None, y: float | None, index: int | None,
         chosen = textmatch.pick(items, text_or_x, index=index, near=near)
         return port.to_physical(*textmatch.center(chosen["box"]))
     if text_or_x is None and y is None:
-        return tuple(_act("position"))  # type: ignore[return-value]
+        return tuple(_act("position"))
     if text_or_x is None or y is None:
         raise ValueError("give both x and y, or a text to click (click('Save'))")
     return port.to_physical(float(text_or_x), float(y))

@@ -150,7 +150,7 @@ def _detect(pixels: Any) -> list[list[int]]:
     import numpy
 
     detector = _rapid().text_det
-    boxes = []
+    boxes: list[Any] = []
     for left, top, right, bottom in regions(pixels):
         part = numpy.ascontiguousarray(pixels[top:bottom, left:right])
         key = _digest(part)

@@ -6,6 +6,7 @@ it falls back to the X server's own window tree and input focus.
 
 from __future__ import annotations
 
+import builtins
 import os
 from contextlib import contextmanager
 from typing import Any
@@ -49,7 +50,7 @@ def _describe(connection: Any, window: Any) -> dict[str, Any]:
             "x": -origin.x, "y": -origin.y, "width": geometry.width, "height": geometry.height}
 
 
-def _clients(connection: Any) -> list[Any]:
+def _clients(connection: Any) -> builtins.list[Any]:
     from Xlib import X
 
     root = connection.screen().root
@@ -66,7 +67,8 @@ def _clients(connection: Any) -> list[Any]:
     return found
 
 
-def list() -> list[dict[str, Any]]:
+# computer.windows.list() is the API code calls: it shadows the builtin here, hence builtins.list
+def list() -> builtins.list[dict[str, Any]]:
     """Every top-level window with a title: {"id", "title", "x", "y", "width", "height"}."""
     with _x() as connection:
         return [_describe(connection, w) for w in _clients(connection)]

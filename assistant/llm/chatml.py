@@ -51,7 +51,7 @@ def main() -> None:
 
     llama_chat_format.register_chat_format(FORMAT)(_format)
     sys.argv[0] = "llama_cpp.server"
-    serve()
+    serve()  # type: ignore[no-untyped-call]  # llama_cpp.server's entry point is unannotated
 
 
 if __name__ == "__main__":

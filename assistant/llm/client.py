@@ -239,9 +239,9 @@ class LLM:
 
     def _count(self, message: dict[str, Any]) -> int:
         try:
-            return load_litellm().token_counter(
+            return int(load_litellm().token_counter(
                 model=self.settings.model, messages=[message], use_default_image_token_count=True
-            )
+            ))
         except Exception:
             return len(json.dumps(message, default=str)) // 3
 

@@ -46,9 +46,8 @@ class Failure:
 def classify(exc: BaseException) -> Failure:
     chain = _chain(exc)
     names = {cls.__name__ for e in chain for cls in type(e).__mro__}
-    status = next(
-        (e.status_code for e in chain if isinstance(getattr(e, "status_code", None), int)), None
-    )
+    codes = (getattr(e, "status_code", None) for e in chain)
+    status = next((code for code in codes if isinstance(code, int)), None)
     text = " ".join(str(e) for e in chain)
 
     def failure(kind: str) -> Failure:

@@ -79,7 +79,9 @@ class RuntimeProcess:
         os.set_blocking(self._control, False)
         self.pid = self._popen.pid
         self._guard = guard(self.pid)
-        self.stdin_fd = self._popen.stdin.fileno()
+        assert self._popen.stdin is not None  # stdin=PIPE
+        self._stdin = self._popen.stdin
+        self.stdin_fd = self._stdin.fileno()
         # Per stream: the end-marker scanner, and whether it has reached end of file.
         self.scanners: dict[Stream, MarkerScanner] = {
             "stdout": MarkerScanner(),
@@ -161,7 +163,7 @@ class RuntimeProcess:
         self._closed = True
         self.signal(signal.SIGKILL)
         with contextlib.suppress(OSError):
-            self._popen.stdin.close()
+            self._stdin.close()
         with contextlib.suppress(OSError):
             os.close(self._control)
         if self._scratch:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
-from assistant.events import Event, OutputChunk, RunEnd, Stream
+from assistant.events import OutputChunk, RunEnd, Stream
 from assistant.runtime.limit import OutputLimit
 from assistant.runtime.marker import new_token
 from assistant.runtime.process import RuntimeProcess
@@ -72,7 +72,7 @@ class Run:
             self._signal_once()
         self._process.wake()
 
-    def events(self, code: str) -> Iterator[Event]:
+    def events(self, code: str) -> Generator[OutputChunk | RunEnd, None, None]:
         """Run `code` and yield its live output, then exactly one RunEnd."""
         try:
             yield from self._events(code)
@@ -80,7 +80,7 @@ class Run:
             if not self._finished:
                 self._process.close()
 
-    def _events(self, code: str) -> Iterator[Event]:
+    def _events(self, code: str) -> Iterator[OutputChunk | RunEnd]:
         if self._restart_note:
             yield self._chunk("stderr", self._restart_note + "\n")
         # Watching starts before the code is sent, so a child it forks at once counts as new.
@@ -140,7 +140,7 @@ class Run:
             elif kind == "exit":
                 settle_by = min(settle_by, now + EXIT_DRAIN_SECONDS)
 
-    def _conclude(self) -> Iterator[Event]:
+    def _conclude(self) -> Iterator[OutputChunk | RunEnd]:
         """Emit what was held back (tail, notes) and the RunEnd."""
         process = self._process
         scanners = process.scanners

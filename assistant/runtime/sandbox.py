@@ -127,7 +127,7 @@ class Sandbox:
         if not self.bwrap:
             raise SandboxError(missing_message())
         if self.guard:
-            return self._guarded(argv, cwd)
+            return self._guarded(self.bwrap, argv, cwd)
         if writable is None:
             writable = self.writable or (cwd,)
         for folder in writable:
@@ -156,9 +156,9 @@ class Sandbox:
         options += self._own(writable)
         return [*options, "--chdir", cwd, "--", self._env, "--default-signal=INT", *argv]
 
-    def _guarded(self, argv: Sequence[str], cwd: str) -> list[str]:
+    def _guarded(self, bwrap: str, argv: Sequence[str], cwd: str) -> list[str]:
         """Everything as it is, devices and processes included, but the assistant's own."""
-        options = [self._env, "--ignore-signal=INT", self.bwrap, "--unshare-user",
+        options = [self._env, "--ignore-signal=INT", bwrap, "--unshare-user",
                    "--die-with-parent", "--dev-bind", "/", "/"]
         options += self._own(("/",))
         return [*options, "--chdir", cwd, "--", self._env, "--default-signal=INT", *argv]

@@ -153,11 +153,12 @@ def check(code: str, scope: Scope) -> list[Finding]:
                                  "runs a command built at run time"))
         else:
             found += shell_risk.check(command, scope, downloaded)
-    if HOME_FOLDERS.search(code) and "'~'" in code:  # a list of home folders, deleted
+    home = HOME_FOLDERS.search(code)
+    if home and "'~'" in code:  # a list of home folders, deleted
         for match in FS_DELETE.finditer(code):
             if match.group(3):
                 found.append(Finding("wide-delete", "high", match.group(0),
-                                     f"deletes home folders ({HOME_FOLDERS.search(code)[0]}...)"))
+                                     f"deletes home folders ({home[0]}...)"))
     for match in FS_DELETE.finditer(code):
         args = ["-r"] if match.group(3) else []
         target = value(match.group(2), known).replace(paths.UNKNOWN, "<var>")

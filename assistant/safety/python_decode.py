@@ -97,8 +97,9 @@ class Decoder:
             codec = str(args[1] if len(args) > 1 else "utf-8").lower()
             if codec not in CODECS:
                 return _Hidden(DECODED)
-            data = _text(args[0]) if codec.startswith("rot") else _bytes(args[0])
-            return _Hidden(codecs.decode(data, codec))
+            if codec.startswith("rot"):
+                return _Hidden(codecs.decode(_text(args[0]), "rot13"))  # every rot name is rot13
+            return _Hidden(codecs.decode(_bytes(args[0]), codec))
         if name in ("marshal.loads", "pickle.loads"):
             return _Hidden(DECODED)
         if method == "decode" and receiver is not None:
@@ -182,7 +183,7 @@ def _bytes(value: object) -> bytes:
     if isinstance(value, bytes):
         return value
     if isinstance(value, list):
-        return bytes(value)  # type: ignore[arg-type]
+        return bytes(value)
     raise TypeError("not bytes")
 
 

@@ -205,7 +205,8 @@ class _Reader(Values):
             self.found += delete_findings("rm", ["-r", first], self.part(node), self.protected)
         elif name in DELETE and args:
             self.found += delete_findings("rm", [first], self.part(node), self.protected)
-        elif method in ("unlink", "rmdir") and not name.startswith("os."):
+        elif (method in ("unlink", "rmdir") and isinstance(node.func, ast.Attribute)
+              and not name.startswith("os.")):
             self.found += delete_findings("rm", [self._path(node.func.value)],
                                           self.part(node), self.protected)
         elif name in ("shutil.move", "os.rename", "os.replace", "shutil.copy", "shutil.copy2",

@@ -122,7 +122,8 @@ class Values(ast.NodeVisitor):
             return "*"  # names, joined to the folder by the code
         if name == "os.scandir" or (method == "iterdir" and isinstance(node.func, ast.Attribute)):
             root = args[0] if name.startswith("os.") and args else (
-                self.text(node.func.value, depth + 1) if method == "iterdir" else ".")
+                self.text(node.func.value, depth + 1)
+                if method == "iterdir" and isinstance(node.func, ast.Attribute) else ".")
             return f"{root}/*"
         if name == "os.walk":
             return f"{args[0] if args else '.'}/{paths.EVERY}"

@@ -204,9 +204,9 @@ def _assign(words: list[str], known: dict[str, str]) -> None:
     rest = words[1:] if words and words[0] in ASSIGNERS else words
     pairs = [ASSIGNMENT.fullmatch(w) for w in rest if not w.startswith("-")]
     if pairs and all(pairs):
-        for pair in pairs:
-            if pair is not None:
-                known[pair.group(1)] = pair.group(2)
+        for assignment in pairs:
+            if assignment is not None:
+                known[assignment.group(1)] = assignment.group(2)
 
 
 def parse(text: str) -> Script:

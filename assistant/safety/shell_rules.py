@@ -104,7 +104,7 @@ def _find(call: Call) -> list[Finding]:
         wide = any(paths.is_wide(r) for r in roots)
         if wide and not filtered:
             return [call.finding("wide-delete", "high", f"deletes all of {roots[0]}")]
-        level = "high" if wide or any(paths.is_system(r) for r in roots) else "medium"
+        level: Level = "high" if wide or any(paths.is_system(r) for r in roots) else "medium"
         return [call.finding("delete", level, f"deletes files found under {' '.join(roots)}")]
     every = roots[0] if filtered else f"{roots[0]}/{paths.EVERY}"
     return call.scope.inner(" ".join(w if w != "{}" else every for w in inner), "shell")

@@ -44,16 +44,24 @@ T = TypeVar("T")
 
 
 class TrayActions(Protocol):
-    """What the tray asks of the daemon. Attributes are read whenever the menu or icon is
-    refreshed; methods are called on the tray's thread and must return quickly."""
+    """What the tray asks of the daemon. Properties are read whenever the menu or icon is
+    refreshed (the tray never sets them); methods are called on the tray's thread and must
+    return quickly."""
 
-    state: str
-    detail: str
-    pending: str | None
-    auto_run: bool
-    screen_context: bool
-    hotkey_paused: bool
-    model: str
+    @property
+    def state(self) -> str: ...
+    @property
+    def detail(self) -> str: ...
+    @property
+    def pending(self) -> str | None: ...
+    @property
+    def auto_run(self) -> bool: ...
+    @property
+    def screen_context(self) -> bool: ...
+    @property
+    def hotkey_paused(self) -> bool: ...
+    @property
+    def model(self) -> str: ...
 
     def models(self) -> list[str]: ...
     def recent(self) -> list[tuple[str, str]]: ...

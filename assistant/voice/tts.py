@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -162,8 +163,9 @@ def piper_voice_files(voice: str) -> tuple[Path, Path]:
 
 def make_engine(name: str = "auto", voice: str = "") -> Engine:
     """An engine by name; `auto` takes Piper when installed, then espeak-ng, then pyttsx3."""
-    makers = {"espeak-ng": lambda: EspeakEngine(), "pyttsx3": Pyttsx3Engine,
-              "piper": lambda: PiperEngine(voice)}
+    makers: dict[str, Callable[[], Engine]] = {
+        "espeak-ng": lambda: EspeakEngine(), "pyttsx3": Pyttsx3Engine,
+        "piper": lambda: PiperEngine(voice)}
     if name == "auto":
         errors = []
         for candidate in ("piper", "espeak-ng", "pyttsx3"):

@@ -20,13 +20,13 @@ from pathlib import Path
 _running = False
 
 
-def _on_sigint(signum, frame):
+def _on_sigint(signum: int, frame: types.FrameType | None) -> None:
     """Interrupt user code, never the driver itself (including _execute's own frame)."""
     if _running and frame is not None and frame.f_code is not _execute.__code__:
         raise KeyboardInterrupt
 
 
-def _execute(code, filename, namespace):
+def _execute(code: str, filename: str, namespace: dict[str, object]) -> int:
     """Run one request and return its exit status, printing errors as Python would."""
     global _running
     try:
@@ -40,7 +40,7 @@ def _execute(code, filename, namespace):
         return _report(exc)
 
 
-def _report(exc):
+def _report(exc: BaseException) -> int:
     if isinstance(exc, SystemExit):
         if exc.code is None:
             return 0
@@ -55,17 +55,17 @@ def _report(exc):
     return 130 if isinstance(exc, KeyboardInterrupt) else 1
 
 
-def _finish(token, status):
+def _finish(token: str, status: int) -> None:
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
         with contextlib.suppress(Exception):
-            stream.flush()
+            stream.flush()  # type: ignore[union-attr]  # None is caught like any failure
     marker = f"{token}{status};".encode()
     for fd in (1, 2):
         with contextlib.suppress(OSError):
             os.write(fd, marker)
 
 
-def main():
+def main() -> None:
     control = os.fdopen(int(sys.argv[1]), "rb")
     os.set_inheritable(control.fileno(), False)
     sys.argv = [""]
@@ -78,7 +78,7 @@ def main():
     with contextlib.suppress(ImportError):  # light: its desktop libraries load on first use
         from assistant import computer
 
-        module.computer = computer
+        module.__dict__["computer"] = computer
     signal.signal(signal.SIGINT, _on_sigint)
     for number, line in enumerate(control, start=1):
         request = json.loads(line)
