@@ -140,15 +140,22 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                        "context_window": server.n_ctx, "max_tokens": MAX_TOKENS,
                        "temperature": ours.get("temperature", 0.0)},
             }
+            done = set()
+            if args.resume and args.json and args.json.exists():
+                results["tasks"] = json.loads(args.json.read_text())["tasks"]
+                done = {(r["suite"], r["name"], r["system"]) for r in results["tasks"]}
             for suite, tasks in chosen.items():
                 for task in tasks:
                     for system in systems:
+                        if (suite, task["name"], system) in done:
+                            continue
                         outcome = tasks_run.run_task(task, system, config[system], server_log)
                         print(f"tasks: {suite}/{task['name']} {system}: "
                               f"{'pass' if outcome.passed else 'FAIL'} {outcome.seconds:.1f} s "
                               f"{outcome.reason}", file=sys.stderr, flush=True)
                         results["tasks"].append({"suite": suite, "name": task["name"],
-                                                 "system": system, **asdict(outcome)})
+                                                 "system": system, **asdict(outcome),
+                                                 "load": round(os.getloadavg()[0], 2)})
                         if args.json:
                             write_json(args.json, results)
     results["load"].append(os.getloadavg()[0])
@@ -181,6 +188,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--suite", default="own,blind", help="own,blind (comma-separated)")
     parser.add_argument("--only", metavar="NAMES", help="only these tasks (comma-separated)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the results here")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the tasks already in --json FILE and run the rest")
     parser.add_argument("--report", type=Path, nargs="+", metavar="JSON",
                         help="no runs: report these earlier results (one per model)")
     parser.add_argument("--markdown", type=Path, metavar="FILE",

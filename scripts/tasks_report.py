@@ -8,6 +8,7 @@ the incumbent's venv (.bench/), as bench_report draws its own.
 from __future__ import annotations
 
 import json
+import re
 import statistics
 import subprocess
 import tempfile
@@ -97,9 +98,40 @@ def text_table(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def signs(row: dict[str, Any]) -> list[str]:
+    """What a failed task's event log shows about why, for the people tuning the loop."""
+    log = row["log"]
+    codes = [str(r["code"]) for r in log if "code" in r]
+    outputs = [str(r.get("output", "")) for r in log if "exit_status" in r]
+    found = []
+    if row["end_reason"] not in ("", "answered"):
+        found.append(f"turn ended: {row['end_reason']}")
+    if not codes:
+        found.append("no code proposed")
+    if any(re.search(r"\bsudo\b", c) for c in codes):
+        found.append("sudo")
+    if any(re.search(r"(^|[\s'\"(])/(home|tmp|Users|root|path)/", c) for c in codes):
+        found.append("absolute path")
+    if any(re.search(r"\b(nano|vim?|less|more)\b\s", c) for c in codes):
+        found.append("editor or pager")
+    if any("SyntaxError" in o for o in outputs):
+        found.append("SyntaxError")
+    if any("command not found" in o or "No such file" in o for o in outputs):
+        found.append("missing command or file")
+    if len(codes) != len(set(codes)):
+        found.append("same code proposed again")
+    return found
+
+
 def failures(results: dict[str, Any], system: str = "ours") -> list[str]:
-    return [f"{r['suite']}/{r['name']}: {r['reason']}" for r in results["tasks"]
-            if r["system"] == system and not r["passed"]]
+    """One line per failed task: the check's reason, then what the log shows."""
+    lines = []
+    for row in results["tasks"]:
+        if row["system"] == system and not row["passed"]:
+            shown = "; ".join(signs(row))
+            lines.append(f"{row['suite']}/{row['name']}: {row['reason']}"
+                         + (f" [{shown}]" if shown else ""))
+    return lines
 
 
 def markdown(runs: list[dict[str, Any]], chart: str | None) -> str:
