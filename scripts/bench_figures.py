@@ -127,11 +127,12 @@ def click_text_dense_ms(bench: Bench) -> float:
 
 
 @functools.cache
-def embedded_llm(bench: Bench) -> tuple[float, float, float]:
+def embedded_llm(bench: Bench) -> tuple[float, float, float, float]:
     """The embedded model a user gets: seconds until its server answers, generation speed
-    (completion tokens per second after the first token), and a second turn's first
-    token in seconds (the first turn's prompt and reply are in the KV cache), each a
-    median of several. Every round asks something new, so no turn is cached whole."""
+    (completion tokens per second after the first token), a second turn's first token in
+    seconds (the first turn's prompt and reply are in the KV cache), and a new server's
+    first token (nothing cached), each a median of several. Every round asks something
+    new, so no turn is cached whole."""
     from assistant.config import load_settings
     from assistant.llm import LLM, Reply, embedded
     from assistant.prompt import system_message
@@ -150,7 +151,7 @@ def embedded_llm(bench: Bench) -> tuple[float, float, float]:
         rate = (reply.usage[1] - 1) / max(1e-6, time.perf_counter() - first)
         return first - began, rate, reply
 
-    starts, rates, second_firsts = [], [], []
+    starts, colds, rates, second_firsts = [], [], [], []
     for round_ in range(bench.reps(3, 1)):
         began = time.perf_counter()
         with embedded.EmbeddedServer(embedded.chosen(settings)) as server:
@@ -160,11 +161,14 @@ def embedded_llm(bench: Bench) -> tuple[float, float, float]:
             for ask in range(bench.reps(3, 2)):
                 n = round_ * 10 + ask + 2
                 messages = [system, {"role": "user", "content": f"Tell me {n} facts about cats."}]
-                _, rate, reply = turn(llm, messages)
+                first, rate, reply = turn(llm, messages)
                 rates.append(rate)
+                if ask == 0:  # a new server: nothing cached yet
+                    colds.append(first)
                 messages += [reply.message, {"role": "user", "content": "And about dogs?"}]
                 second_firsts.append(turn(llm, messages)[0])
-    return statistics.median(starts), statistics.median(rates), statistics.median(second_firsts)
+    return (statistics.median(starts), statistics.median(rates),
+            statistics.median(second_firsts), statistics.median(colds))
 
 
 @figure("embedded_llm_start_s")
@@ -180,6 +184,11 @@ def embedded_llm_tokens_per_s(bench: Bench) -> float:
 @figure("embedded_first_token_s")
 def embedded_first_token_s(bench: Bench) -> float:
     return embedded_llm(bench)[2]
+
+
+@figure("embedded_first_token_cold_s")
+def embedded_first_token_cold_s(bench: Bench) -> float:
+    return embedded_llm(bench)[3]
 
 
 @functools.cache

@@ -41,6 +41,7 @@ FIGURE_NAMES = [
     "embedded_llm_start_s",
     "embedded_llm_tokens_per_s",
     "embedded_first_token_s",
+    "embedded_first_token_cold_s",
 ]
 
 
