@@ -22,7 +22,7 @@ def parser() -> argparse.ArgumentParser:
     parse.add_argument("--api-key", help="API key for the model's provider")
     parse.add_argument("--profile", help="a TOML profile from the config folder's profiles/")
     parse.add_argument("--local", dest="offline", action="store_const", const=True,
-                       help="only local models (Ollama, else the embedded demo model)")
+                       help="only local models (Ollama, else the embedded model)")
     parse.add_argument("--no-tray", action="store_true", help="run without a tray icon")
     parse.add_argument("--install-autostart", action="store_true",
                        help="start the daemon at login (XDG autostart and a systemd user unit)")
