@@ -5,11 +5,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from assistant.config import Settings, load_settings
+from assistant.config import AUTO_RUN, Settings, load_settings
 from assistant.events import Event, TurnEnd
 from assistant.journal import Journal
 from assistant.llm import LLM, local
@@ -28,8 +29,9 @@ class Assistant:
     """Chat with an LLM that proposes code; runs only what the approver or policy allows.
 
     Settings come from config.toml and the environment, overridden by keyword arguments
-    (any Settings field: model, api_base, auto_run, approval, deny, max_output, journal, ...).
-    Without an approver, every proposal is declined, except low-risk ones under auto-run:
+    (any Settings field: model, api_base, approval, deny, max_output, journal, ...; the old
+    auto_run=True still means approval="auto"). Without an approver, every proposal is
+    declined, except low-risk ones in the auto approval mode:
     nothing runs unasked, and blocked code never runs at all. Without a model, a local one
     is found (Ollama) or the embedded model is started until close(); `notices` says
     which.
@@ -47,6 +49,9 @@ class Assistant:
     ) -> None:
         if model is not None:
             overrides["model"] = model
+        if AUTO_RUN in overrides:
+            warnings.warn('auto_run is deprecated; use approval="auto"', DeprecationWarning,
+                          stacklevel=2)
         if settings is None:
             settings = load_settings(overrides)
         elif overrides:
@@ -74,8 +79,7 @@ class Assistant:
             )
             self.policy = Policy(
                 approver,
-                settings.auto_run,
-                mode=settings.approval,  # type: ignore[arg-type]
+                mode=settings.approval,
                 deny=DenyRules.parse(settings.deny),
                 protected=settings.own_paths,
             )
@@ -131,14 +135,20 @@ class Assistant:
     def conversation_id(self) -> str:
         return self._session.conversation_id
 
+    def turn(self, message: str) -> Iterator[Event]:
+        """One turn: the events from `message` to the final answer, as they happen."""
+        return self._session.turn(message)
+
     def chat(self, message: str, stream: bool = False) -> Iterator[Event] | list[Event]:
-        """One turn. With stream=True a generator of events; otherwise the list of them."""
-        events = self._session.turn(message)
+        """Deprecated: `turn()`. With stream=True its events as they come, else their list."""
+        warnings.warn("Assistant.chat() is deprecated; use Assistant.turn()", DeprecationWarning,
+                      stacklevel=2)
+        events = self.turn(message)
         return events if stream else list(events)
 
     def ask(self, message: str) -> str:
         """One turn, returning only the LLM's final words."""
-        final = [e for e in self._session.turn(message) if isinstance(e, TurnEnd)]
+        final = [e for e in self.turn(message) if isinstance(e, TurnEnd)]
         return final[-1].text if final else ""
 
     def warm_up(self) -> None:

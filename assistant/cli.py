@@ -14,7 +14,8 @@ import threading
 from typing import Any
 
 from assistant import commands
-from assistant.config import ConfigError, Settings, load_settings
+from assistant.choices import ApprovalMode, CodeStyle, choices
+from assistant.config import AUTO_RUN, ConfigError, Settings, load_settings
 
 EPILOG = """usage:
   assistant                      interactive chat
@@ -39,9 +40,10 @@ def chat_parser() -> argparse.ArgumentParser:
                         help="LLM as litellm names it: gpt-4o-mini, ollama_chat/qwen2.5-coder, ...")
     parser.add_argument("--api-base", help="URL of an OpenAI-compatible or Ollama server")
     parser.add_argument("--api-key", help="API key for the model's provider")
-    parser.add_argument("-y", "--yes", dest="auto_run", action="store_const", const=True,
-                        help="run proposals without asking (the safety policy still applies)")
-    parser.add_argument("--approval", choices=("ask", "auto", "never"),
+    parser.add_argument("-y", "--yes", dest=AUTO_RUN, action="store_const", const=True,
+                        help="approval mode auto: run low-risk proposals without asking "
+                             "(the safety policy still applies; a mode of never stays never)")
+    parser.add_argument("--approval", choices=choices(ApprovalMode),
                         help="ask before every run (default); auto: run low-risk code unasked; "
                              "never: propose only")
     parser.add_argument("--sandbox", action="store_const", const="on",
@@ -51,7 +53,7 @@ def chat_parser() -> argparse.ArgumentParser:
     parser.add_argument("--system-message", help="replace the built-in instructions")
     parser.add_argument("--max-output", type=int, help="characters of run output shown to the LLM")
     parser.add_argument("--timeout", type=float, help="seconds a run may take (default 120)")
-    parser.add_argument("--code-style", choices=("auto", "tools", "fenced"),
+    parser.add_argument("--code-style", choices=choices(CodeStyle),
                         help="how the LLM proposes code: tool calls or fenced blocks")
     parser.add_argument("--no-journal", dest="journal", action="store_const", const=False,
                         help="do not record this conversation")

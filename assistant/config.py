@@ -8,21 +8,33 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
+import warnings
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:
     import tomli as tomllib
 
+from assistant.choices import (
+    ApprovalMode,
+    CodeStyle,
+    HotkeyMode,
+    SandboxMode,
+    ScreenContext,
+    ScreenFormat,
+    SpeakProposals,
+    one_of,
+)
 from assistant.safety.risk import DEFAULT_DENY, DenyRules
 
 APP = "assistant"
 ENV_PREFIX = "ASSISTANT_"
-
-CodeStyle = Literal["auto", "tools", "fenced"]
+# An old name still read from config.toml, profiles, ASSISTANT_AUTO_RUN and keyword
+# arguments: auto_run = true is approval = "auto", except that a mode of never stays never.
+AUTO_RUN = "auto_run"
 
 
 class ConfigError(Exception):
@@ -36,7 +48,6 @@ class Settings:
     model: str = ""
     api_base: str = ""
     api_key: str = ""
-    auto_run: bool = False
     system_message: str = ""
     max_output: int = 2800
     timeout: float = 120.0
@@ -57,8 +68,8 @@ class Settings:
     tts_engine: str = "auto"
     tts_voice: str = ""
     hotkey: str = "ctrl+alt+space"
-    hotkey_mode: str = "hold"
-    speak_proposals: str = "code"
+    hotkey_mode: HotkeyMode = "hold"
+    speak_proposals: SpeakProposals = "code"
     voice_approves_high_risk: bool = False
     # local models: offline = only models on this machine or its network (--local);
     # vision_model replaces model for turns that carry an image; embedded = start the
@@ -69,9 +80,9 @@ class Settings:
     connect_timeout: float = 5.0
     embedded: bool = True
     embedded_model: str = ""
-    # safety: approval = ask | auto (low risk runs unasked; -y) | never (propose only);
-    # deny = families never run, whoever approves, plus command:NAME entries
-    approval: str = "ask"
+    # safety: the approval mode, ask | auto (low risk runs unasked; -y) | never (propose
+    # only); deny = families never run, whoever approves, plus command:NAME entries
+    approval: ApprovalMode = "ask"
     deny: str = DEFAULT_DENY
     # per-run limits (0 = none): resident memory of the run's processes, processes at
     # once, CPU seconds, characters printed; wall time is `timeout`
@@ -81,21 +92,28 @@ class Settings:
     max_run_output: int = 20_000_000
     # screen: when turns carry the screen (auto = requests about the screen), as an image or
     # as the OCR text map (auto = image when the model has vision), how many stay in context
-    screen_context: str = "auto"
-    screen_format: str = "auto"
+    screen_context: ScreenContext = "auto"
+    screen_format: ScreenFormat = "auto"
     screen_images: int = 2
     screenshot_max_side: int = 1280
     # sandbox: guard = every run sees the system as it is but cannot change the assistant's
-    # own files (when bubblewrap works here); true = the full bubblewrap sandbox (--sandbox);
-    # false = neither. Writable folders of the full sandbox (empty = the runs'
-    # working directory; a list in TOML, ':'-separated in the environment); network access
-    sandbox: str = "guard"
+    # own files (when bubblewrap works here); true (on) = the full bubblewrap sandbox
+    # (--sandbox); false (off) = neither. Writable folders of the full sandbox (empty = the
+    # runs' working directory; a list in TOML, ':'-separated in the environment); network
+    sandbox: SandboxMode = "guard"
     sandbox_writable: tuple[str, ...] = ()
     sandbox_network: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
 
     def replace(self, **changes: Any) -> Settings:
+        if changes.pop(AUTO_RUN, False) and changes.get("approval", self.approval) == "ask":
+            changes["approval"] = "auto"
         return dataclasses.replace(self, **changes)
+
+    @property
+    def auto_run(self) -> bool:
+        """Deprecated: whether the approval mode is auto."""
+        return self.approval == "auto"
 
     @property
     def data_path(self) -> Path:
@@ -150,34 +168,43 @@ def model_from_keys(env: dict[str, str]) -> str:
 
 
 _FIELDS = {f.name: f for f in fields(Settings) if f.name != "extra"}
+_HINTS = get_type_hints(Settings)
 _PATH_KEYS = {"data_dir", "config_dir"}
+# The sandbox is also switched with a boolean: TOML's true and false, and their spellings.
+_SANDBOX_SWITCH = {"true": "on", "1": "on", "yes": "on", "false": "off", "0": "off", "no": "off"}
+
+
+def _choice(name: str, value: Any, where: str) -> str:
+    """One of the words the field's Literal declares, or an error that lists them."""
+    allowed: tuple[str, ...] = get_args(_HINTS[name])
+    shown = allowed
+    if name == "sandbox":
+        value = str(value).strip().lower()
+        value = _SANDBOX_SWITCH.get(value, value)
+        shown = tuple({"on": "true", "off": "false"}.get(word, word) for word in allowed)
+    if value not in allowed:
+        raise ConfigError(f"{where}: {name} must be {one_of(shown)}, not {value!r}")
+    return str(value)
+
+
+def _flag(name: str, value: Any, where: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off", ""):
+        return False
+    raise ConfigError(f"{where}: {name} must be true or false, not {value!r}")
 
 
 def _coerce(name: str, value: Any, where: str) -> Any:
     """Turn a TOML or environment value into the field's type, or say what is wrong."""
-    default = getattr(Settings(), name)
-    kind = type(default)
-    if name == "code_style":
-        if value not in ("auto", "tools", "fenced"):
-            raise ConfigError(f"{where}: code_style must be auto, tools or fenced, not {value!r}")
-        return value
-    if name == "hotkey_mode" and value not in ("hold", "toggle"):
-        raise ConfigError(f"{where}: hotkey_mode must be hold or toggle, not {value!r}")
-    if name == "speak_proposals" and value not in ("code", "summary", "both"):
-        raise ConfigError(f"{where}: speak_proposals must be code, summary or both, not {value!r}")
-    if name == "screen_context" and value not in ("auto", "always", "never"):
-        raise ConfigError(f"{where}: screen_context must be auto, always or never, not {value!r}")
-    if name == "screen_format" and value not in ("auto", "image", "text"):
-        raise ConfigError(f"{where}: screen_format must be auto, image or text, not {value!r}")
-    if name == "sandbox":
-        text = str(value).strip().lower()
-        choice = {"true": "on", "1": "on", "yes": "on", "on": "on", "guard": "guard",
-                  "false": "off", "0": "off", "no": "off", "off": "off"}.get(text)
-        if choice is None:
-            raise ConfigError(f"{where}: sandbox must be true, guard or false, not {value!r}")
-        return choice
-    if name == "approval" and value not in ("ask", "auto", "never"):
-        raise ConfigError(f"{where}: approval must be ask, auto or never, not {value!r}")
+    if name == AUTO_RUN:
+        return _flag(name, value, where)
+    if get_origin(_HINTS[name]) is Literal:
+        return _choice(name, value, where)
+    kind = type(getattr(Settings(), name))
     if name == "deny":
         try:
             DenyRules.parse(str(value))
@@ -189,14 +216,7 @@ def _coerce(name: str, value: Any, where: str) -> Any:
             raise ConfigError(f"{where}: {name} must be a list of folders, not {value!r}")
         return tuple(i for i in items if i)
     if kind is bool:
-        if isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()
-        if text in ("1", "true", "yes", "on"):
-            return True
-        if text in ("0", "false", "no", "off", ""):
-            return False
-        raise ConfigError(f"{where}: {name} must be true or false, not {value!r}")
+        return _flag(name, value, where)
     if kind in (int, float):
         if isinstance(value, bool):
             raise ConfigError(f"{where}: {name} must be a number, not {value!r}")
@@ -216,7 +236,7 @@ def read_toml(path: Path) -> dict[str, Any]:
     """Read a TOML file; a syntax error becomes one line with the file and line."""
     try:
         with path.open("rb") as handle:
-            return tomllib.load(handle)
+            return dict(tomllib.load(handle))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: {exc} — fix or remove that line") from None
     except OSError as exc:
@@ -226,10 +246,17 @@ def read_toml(path: Path) -> dict[str, Any]:
 def _apply_table(values: dict[str, Any], table: dict[str, Any], source: Path) -> None:
     for key, value in table.items():
         name = key.replace("-", "_")
-        if name not in _FIELDS or name in _PATH_KEYS:
+        if name == AUTO_RUN:
+            _deprecated(str(source))
+        elif name not in _FIELDS or name in _PATH_KEYS:
             known = ", ".join(sorted(n for n in _FIELDS if n not in _PATH_KEYS))
             raise ConfigError(f"{source}: unknown setting {key!r} (known: {known})")
         values[name] = _coerce(name, value, str(source))
+
+
+def _deprecated(where: str) -> None:
+    warnings.warn(f'{where}: auto_run is deprecated; use approval = "auto"', DeprecationWarning,
+                  stacklevel=4)
 
 
 def profile_path(config_dir: Path, name: str) -> Path:
@@ -255,10 +282,13 @@ def load_settings(
         _apply_table(values, read_toml(config_file), config_file)
 
     env_values: dict[str, Any] = {}
-    for name in _FIELDS:
+    for name in [*_FIELDS, AUTO_RUN]:
         raw = env.get(ENV_PREFIX + name.upper())
         if raw is not None:
-            env_values[name] = _coerce(name, raw, f"environment {ENV_PREFIX}{name.upper()}")
+            where = f"environment {ENV_PREFIX}{name.upper()}"
+            if name == AUTO_RUN:
+                _deprecated(where)
+            env_values[name] = _coerce(name, raw, where)
 
     profile = flags.get("profile") or env_values.get("profile") or values.get("profile")
     if profile:
@@ -270,9 +300,11 @@ def load_settings(
 
     values.update(env_values)
     for name, value in flags.items():
-        if name not in _FIELDS:
+        if name not in _FIELDS and name != AUTO_RUN:
             raise ConfigError(f"unknown setting {name!r}")
         values[name] = _coerce(name, value, f"option --{name.replace('_', '-')}")
+    if values.pop(AUTO_RUN, False) and values.get("approval", "ask") == "ask":
+        values["approval"] = "auto"
     values["config_dir"] = str(config_dir)
     if not values.get("model"):
         values["model"] = model_from_keys(env)

@@ -1,22 +1,24 @@
 """The typed records that flow from the core to every front end.
 
 One stream of these is the whole contract between the loop and a UI: a front end
-renders them, the journal stores them, and nothing else crosses the boundary.
+renders them, the journal stores them, and nothing else crosses the boundary. `Event` is
+the closed union of them all: a front end matches on it and ends with `assert_never`, so
+the type checker shows that every kind is handled (or deliberately passed over).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, NoReturn, TypeAlias
 
 Decider = Literal["user", "policy", "caller"]
 Stream = Literal["stdout", "stderr"]
 
 
 @dataclass(frozen=True)
-class Event:
-    """Base of every record; `kind` names the record in the journal and in JSON."""
+class Record:
+    """Base of every event; `kind` names the event in the journal and in JSON."""
 
     kind: ClassVar[str] = "event"
 
@@ -25,7 +27,7 @@ class Event:
 
 
 @dataclass(frozen=True)
-class TextDelta(Event):
+class TextDelta(Record):
     """A piece of the LLM's words as they stream in."""
 
     kind: ClassVar[str] = "text"
@@ -33,7 +35,7 @@ class TextDelta(Event):
 
 
 @dataclass(frozen=True)
-class Proposal(Event):
+class Proposal(Record):
     """Code the LLM wants to run; nothing runs until an approval says so.
 
     `risk` (low, medium, high, blocked) and `reasons` come from the static risk check,
@@ -49,7 +51,7 @@ class Proposal(Event):
 
 
 @dataclass(frozen=True)
-class Approval(Event):
+class Approval(Record):
     """The decision on a proposal, and who made it.
 
     `code` is what will actually run (it differs from the proposal after an edit);
@@ -66,7 +68,7 @@ class Approval(Event):
 
 
 @dataclass(frozen=True)
-class OutputChunk(Event):
+class OutputChunk(Record):
     """Live output of a run, as the program prints it."""
 
     kind: ClassVar[str] = "output"
@@ -76,7 +78,7 @@ class OutputChunk(Event):
 
 
 @dataclass(frozen=True)
-class RunEnd(Event):
+class RunEnd(Record):
     """A run has finished; `output` is what the LLM is shown (already cut to size)."""
 
     kind: ClassVar[str] = "run_end"
@@ -93,7 +95,7 @@ class RunEnd(Event):
 
 
 @dataclass(frozen=True)
-class Notice(Event):
+class Notice(Record):
     """Something the user should know that is not the LLM's words (loop breaker, restarts)."""
 
     kind: ClassVar[str] = "notice"
@@ -101,15 +103,15 @@ class Notice(Event):
 
 
 @dataclass(frozen=True)
-class Error(Event):
+class Error(Record):
     """A failure explained in one line that says what to do."""
 
     kind: ClassVar[str] = "error"
-    message: str
+    text: str
 
 
 @dataclass(frozen=True)
-class Usage(Event):
+class Usage(Record):
     """Tokens one LLM call used, when the provider reports them."""
 
     kind: ClassVar[str] = "usage"
@@ -126,7 +128,7 @@ TurnEndReason = Literal[
 
 
 @dataclass(frozen=True)
-class TurnEnd(Event):
+class TurnEnd(Record):
     """The turn is over; `text` is the LLM's final words (empty when it ended otherwise)."""
 
     kind: ClassVar[str] = "turn_end"
@@ -134,3 +136,13 @@ class TurnEnd(Event):
     reason: TurnEndReason = "answered"
     conversation_id: str = ""
     details: dict[str, Any] = field(default_factory=dict)
+
+
+Event: TypeAlias = (
+    TextDelta | Proposal | Approval | OutputChunk | RunEnd | Notice | Error | Usage | TurnEnd
+)
+
+
+def assert_never(event: NoReturn) -> NoReturn:
+    """The end of a `match` on an Event: mypy rejects the call if a kind was left out."""
+    raise AssertionError(f"unhandled event: {event!r}")

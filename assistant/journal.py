@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from assistant.events import Event
+from assistant.events import Event, Record
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS conversations (
@@ -85,7 +85,7 @@ class Journal:
 
     def record(self, conversation_id: str, turn: int, item: Event | dict[str, Any]) -> None:
         """Append one step; plain dicts carry their own `kind` (user and assistant messages)."""
-        data = item.to_dict() if isinstance(item, Event) else dict(item)
+        data = item.to_dict() if isinstance(item, Record) else dict(item)
         kind = data.pop("kind")
         now = time.time()
         with self._lock:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.config import Settings
+from assistant.llm.context import has_image
 from assistant.llm.results import SCREEN_HEADER
 
 ABOUT_SCREEN = re.compile(
@@ -146,18 +147,12 @@ class ScreenContext:
     def prune(self, messages: list[dict[str, Any]]) -> None:
         """Keep images only in the last `screen_images` messages that carry them."""
         keep = max(0, self.settings.screen_images)
-        with_images = [m for m in messages if _has_image(m)]
+        with_images = [m for m in messages if has_image(m)]
         for message in with_images[: len(with_images) - keep]:
             message["content"] = [
                 {"type": "text", "text": REMOVED} if part.get("type") == "image_url" else part
                 for part in message["content"]
             ]
-
-
-def _has_image(message: dict[str, Any]) -> bool:
-    content = message.get("content")
-    return isinstance(content, list) and any(
-        isinstance(p, dict) and p.get("type") == "image_url" for p in content)
 
 
 def guide() -> str:

@@ -11,6 +11,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from assistant.choices import HotkeyMode, choices
+
 if TYPE_CHECKING:
     from assistant.config import Settings
 
@@ -20,7 +22,7 @@ def add_voice_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-m", "--model", help="the LLM, as for `assistant`")
     parser.add_argument("--api-base", help="URL of an OpenAI-compatible or Ollama server")
     parser.add_argument("--hotkey", help="e.g. ctrl+alt+space (default: setting)")
-    parser.add_argument("--hotkey-mode", choices=("hold", "toggle"))
+    parser.add_argument("--hotkey-mode", choices=choices(HotkeyMode))
     parser.add_argument("--input-device", help="microphone, by index or name")
     parser.add_argument("--output-device", help="speaker, by index or name")
     parser.add_argument("--tts-engine", help="auto, espeak-ng, pyttsx3 or piper")

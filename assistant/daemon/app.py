@@ -22,6 +22,8 @@ from assistant.daemon import memory
 from assistant.daemon.controller import Daemon
 from assistant.daemon.instance import AlreadyRunning, Instance
 from assistant.daemon.notices import Notifier
+from assistant.daemon.parts import RecorderLike, TranscriberLike
+from assistant.daemon.state import State
 from assistant.journal import JournalError
 
 EXIT_RUNNING = 3  # another daemon is running
@@ -111,13 +113,14 @@ def _run(settings: Settings, commands: dict[str, Callable[[], str]],
     return 0
 
 
-def _trim_when_idle(state: str, _detail: str) -> None:
+def _trim_when_idle(state: State, _detail: str) -> None:
     """A turn is over: what it freed goes back to the system (see memory.py)."""
     if state == "idle":
         memory.trim()
 
 
-def _microphone(settings: Settings) -> tuple[Any, Any, str]:
+def _microphone(
+        settings: Settings) -> tuple[TranscriberLike | None, RecorderLike | None, str]:
     """The speech model (loading in the background) and the microphone, or what is
     missing."""
     instead = "meanwhile use Type a request… in the tray menu (or press the hotkey)"

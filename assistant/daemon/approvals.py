@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any
 
+from assistant.choices import SpeakProposals
+from assistant.daemon.parts import PopupLike
 from assistant.events import Approval, Proposal
-from assistant.voice.approval import classify_reply
+from assistant.voice.approval import classify_answer, spoken_approval
 from assistant.voice.speakable import speak_proposal
 
 HIGH_RISK_BY_VOICE = ("This is high risk: click Run in the popup, or pick Run pending in the "
@@ -24,8 +25,8 @@ HIGH_RISK_BY_VOICE = ("This is high risk: click Run in the popup, or pick Run pe
 class Approvals:
     """Called by the policy on the session thread; answered from any thread."""
 
-    def __init__(self, popup: Any, say: Callable[[str], None], *, speak_mode: str = "code",
-                 voice_approves_high_risk: bool = False,
+    def __init__(self, popup: PopupLike, say: Callable[[str], None], *,
+                 speak_mode: SpeakProposals = "code", voice_approves_high_risk: bool = False,
                  on_change: Callable[[Proposal | None, str], None] | None = None) -> None:
         self.popup = popup
         self.say = say
@@ -80,17 +81,9 @@ class Approvals:
         proposal = self._pending
         if proposal is None:
             return ""
-        meaning = classify_reply(text)
-        if meaning == "approve":
-            if proposal.risk == "high" and not self.voice_approves_high_risk:
-                self.say(HIGH_RISK_BY_VOICE)
-                return "confirm"
-            approval = Approval(proposal.id, True, "user", proposal.code,
-                                reason="approved by voice")
-        elif meaning == "decline":
-            approval = Approval(proposal.id, False, "user", reason="the user said no")
-        else:
-            approval = Approval(proposal.id, False, "user",
-                                reason=f"the user wants this instead: {text}")
-        self.popup.resolve(approval)
+        meaning = classify_answer(text)
+        if meaning == "approve" and proposal.risk == "high" and not self.voice_approves_high_risk:
+            self.say(HIGH_RISK_BY_VOICE)
+            return "confirm"
+        self.popup.resolve(spoken_approval(proposal, text, meaning))
         return meaning

@@ -18,34 +18,57 @@ import subprocess
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
+from assistant.choices import ApprovalMode
 from assistant.config import Settings
 from assistant.daemon.approvals import Approvals
 from assistant.daemon.entry import RequestEntry
 from assistant.daemon.notices import Notifier
-from assistant.daemon.state import StateMachine
-from assistant.events import Approval, Error, Notice, Proposal, RunEnd, TextDelta, TurnEnd
+from assistant.daemon.parts import (
+    PopupLike,
+    RecorderLike,
+    SpeakerLike,
+    TakeLike,
+    TranscriberLike,
+    TrayLike,
+)
+from assistant.daemon.state import State, StateMachine
+from assistant.events import (
+    Approval,
+    Error,
+    Notice,
+    OutputChunk,
+    Proposal,
+    RunEnd,
+    TextDelta,
+    TurnEnd,
+    Usage,
+    assert_never,
+)
+
+if TYPE_CHECKING:
+    from assistant.api import Assistant
 
 Job = Callable[[], None]
-MakeAssistant = Callable[..., Any]
+MakeAssistant = Callable[..., "Assistant"]
 RECENT = 8
 
 
 class Daemon:
     """One conversation driven by voice, popup and tray; see the module docstring."""
 
-    def __init__(self, settings: Settings, *, popup: Any, make_assistant: MakeAssistant,
-                 transcriber: Any | None, recorder: Any | None, notifier: Notifier,
-                 log: Callable[[str], None]) -> None:
+    def __init__(self, settings: Settings, *, popup: PopupLike, make_assistant: MakeAssistant,
+                 transcriber: TranscriberLike | None, recorder: RecorderLike | None,
+                 notifier: Notifier, log: Callable[[str], None]) -> None:
         self.settings = settings
         self.popup = popup
         self.transcriber = transcriber
         self.recorder = recorder
-        self.speaker: Any | None = None  # attached once the voice is loaded
+        self.speaker: SpeakerLike | None = None  # attached once the voice is loaded
         self.notifier = notifier
         self.log = log
-        self.tray: Any | None = None
+        self.tray: TrayLike | None = None
         self.hotkey_paused = False
         self.discovered: list[str] = []  # models found at start (Ollama), for the menu
         self.machine = StateMachine(log, [self._state_changed])
@@ -57,7 +80,7 @@ class Daemon:
         self.entry = RequestEntry(self.submit)
         self._jobs: queue.Queue[Job | None] = queue.Queue()
         self._unspoken: list[str] = []  # told before the voice was loaded
-        self._take: Any = None
+        self._take: TakeLike | None = None
         self._take_lock = threading.Lock()
         self._worker = threading.Thread(target=self._work, name="turns", daemon=True)
 
@@ -76,7 +99,7 @@ class Daemon:
             self._worker.join(10)
         self.assistant.close()
 
-    def attach_speaker(self, speaker: Any) -> None:
+    def attach_speaker(self, speaker: SpeakerLike) -> None:
         """Speak from now on; the LLM's words are then spoken as they stream, so a
         proposal's spoken summary leaves out the plan already heard."""
         self.speaker = speaker
@@ -97,7 +120,7 @@ class Daemon:
     # What the tray reads.
 
     @property
-    def state(self) -> str:
+    def state(self) -> State:
         return self.machine.state
 
     @property
@@ -109,7 +132,7 @@ class Daemon:
         return (self.approvals.summary or "the proposal") if self.approvals.pending else None
 
     @property
-    def auto_run(self) -> bool:
+    def auto_approval(self) -> bool:
         return self.assistant.policy.mode == "auto"
 
     @property
@@ -139,7 +162,7 @@ class Daemon:
         if self.speaker is not None:
             self.speaker.say(text)
 
-    def _state_changed(self, state: str, detail: str) -> None:
+    def _state_changed(self, state: State, detail: str) -> None:
         if self.tray is not None:
             try:
                 self.tray.update()
@@ -223,7 +246,7 @@ class Daemon:
         threading.Thread(target=self._transcribed, args=(take,), name="transcript",
                          daemon=True).start()
 
-    def _transcribed(self, take: Any) -> None:
+    def _transcribed(self, take: TakeLike) -> None:
         from assistant.voice.stt import ModelError
 
         try:
@@ -267,26 +290,32 @@ class Daemon:
         self.machine.follow("thinking", text)
         self.approvals.plan = ""
         answer, error = "", ""
-        for event in self.assistant.chat(text, stream=True):
+        for event in self.assistant.turn(text):
             self.popup.show(event)
-            if isinstance(event, TextDelta):
-                self.approvals.plan += event.text
-                if self.speaker is not None and not self._user_talking():
-                    self.speaker.feed(event.text)
-            elif isinstance(event, Proposal) and self.speaker is not None:
-                self.speaker.end_of_text()  # the plan, before the proposal is read out
-            elif isinstance(event, Approval):
-                self.machine.follow("running" if event.approved else "thinking",
-                                    event.reason if not event.approved else "")
-            elif isinstance(event, RunEnd):
-                self.approvals.plan = ""
-                self.machine.follow("thinking")
-            elif isinstance(event, Error):
-                error = event.message
-            elif isinstance(event, Notice):
-                self.log(f"assistant daemon: notice {event.text}")
-            elif isinstance(event, TurnEnd):
-                answer = event.text
+            match event:
+                case TextDelta():
+                    self.approvals.plan += event.text
+                    if self.speaker is not None and not self._user_talking():
+                        self.speaker.feed(event.text)
+                case Proposal():
+                    if self.speaker is not None:
+                        self.speaker.end_of_text()  # the plan, before the proposal is read out
+                case Approval():
+                    self.machine.follow("running" if event.approved else "thinking",
+                                        event.reason if not event.approved else "")
+                case RunEnd():
+                    self.approvals.plan = ""
+                    self.machine.follow("thinking")
+                case Error():
+                    error = event.text
+                case Notice():
+                    self.log(f"assistant daemon: notice {event.text}")
+                case TurnEnd():
+                    answer = event.text
+                case OutputChunk() | Usage():
+                    pass  # output is the popup's to show; usage is the journal's
+                case _:
+                    assert_never(event)
         if self.speaker is not None and not self._user_talking():
             self.speaker.end_of_text()
         if answer:
@@ -320,9 +349,10 @@ class Daemon:
     def cancel_pending(self) -> None:
         self.approvals.answer(False, "tray menu")
 
-    def set_auto_run(self, on: bool) -> None:
-        """Auto-run is the policy's `auto` mode: low risk only, never medium or high."""
-        mode = "auto" if on else "ask"
+    def set_auto_approval(self, on: bool) -> None:
+        """The tray's Auto-run: the `auto` approval mode, low risk only, never medium or high
+        (a mode of never stays never)."""
+        mode: ApprovalMode = "auto" if on else "ask"
         if self.assistant.policy.mode != "never":
             self.assistant.policy.mode = mode
             self.settings = self.settings.replace(approval=mode)
@@ -350,7 +380,9 @@ class Daemon:
 
     def open_conversation(self, conversation_id: str) -> None:
         def resume() -> None:
-            record = self.assistant.journal.conversation(conversation_id)
+            journal = self.assistant.journal
+            assert journal is not None  # checked before this job was queued
+            record = journal.conversation(conversation_id)
             old = self.assistant
             self.assistant = self._make_assistant(
                 settings=self.settings, approver=self.approvals,

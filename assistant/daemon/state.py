@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Collection
+from typing import Literal, get_args
 
-STATES = ("idle", "listening", "transcribing", "thinking", "awaiting_approval", "running",
-          "speaking", "error")
+State = Literal["idle", "listening", "transcribing", "thinking", "awaiting_approval", "running",
+                "speaking", "error"]
+STATES: tuple[State, ...] = get_args(State)
 
 # Where each state may go. The hotkey may interrupt speaking, thinking and approval to
 # listen; any state may fail into error; the worker ends every turn in idle.
-TRANSITIONS: dict[str, frozenset[str]] = {
+TRANSITIONS: dict[State, frozenset[State]] = {
     "idle": frozenset({"listening", "thinking", "speaking", "error"}),
     "listening": frozenset({"transcribing", "idle", "awaiting_approval", "error"}),
     "transcribing": frozenset({"thinking", "awaiting_approval", "idle", "error"}),
@@ -33,6 +35,7 @@ TRANSITIONS: dict[str, frozenset[str]] = {
 }
 
 PREFIX = "assistant daemon: state "
+Listener = Callable[[State, str], None]  # (state, detail), after every change
 
 
 class InvalidTransition(Exception):
@@ -48,18 +51,19 @@ class StateMachine:
     """Holds the state; `to()` moves it, under a lock, and tells every listener."""
 
     def __init__(self, log: Callable[[str], None],
-                 listeners: Collection[Callable[[str, str], None]] = ()) -> None:
+                 listeners: Collection[Listener] = ()) -> None:
         self._log = log
         self._listeners = list(listeners)
         self._lock = threading.RLock()
-        self.state = "idle"
+        self.state: State = "idle"
         self.detail = ""
 
-    def listen(self, listener: Callable[[str, str], None]) -> None:
+    def listen(self, listener: Listener) -> None:
         """Call `listener(state, detail)` after every change."""
         self._listeners.append(listener)
 
-    def to(self, new: str, detail: str = "", *, only_from: Collection[str] | None = None) -> bool:
+    def to(self, new: State, detail: str = "", *,
+           only_from: tuple[State, ...] | None = None) -> bool:
         """Move to `new`; with `only_from`, only when the current state is one of those.
 
         Returns whether the state changed. Staying in the same state only updates the
@@ -84,10 +88,10 @@ class StateMachine:
                 listener(new, detail)
             return True
 
-    def is_in(self, *states: str) -> bool:
+    def is_in(self, *states: State) -> bool:
         return self.state in states
 
-    def follow(self, new: str, detail: str = "") -> bool:
+    def follow(self, new: State, detail: str = "") -> bool:
         """The turn's own move: made only where the table allows it from the current state,
         so a user who is talking (listening, transcribing) is never overruled by a turn
         that is winding down."""

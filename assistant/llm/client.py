@@ -197,7 +197,7 @@ class LLM:
         """The vision model when the latest turn carries an image and one is set, else the model."""
         turns = context.split_turns([m for m in messages if m.get("role") != "system"])
         latest = turns[-1] if turns else []
-        if self.settings.vision_model and any(_has_image(m) for m in latest):
+        if self.settings.vision_model and any(context.has_image(m) for m in latest):
             return self.settings.vision_model
         return self.settings.model
 
@@ -296,13 +296,6 @@ class LLM:
             timeout=self.settings.llm_timeout,
             key_variable=f"{provider.upper()}_API_KEY",
         )
-
-
-def _has_image(message: dict[str, Any]) -> bool:
-    content = message.get("content")
-    return isinstance(content, list) and any(
-        isinstance(part, dict) and part.get("type") == "image_url" for part in content
-    )
 
 
 def _listed(litellm: Any, model: str) -> bool:

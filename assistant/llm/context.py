@@ -18,6 +18,14 @@ MIN_KEEP = 400
 MESSAGE_OVERHEAD = 8  # tokens a chat template adds around one message, at most
 
 
+def has_image(message: Message) -> bool:
+    """Whether the message carries an image part (a screenshot)."""
+    content = message.get("content")
+    return isinstance(content, list) and any(
+        isinstance(part, dict) and part.get("type") == "image_url" for part in content
+    )
+
+
 def surely_fits(messages: list[Message], budget: int) -> bool:
     """Whether `messages` fit in `budget` tokens by a bound that needs no tokenizer.
 

@@ -9,14 +9,12 @@ policy rates each proposal with the static risk check first and acts on the rati
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
 
+from assistant.choices import ApprovalMode, choices, one_of
 from assistant.events import Approval, Proposal
 from assistant.safety.risk import Assessment, DenyRules, assess
 
 Approver = Callable[[Proposal], "Approval | bool"]
-Mode = Literal["ask", "auto", "never"]
-MODES: tuple[Mode, ...] = ("ask", "auto", "never")
 
 
 class Policy:
@@ -25,23 +23,19 @@ class Policy:
     def __init__(
         self,
         approver: Approver | None,
-        auto_run: bool = False,
         *,
-        mode: Mode = "ask",
+        mode: ApprovalMode = "ask",
         deny: DenyRules | None = None,
         protected: tuple[str, ...] = (),
     ) -> None:
-        if mode not in MODES:
-            raise ValueError(f"approval mode must be ask, auto or never, not {mode!r}")
+        if mode not in choices(ApprovalMode):
+            raise ValueError(f"approval mode must be {one_of(choices(ApprovalMode))}, "
+                             f"not {mode!r}")
         self.approver = approver
-        self.mode: Mode = "auto" if auto_run and mode == "ask" else mode
+        self.mode: ApprovalMode = mode
         self.deny = deny or DenyRules()
         self.protected = protected
         self._always: set[tuple[str, str]] = set()
-
-    @property
-    def auto_run(self) -> bool:
-        return self.mode == "auto"
 
     def assess(self, language: str, code: str) -> Assessment:
         """The static risk rating under this conversation's deny rules."""

@@ -49,7 +49,7 @@ def _describe(record: dict[str, Any]) -> str:
     if kind == "run_end":
         return f"exit {record['exit_status']} in {record['seconds']:.2f} s\n{record['output']}"
     if kind == "error":
-        return record["message"]
+        return str(record.get("text", record.get("message", "")))  # message: older journals
     if kind == "turn_end":
         return record["reason"]
     return record.get("text", "")

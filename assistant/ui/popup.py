@@ -17,7 +17,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
-from assistant.events import Approval, Error, Event, Notice, OutputChunk, Proposal, RunEnd, TurnEnd
+from assistant.events import (
+    Approval,
+    Error,
+    Event,
+    Notice,
+    OutputChunk,
+    Proposal,
+    RunEnd,
+    TextDelta,
+    TurnEnd,
+    Usage,
+    assert_never,
+)
 from assistant.ui.summary import run_summary
 
 if TYPE_CHECKING:
@@ -238,20 +250,27 @@ class Popup:
 
     def _render(self, event: Event) -> None:
         ui = self._ui
-        if isinstance(event, OutputChunk):
-            ui.append_output(event.text, "stderr" if event.stream == "stderr" else "")
-        elif isinstance(event, RunEnd):
-            ui.append_output(("" if ui.output_text().endswith("\n") or not ui.output_text()
-                              else "\n") + run_summary(event) + "\n", "status")
-        elif isinstance(event, Notice):
-            ui.append_output(event.text + "\n", "status")
-        elif isinstance(event, Error):
-            ui.show_answer(event.message, error=True)
-        elif isinstance(event, TurnEnd):
-            self._turn_over = True
-            ui.show_answer(event.text or f"The turn ended: {event.reason.replace('_', ' ')}.")
-            if self._current is None and ui.visible():
-                self._close_timer = ui.root.after(int(CLOSE_AFTER * 1000), self._close)
+        match event:
+            case OutputChunk():
+                ui.append_output(event.text, "stderr" if event.stream == "stderr" else "")
+            case RunEnd():
+                ui.append_output(("" if ui.output_text().endswith("\n") or not ui.output_text()
+                                  else "\n") + run_summary(event) + "\n", "status")
+            case Notice():
+                ui.append_output(event.text + "\n", "status")
+            case Error():
+                ui.show_answer(event.text, error=True)
+            case TurnEnd():
+                self._turn_over = True
+                ui.show_answer(event.text or f"The turn ended: {event.reason.replace('_', ' ')}.")
+                if self._current is None and ui.visible():
+                    self._close_timer = ui.root.after(int(CLOSE_AFTER * 1000), self._close)
+            case TextDelta() | Usage():
+                pass  # the answer is shown whole at the turn's end; usage is not shown
+            case Proposal() | Approval():
+                pass  # proposals come through approve(), which shows and decides them
+            case _:
+                assert_never(event)
 
     def _close(self) -> None:
         self._close_timer = None

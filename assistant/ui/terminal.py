@@ -32,6 +32,8 @@ from assistant.events import (
     RunEnd,
     TextDelta,
     TurnEnd,
+    Usage,
+    assert_never,
 )
 from assistant.safety.redact import Redactor
 from assistant.ui.summary import run_summary
@@ -140,31 +142,39 @@ class Terminal:
         )
         if not isinstance(event, OutputChunk):
             self._output(self._live.flush())
-        if isinstance(event, TextDelta):
-            self._write(event.text)
-        elif isinstance(event, Proposal):
-            self._newline()
-            code = Syntax(event.code, LEXERS.get(event.language, "text"), word_wrap=True)
-            style = RISK_STYLES.get(event.risk, "")
-            self.console.print(Panel(code, title=f"{event.language} · risk {event.risk}",
-                                     title_align="left", border_style=style or "none"))
-            for reason in event.reasons:
-                self._line(f"  {event.risk}: {reason}", style or "dim")
-        elif isinstance(event, Approval):
-            if event.decided_by != "user" or not event.approved:
-                verdict = "approved" if event.approved else "declined"
-                why = f": {event.reason}" if event.reason else ""
-                self._line(f"{verdict} by {event.decided_by}{why}", "dim")
-        elif isinstance(event, OutputChunk):
-            self._output(self._live.feed(event.stream, event.text))
-        elif isinstance(event, RunEnd):
-            self._line(run_summary(event), "green" if event.exit_status == 0 else "yellow")
-        elif isinstance(event, Notice):
-            self._line(event.text, "yellow")
-        elif isinstance(event, Error):
-            self._line(f"error: {event.message}", "bold red")
-        elif isinstance(event, TurnEnd):
-            self._newline()
+        match event:
+            case TextDelta():
+                self._write(event.text)
+            case Proposal():
+                self._proposal(event)
+            case Approval():
+                if event.decided_by != "user" or not event.approved:
+                    verdict = "approved" if event.approved else "declined"
+                    why = f": {event.reason}" if event.reason else ""
+                    self._line(f"{verdict} by {event.decided_by}{why}", "dim")
+            case OutputChunk():
+                self._output(self._live.feed(event.stream, event.text))
+            case RunEnd():
+                self._line(run_summary(event), "green" if event.exit_status == 0 else "yellow")
+            case Notice():
+                self._line(event.text, "yellow")
+            case Error():
+                self._line(f"error: {event.text}", "bold red")
+            case TurnEnd():
+                self._newline()
+            case Usage():
+                pass  # token counts go to the journal, not the screen
+            case _:
+                assert_never(event)
+
+    def _proposal(self, event: Proposal) -> None:
+        self._newline()
+        code = Syntax(event.code, LEXERS.get(event.language, "text"), word_wrap=True)
+        style = RISK_STYLES.get(event.risk, "")
+        self.console.print(Panel(code, title=f"{event.language} · risk {event.risk}",
+                                 title_align="left", border_style=style or "none"))
+        for reason in event.reasons:
+            self._line(f"  {event.risk}: {reason}", style or "dim")
 
     def ask(self, prompt: str) -> str | None:
         """One line from the keyboard; None when there is no keyboard or it is closed."""
@@ -231,7 +241,7 @@ class Terminal:
         self._live = LiveRedaction(assistant.redact)
         with self._interrupts(assistant):
             try:
-                for event in assistant.chat(text, stream=True):
+                for event in assistant.turn(text):
                     self.show(event)
                     if isinstance(event, TurnEnd):
                         end = event

@@ -1,6 +1,7 @@
-"""What a spoken reply to a proposal means: approve, decline, or a new instruction.
+"""What a spoken answer to a proposal means (approve, decline, or a new instruction), and
+the approval it gives.
 
-Only a short, plain reply counts as yes or no: "no, use the other folder" is an
+Only a short, plain answer counts as yes or no: "no, use the other folder" is an
 instruction that revises the proposal, not a refusal.
 """
 
@@ -9,7 +10,9 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-Reply = Literal["approve", "decline", "revise"]
+from assistant.events import Approval, Proposal
+
+Meaning = Literal["approve", "decline", "revise"]
 
 # A reply is yes (or no) when every word is one of these and one is a real yes (or no).
 APPROVE_WORDS = {"yes", "yeah", "yep", "yup", "ok", "okay", "sure", "go", "ahead", "run", "it",
@@ -22,10 +25,20 @@ DECLINE_WORDS = {"no", "nope", "cancel", "stop", "don't", "dont", "do", "not", "
 DECLINE_ANCHORS = {"no", "nope", "cancel", "stop", "don't", "dont", "not", "never", "abort"}
 
 
-def classify_reply(text: str) -> Reply:
+def classify_answer(text: str) -> Meaning:
     words = set(re.sub(r"[^a-z' ]+", " ", text.lower()).split())
     if words and words <= APPROVE_WORDS and words & APPROVE_ANCHORS:
         return "approve"
     if words and words <= DECLINE_WORDS and words & DECLINE_ANCHORS:
         return "decline"
     return "revise"
+
+
+def spoken_approval(proposal: Proposal, text: str, meaning: Meaning) -> Approval:
+    """The user's decision on `proposal` from their spoken answer `text`, meaning `meaning`
+    (the caller has already made sure a person may approve its risk by voice)."""
+    if meaning == "approve":
+        return Approval(proposal.id, True, "user", proposal.code, reason="approved by voice")
+    if meaning == "decline":
+        return Approval(proposal.id, False, "user", reason="the user said no")
+    return Approval(proposal.id, False, "user", reason=f"the user wants this instead: {text}")

@@ -11,11 +11,27 @@ from __future__ import annotations
 import queue
 import sys
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from assistant.events import Approval, Error, Notice, Proposal, RunEnd, TextDelta, TurnEnd
-from assistant.voice.approval import classify_reply
+from assistant.choices import SpeakProposals
+from assistant.events import (
+    Approval,
+    Error,
+    Notice,
+    OutputChunk,
+    Proposal,
+    RunEnd,
+    TextDelta,
+    TurnEnd,
+    Usage,
+    assert_never,
+)
+from assistant.voice.approval import classify_answer, spoken_approval
 from assistant.voice.speakable import speak_proposal
+
+if TYPE_CHECKING:
+    from assistant.api import Assistant
+    from assistant.voice.speaker import Speaker
 
 Confirm = Callable[[str], bool]  # asks the keyboard a yes/no question
 
@@ -30,8 +46,9 @@ def keyboard_confirm(question: str) -> bool:
 class VoiceConversation:
     """Runs turns for transcripts and answers proposals with the next transcript."""
 
-    def __init__(self, assistant: Any, speaker: Any | None, *, speak_mode: str = "code",
-                 voice_approves_high_risk: bool = False, confirm: Confirm = keyboard_confirm,
+    def __init__(self, assistant: Assistant, speaker: Speaker | None, *,
+                 speak_mode: SpeakProposals = "code", voice_approves_high_risk: bool = False,
+                 confirm: Confirm = keyboard_confirm,
                  out: TextIO = sys.stdout) -> None:
         self.assistant = assistant
         self.speaker = speaker
@@ -63,19 +80,24 @@ class VoiceConversation:
         self.out.write(f"> {text}\n")
         self._words = ""
         end = None
-        for event in self.assistant.chat(text, stream=True):
-            if isinstance(event, TextDelta):
-                self._words += event.text
-                self.out.write(event.text)
-                if self.speaker is not None:
-                    self.speaker.feed(event.text)
-            elif isinstance(event, RunEnd):
-                self.out.write(event.output.rstrip() + "\n")
-                self._words = ""
-            elif isinstance(event, (Notice, Error)):
-                self.say(getattr(event, "text", "") or getattr(event, "message", ""))
-            elif isinstance(event, TurnEnd):
-                end = event
+        for event in self.assistant.turn(text):
+            match event:
+                case TextDelta():
+                    self._words += event.text
+                    self.out.write(event.text)
+                    if self.speaker is not None:
+                        self.speaker.feed(event.text)
+                case RunEnd():
+                    self.out.write(event.output.rstrip() + "\n")
+                    self._words = ""
+                case Notice() | Error():
+                    self.say(event.text)
+                case TurnEnd():
+                    end = event
+                case Proposal() | Approval() | OutputChunk() | Usage():
+                    pass  # proposals are spoken by approve(); a run's output by its RunEnd
+                case _:
+                    assert_never(event)
         self.out.write("\n")
         if self.speaker is not None:
             self.speaker.end_of_text()
@@ -100,14 +122,9 @@ class VoiceConversation:
             if reply.strip():
                 break
         self.out.write(f"> {reply}\n")
-        meaning = classify_reply(reply)
-        if meaning == "decline":
-            return Approval(proposal.id, False, "user", reason="the user said no")
-        if meaning == "revise":
-            return Approval(proposal.id, False, "user",
-                            reason=f"the user wants this instead: {reply}")
-        if proposal.risk == "high" and not self.voice_approves_high_risk:
+        meaning = classify_answer(reply)
+        if meaning == "approve" and proposal.risk == "high" and not self.voice_approves_high_risk:
             self.say("This is high risk: confirm on the keyboard.")
             if not self.confirm(f"run this high-risk {proposal.language} code?"):
                 return Approval(proposal.id, False, "user", reason="not confirmed")
-        return Approval(proposal.id, True, "user", proposal.code, reason="approved by voice")
+        return spoken_approval(proposal, reply, meaning)

@@ -12,8 +12,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from assistant.choices import HotkeyMode, choices, one_of
+
 REPEAT_GRACE_S = 0.06
-MODES = ("hold", "toggle")
 ALIASES = {"control": "ctrl", "ctrl_l": "ctrl", "ctrl_r": "ctrl", "alt_l": "alt", "alt_r": "alt",
            "alt_gr": "alt", "option": "alt", "shift_l": "shift", "shift_r": "shift",
            "cmd": "super", "cmd_l": "super", "cmd_r": "super", "win": "super", "meta": "super",
@@ -46,9 +47,10 @@ class Hotkey:
     """Calls on_start when a take should begin and on_stop when it should end."""
 
     def __init__(self, combo: str, on_start: Callable[[], None], on_stop: Callable[[], None],
-                 mode: str = "hold") -> None:
-        if mode not in MODES:
-            raise HotkeyError(f"hotkey_mode must be hold or toggle, not {mode!r}")
+                 mode: HotkeyMode = "hold") -> None:
+        if mode not in choices(HotkeyMode):
+            raise HotkeyError(f"hotkey_mode must be {one_of(choices(HotkeyMode))}, "
+                              f"not {mode!r}")
         self.combo = parse_hotkey(combo)
         self.mode = mode
         self._on_start = on_start

@@ -7,6 +7,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from assistant.choices import HotkeyMode
 from assistant.voice.hotkey import Hotkey
 from assistant.voice.recorder import Recorder
 from assistant.voice.stt import Take, Transcriber
@@ -14,7 +15,7 @@ from assistant.voice.stt import Take, Transcriber
 
 class PushToTalk:
     def __init__(self, transcriber: Transcriber, recorder: Recorder, hotkey: str,
-                 on_text: Callable[[str], None], *, mode: str = "hold",
+                 on_text: Callable[[str], None], *, mode: HotkeyMode = "hold",
                  speaker: Any | None = None, on_state: Callable[[str], None] | None = None):
         self.transcriber = transcriber
         self.recorder = recorder

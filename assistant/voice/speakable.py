@@ -12,12 +12,14 @@ from __future__ import annotations
 import re
 import shlex
 
-MODES = ("code", "summary", "both")
+from assistant.choices import SpeakProposals, choices
+from assistant.runtime.languages import canonical_language
+
 SHORT_LINES = 3
 SHORT_CHARS = 120
 
-LANGUAGE_NAMES = {"shell": "shell", "bash": "shell", "sh": "shell", "python": "Python",
-                  "javascript": "JavaScript", "js": "JavaScript"}
+# How each language is said aloud (the aliases a fence may use are resolved first).
+SPOKEN_NAMES = {"shell": "shell", "python": "Python", "javascript": "JavaScript"}
 
 SHELL_WORDS = {
     "ls": "list files", "cd": "go to", "rm": "delete", "mv": "move", "cp": "copy",
@@ -50,10 +52,12 @@ ACTIONS = (
 )
 
 
-def speak_proposal(language: str, code: str, plan: str = "", mode: str = "code") -> str:
+def speak_proposal(language: str, code: str, plan: str = "",
+                   mode: SpeakProposals = "code") -> str:
     """The words to say before asking for approval of `code`."""
-    if mode not in MODES:
-        raise ValueError(f"speak_proposals must be one of {', '.join(MODES)}, not {mode!r}")
+    if mode not in choices(SpeakProposals):
+        raise ValueError(f"speak_proposals must be one of {', '.join(choices(SpeakProposals))}, "
+                         f"not {mode!r}")
     parts = [plan.strip()] if plan.strip() else []
     short = is_short(code)
     if mode in ("summary", "both") or not short:
@@ -70,7 +74,7 @@ def is_short(code: str) -> bool:
 
 def summary(language: str, code: str) -> str:
     lines = len([line for line in code.strip().splitlines() if line.strip()])
-    name = LANGUAGE_NAMES.get(language, language)
+    name = SPOKEN_NAMES.get(canonical_language(language) or "", language)
     kind = "command" if name == "shell" and lines <= SHORT_LINES else "script"
     article = "an" if str(lines)[0] == "8" or lines in (11, 18) else "a"
     text = f"{article} {lines}-line {name} {kind}"
@@ -81,7 +85,7 @@ def summary(language: str, code: str) -> str:
 
 
 def spoken_code(language: str, code: str) -> str:
-    name = LANGUAGE_NAMES.get(language, language)
+    name = SPOKEN_NAMES.get(canonical_language(language) or "", language)
     if name == "shell":
         commands = [spoken_shell(line) for line in code.strip().splitlines() if line.strip()]
         return f"Run shell: {'; then '.join(commands)}"

@@ -7,6 +7,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from assistant import Assistant
 from assistant.events import (
     Approval,
@@ -30,8 +32,8 @@ def make(server: LLMServer, **kwargs: object) -> Assistant:
 
 def test_events_of_a_turn_in_order(server: LLMServer) -> None:
     server.add(tool_call("python", "print(6 * 7)", text="Computing."), text("It is 42."))
-    with make(server, auto_run=True) as a:
-        events = list(a.chat("what is 6*7", stream=True))
+    with make(server, approval="auto") as a:
+        events = list(a.turn("what is 6*7"))
     kinds = [type(e) for e in events if not isinstance(e, (TextDelta, Usage))]
     assert kinds[:3] == [Proposal, Approval, OutputChunk]
     assert RunEnd in kinds and kinds[-1] is TurnEnd
@@ -49,7 +51,7 @@ def test_no_approver_declines_and_the_llm_is_told(server: LLMServer, tmp_path: P
     marker = tmp_path / "ran"
     server.add(tool_call("shell", f"touch {marker}"), text("Understood, I will not."))
     with make(server) as a:
-        events = a.chat("make a file")
+        events = list(a.turn("make a file"))
     approval = next(e for e in events if isinstance(e, Approval))
     assert not approval.approved and approval.decided_by == "policy"
     assert not marker.exists()
@@ -67,7 +69,7 @@ def test_caller_approver_sees_each_proposal_and_may_edit(server: LLMServer) -> N
 
     server.add(tool_call("python", "print('original')"), text("done"))
     with make(server, approver=approver) as a:
-        events = a.chat("go")
+        events = list(a.turn("go"))
     assert seen == ["print('original')"]
     run = next(e for e in events if isinstance(e, RunEnd))
     assert run.output.strip() == "edited"
@@ -75,8 +77,8 @@ def test_caller_approver_sees_each_proposal_and_may_edit(server: LLMServer) -> N
 
 def test_messages_save_and_restore(server: LLMServer, tmp_path: Path) -> None:
     server.add(tool_call("python", "x = 5\nprint(x)"), text("x is 5"), text("still here"))
-    with make(server, auto_run=True) as a:
-        a.chat("set x")
+    with make(server, approval="auto") as a:
+        list(a.turn("set x"))
         saved = tmp_path / "conversation.json"
         a.save(saved)
     roles = [m["role"] for m in json.loads(saved.read_text())]
@@ -90,8 +92,8 @@ def test_messages_save_and_restore(server: LLMServer, tmp_path: Path) -> None:
 
 def test_max_runs_breaks_the_loop(server: LLMServer) -> None:
     server.add(*[tool_call("python", f"print({i})") for i in range(5)])
-    with make(server, auto_run=True, max_runs_per_turn=3) as a:
-        events = a.chat("loop forever")
+    with make(server, approval="auto", max_runs_per_turn=3) as a:
+        events = list(a.turn("loop forever"))
     assert sum(isinstance(e, RunEnd) for e in events) == 3
     assert events[-1].reason == "max_runs"
     assert any(isinstance(e, Notice) and "3 runs" in e.text for e in events)
@@ -99,8 +101,8 @@ def test_max_runs_breaks_the_loop(server: LLMServer) -> None:
 
 def test_identical_failing_proposal_stops_after_three(server: LLMServer) -> None:
     server.add(*[tool_call("python", "1/0") for _ in range(5)])
-    with make(server, auto_run=True) as a:
-        events = a.chat("divide")
+    with make(server, approval="auto") as a:
+        events = list(a.turn("divide"))
     assert sum(isinstance(e, RunEnd) for e in events) == 3
     assert events[-1].reason == "repeated_failure"
     assert len(server.chat_requests) == 3
@@ -108,9 +110,9 @@ def test_identical_failing_proposal_stops_after_three(server: LLMServer) -> None
 
 def test_every_tool_call_is_answered_when_a_turn_stops(server: LLMServer) -> None:
     server.add(tool_calls(("python", "1/0"), ("shell", "echo never")), text("next turn"))
-    with make(server, auto_run=True, max_runs_per_turn=1) as a:
-        a.chat("two things")
-        a.chat("again")
+    with make(server, approval="auto", max_runs_per_turn=1) as a:
+        list(a.turn("two things"))
+        list(a.turn("again"))
     sent = server.chat_requests[-1].body["messages"]
     answers = [m for m in sent if m["role"] == "tool"]
     assert len(answers) == 2 and "Not run" in answers[1]["content"]
@@ -118,9 +120,9 @@ def test_every_tool_call_is_answered_when_a_turn_stops(server: LLMServer) -> Non
 
 def test_interrupt_from_another_thread_stops_the_run(server: LLMServer) -> None:
     server.add(tool_call("python", "import time\nprint('start', flush=True)\ntime.sleep(30)"))
-    with make(server, auto_run=True) as a:
+    with make(server, approval="auto") as a:
         events = []
-        for event in a.chat("sleep", stream=True):
+        for event in a.turn("sleep"):
             events.append(event)
             if isinstance(event, OutputChunk) and "start" in event.text:
                 threading.Timer(0.2, a.interrupt).start()
@@ -135,20 +137,20 @@ def test_interrupt_from_another_thread_stops_the_run(server: LLMServer) -> None:
 def test_llm_errors_end_the_turn_with_one_line(server: LLMServer) -> None:
     server.add(error(401, "bad key"))
     with make(server) as a:
-        events = a.chat("hi")
+        events = list(a.turn("hi"))
     errors = [e for e in events if isinstance(e, Error)]
-    assert len(errors) == 1 and "\n" not in errors[0].message
+    assert len(errors) == 1 and "\n" not in errors[0].text
     assert events[-1].reason == "error"
     with Assistant(model="openai/gpt-4o-mini", api_base=closed_port_url() + "/v1",
                    api_key="k") as down:
-        events = down.chat("hi")
-    assert "Cannot reach" in next(e for e in events if isinstance(e, Error)).message
+        events = list(down.turn("hi"))
+    assert "Cannot reach" in next(e for e in events if isinstance(e, Error)).text
 
 
 def test_journal_has_every_step_and_resume_continues(server: LLMServer) -> None:
     server.add(tool_call("shell", "echo journaled"), text("Printed it."), text("resumed ok"))
-    with make(server, auto_run=True) as a:
-        a.chat("print something")
+    with make(server, approval="auto") as a:
+        list(a.turn("print something"))
         cid = a.conversation_id
         settings = a.settings
     journal = Journal.in_dir(settings.data_path)
@@ -169,9 +171,9 @@ def test_journal_has_every_step_and_resume_continues(server: LLMServer) -> None:
 def test_two_assistants_keep_separate_state(server: LLMServer) -> None:
     server.add(tool_call("python", "v = 'one'"), text("a"), tool_call("python", "print(v)"),
                text("b"))
-    with make(server, auto_run=True) as first, make(server, auto_run=True) as second:
-        first.chat("set")
-        events = second.chat("read")
+    with make(server, approval="auto") as first, make(server, approval="auto") as second:
+        list(first.turn("set"))
+        events = list(second.turn("read"))
     run = next(e for e in events if isinstance(e, RunEnd))
     assert "NameError" in run.output
 
@@ -187,6 +189,29 @@ def test_results_messages_do_not_count_as_turns(server: LLMServer) -> None:
     ]
     server.add(text("second turn"))
     with make(server, messages=history) as a:
-        a.chat("and now?")
+        list(a.turn("and now?"))
         record = Journal.in_dir(a.settings.data_path).conversation(a.conversation_id)
     assert {r["turn"] for r in record["records"]} == {2}
+
+
+def test_the_documented_auto_run_keyword_still_means_the_auto_approval_mode(
+        server: LLMServer) -> None:
+    with pytest.warns(DeprecationWarning, match="auto_run is deprecated"):
+        a = make(server, auto_run=True)
+    with a:
+        assert a.policy.mode == "auto" and a.settings.approval == "auto"
+
+
+def test_the_documented_chat_is_turn_under_its_old_name(server: LLMServer) -> None:
+    server.add(text("Hello."), text("Again."))
+    with make(server) as a:
+        with pytest.warns(DeprecationWarning, match="use Assistant.turn"):
+            events = a.chat("hi")
+        assert isinstance(events, list)
+        end = events[-1]
+        assert isinstance(end, TurnEnd) and end.text == "Hello."
+        with pytest.warns(DeprecationWarning):
+            streamed = a.chat("again", stream=True)
+        assert not isinstance(streamed, list)
+        end = list(streamed)[-1]
+        assert isinstance(end, TurnEnd) and end.text == "Again."

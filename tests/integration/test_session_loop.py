@@ -57,7 +57,7 @@ def test_code_proposed_again_after_it_succeeded_is_not_run_again(
     append = "echo line >> notes.txt; wc -l < notes.txt"
     server.add(propose(style, "shell", append), propose(style, "shell", append), text("Done."))
     with make(server, style) as a:
-        events = a.chat("add a line to notes.txt")
+        events = list(a.turn("add a line to notes.txt"))
     assert len(runs(events)) == 1
     assert (work / "notes.txt").read_text() == "line\n"
     second_result = told(server, 2)
@@ -74,7 +74,7 @@ def test_a_third_identical_proposal_after_success_ends_the_turn(
 ) -> None:
     server.add(*[propose(style, "python", "print('same')") for _ in range(3)], text("next turn"))
     with make(server, style) as a:
-        events = a.chat("print it")
+        events = list(a.turn("print it"))
         assert a.ask("and now?") == "next turn"
     assert len(runs(events)) == 1
     end = events[-1]
@@ -90,7 +90,7 @@ def test_the_same_check_after_other_code_ran_runs_again(server: LLMServer, work:
     server.add(tool_call("shell", "ls"), tool_call("shell", "mkdir old && mv a.log old/"),
                tool_call("shell", "ls"), text("Moved."))
     with make(server, "tools") as a:
-        events = a.chat("move the log into old")
+        events = list(a.turn("move the log into old"))
     outputs = [end.output.strip() for end in runs(events)]
     assert outputs == ["a.log", "", "old"]
     assert events[-1].reason == "answered"
@@ -99,7 +99,7 @@ def test_the_same_check_after_other_code_ran_runs_again(server: LLMServer, work:
 def test_repeated_failures_still_end_the_turn(server: LLMServer, work: Path) -> None:
     server.add(*[fenced("python", "1/0") for _ in range(4)])
     with make(server, "fenced") as a:
-        events = a.chat("divide")
+        events = list(a.turn("divide"))
     assert len(runs(events)) == 3 and events[-1].reason == "repeated_failure"
 
 
@@ -117,7 +117,7 @@ def test_shell_labelled_python_is_shown_rated_and_run_as_shell(
 
     server.add(propose(style, "python", code), text("Moved."))
     with make(server, style, approver=approver) as a:
-        events = a.chat("move the logs into old")
+        events = list(a.turn("move the logs into old"))
     assert [(p.language, p.code) for p in seen] == [("shell", code)]
     assert (work / "old" / "a.log").exists()
     assert runs(events)[0].exit_status == 0
@@ -129,7 +129,7 @@ def test_a_relabelled_proposal_is_rated_as_what_runs(server: LLMServer, work: Pa
     """Denied as shell, the command stays denied under a python label."""
     server.add(tool_call("python", "mkdir old && touch old/x"), text("Could not."))
     with make(server, "tools", deny="command:mkdir") as a:
-        events = a.chat("make a folder")
+        events = list(a.turn("make a folder"))
     proposal = next(e for e in events if isinstance(e, Proposal))
     assert proposal.language == "shell" and proposal.risk == "blocked"
     assert not runs(events) and not (work / "old").exists()
@@ -140,7 +140,7 @@ def test_python_labelled_shell_runs_as_python(server: LLMServer, work: Path, sty
     server.add(propose(style, "shell", "import os\nprint(sorted(os.listdir('.')))"), text("ok"))
     (work / "data.csv").write_text("a,b\n")
     with make(server, style) as a:
-        events = a.chat("what is here")
+        events = list(a.turn("what is here"))
     assert runs(events)[0].output.strip() == "['data.csv']"
     assert "Ran as python: this code is python, not shell." in told(server, 1)
 
@@ -158,7 +158,7 @@ def test_a_malformed_call_goes_back_to_the_model_once(
 ) -> None:
     server.add(step, tool_call("python", "print('hi')"), text("It printed hi."))
     with make(server, "tools") as a:
-        events = a.chat("say hi")
+        events = list(a.turn("say hi"))
     assert [end.output.strip() for end in runs(events)] == ["hi"]
     assert events[-1].reason == "answered" and events[-1].text == "It printed hi."
     correction = told(server, 1)
@@ -172,11 +172,11 @@ def test_a_malformed_call_goes_back_to_the_model_once(
 def test_a_second_malformed_call_in_a_row_ends_the_turn(server: LLMServer, work: Path) -> None:
     server.add(raw_tool_call("ls -la"), raw_tool_call("ls -la"), text("fine"))
     with make(server, "tools") as a:
-        events = a.chat("list")
+        events = list(a.turn("list"))
         assert a.ask("again") == "fine"
     [error] = [e for e in events if isinstance(e, Error)]
-    assert error.message.startswith("The model sent a malformed tool call again")
-    assert "code_style" in error.message and events[-1].reason == "error"
+    assert error.text.startswith("The model sent a malformed tool call again")
+    assert "code_style" in error.text and events[-1].reason == "error"
     history = server.chat_requests[2].body["messages"]
     calls = [c["id"] for m in history for c in m.get("tool_calls") or []]
     answered = [m["tool_call_id"] for m in history if m["role"] == "tool"]
@@ -195,7 +195,7 @@ def test_results_say_status_output_and_what_changed_on_disk(
         text("Done."),
     )
     with make(server, style) as a:
-        a.chat("tidy up")
+        list(a.turn("tidy up"))
     first, second = told(server, 1), told(server, 2)
     assert (
         "Exit status 0 (success).\nOutput: (no output)\nFiles in the working directory: "
@@ -213,7 +213,7 @@ def test_the_system_message_asks_for_checked_work_and_stays_short(
 ) -> None:
     server.add(text("hi"))
     with make(server, "tools") as a:
-        a.chat("hi")
+        list(a.turn("hi"))
     system = server.chat_requests[0].body["messages"][0]["content"]
     for rule in ("run code to find out", "relative paths", "sudo", "check the result"):
         assert rule in system, rule
@@ -227,7 +227,7 @@ def test_desktop_code_may_repeat_right_away(server: LLMServer, work: Path) -> No
     step = "print(computer.__name__)"
     server.add(tool_call("python", step), tool_call("python", step), text("Pressed twice."))
     with make(server, "tools") as a:
-        events = a.chat("press tab twice")
+        events = list(a.turn("press tab twice"))
     assert [end.output.strip() for end in runs(events)] == ["assistant.computer"] * 2
 
 
@@ -241,13 +241,13 @@ def test_an_answer_right_after_a_failed_run_is_sent_back_once(
                text("It did not work."))
     (work / "a.jpeg").write_text("x")
     with make(server, style) as a:
-        events = a.chat("rename the jpeg files to jpg")
+        events = list(a.turn("rename the jpeg files to jpg"))
         assert "answered right after a failed run" in notices(events)
         assert "Your last run failed (exit status 1)" in told(server, 2)
         assert not (work / "photos").exists()
         assert isinstance(events[-1], TurnEnd) and events[-1].text == "Renamed."
         assert (work / "a.jpg").exists()
-        again = a.chat("now fail")
+        again = list(a.turn("now fail"))
     reminders = [e for e in again if isinstance(e, Notice) and "failed run" in e.text]
     assert len(reminders) == 1  # once a turn: the model may then say it did not work
     assert isinstance(again[-1], TurnEnd) and again[-1].text == "It did not work."

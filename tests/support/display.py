@@ -10,9 +10,10 @@ import os
 import shutil
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 SIZE = "1280x800x24"
 
@@ -64,3 +65,14 @@ def xdotool(*args: str) -> str:
     done = subprocess.run(["xdotool", *args], capture_output=True, text=True, timeout=15,
                           check=True)
     return done.stdout.strip()
+
+
+def wait_until(check: Callable[[], Any], what: str, timeout: float = 5.0) -> Any:
+    """What `check` returns once it is true; fails naming `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"within {timeout} s: {what}")

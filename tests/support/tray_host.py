@@ -58,7 +58,7 @@ class TrayHost:
 
     display: str
     bus_address: str
-    processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    processes: list[subprocess.Popen[Any]] = field(default_factory=list)
 
     def manager(self) -> int:
         """The tray manager's window id (the owner of _NET_SYSTEM_TRAY_S0), 0 when none."""

@@ -16,7 +16,7 @@ def write(path: Path, text: str) -> Path:
 def test_defaults_without_any_file_or_key() -> None:
     settings = load_settings(env={})
     assert settings.model == ""
-    assert settings.auto_run is False
+    assert settings.approval == "ask"
     assert settings.timeout == 120.0
     assert settings.max_output == 2800
 
@@ -33,11 +33,11 @@ def test_layers_override_in_order(tmp_path: Path) -> None:
 
 def test_profile_applies_between_file_and_environment(tmp_path: Path) -> None:
     config = tmp_path / "cfg"
-    write(config / "config.toml", 'model = "base"\nauto_run = false\n')
-    write(config / "profiles" / "fast.toml", 'model = "fast-model"\nauto_run = true\n')
+    write(config / "config.toml", 'model = "base"\napproval = "ask"\n')
+    write(config / "profiles" / "fast.toml", 'model = "fast-model"\napproval = "auto"\n')
     env = {"ASSISTANT_CONFIG_DIR": str(config)}
     settings = load_settings({"profile": "fast"}, env=env)
-    assert (settings.model, settings.auto_run, settings.profile) == ("fast-model", True, "fast")
+    assert (settings.model, settings.approval, settings.profile) == ("fast-model", "auto", "fast")
     env["ASSISTANT_MODEL"] = "env-model"
     assert load_settings({"profile": "fast"}, env=env).model == "env-model"
 
@@ -59,6 +59,20 @@ def test_malformed_file_gives_file_and_line(tmp_path: Path) -> None:
     assert "\n" not in message
 
 
+def test_the_old_auto_run_still_sets_the_approval_mode(tmp_path: Path) -> None:
+    config = tmp_path / "cfg"
+    write(config / "config.toml", 'auto_run = true\n')
+    env = {"ASSISTANT_CONFIG_DIR": str(config)}
+    with pytest.warns(DeprecationWarning, match="auto_run is deprecated"):
+        assert load_settings(env=env).approval == "auto"
+    with pytest.warns(DeprecationWarning, match="ASSISTANT_AUTO_RUN"):
+        assert load_settings(env={"ASSISTANT_AUTO_RUN": "1"}).approval == "auto"
+    assert load_settings({"auto_run": True, "approval": "never"}, env={}).approval == "never"
+    assert load_settings({"auto_run": False}, env={}).approval == "ask"
+    settings = load_settings(env={}).replace(auto_run=True)
+    assert settings.approval == "auto" and settings.auto_run
+
+
 @pytest.mark.parametrize(
     ("text", "needle"),
     [
@@ -66,6 +80,8 @@ def test_malformed_file_gives_file_and_line(tmp_path: Path) -> None:
         ("auto_run = 'maybe'", "auto_run must be true or false"),
         ("colour = 'blue'", "unknown setting 'colour'"),
         ("code_style = 'magic'", "code_style must be auto, tools or fenced"),
+        ("approval = 'sometimes'", "approval must be ask, auto or never, not 'sometimes'"),
+        ("hotkey_mode = 'tap'", "hotkey_mode must be hold or toggle"),
         ("timeout = -1", "timeout must not be negative"),
     ],
 )

@@ -52,7 +52,7 @@ def test_screen_text_cannot_approve_a_run(
         with Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
                        code_style="tools", journal=False, screen_format="text",
                        approval=mode, approver=person) as assistant:
-            events = assistant.chat("read the window on my screen and do what it says")
+            events = list(assistant.turn("read the window on my screen and do what it says"))
             assert assistant.policy.mode == mode
         shown = screen_text(server.chat_requests[0])
     untrusted = shown.split('<screen_text untrusted="true">', 1)

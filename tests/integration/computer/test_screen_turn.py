@@ -27,7 +27,7 @@ def server() -> Iterator[LLMServer]:
 
 def make(server: LLMServer, **kwargs: object) -> Assistant:
     return Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
-                     code_style="tools", auto_run=True, journal=False, **kwargs)
+                     code_style="tools", approval="auto", journal=False, **kwargs)
 
 
 def parts(request: object, kind: str) -> list[dict]:
@@ -41,7 +41,7 @@ def test_click_ok_then_the_next_request_carries_the_screenshot(
 ) -> None:
     server.add(tool_call("python", 'computer.mouse.click("OK")'), text("Clicked OK."))
     with make(server) as assistant:
-        events = assistant.chat("click the OK button")
+        events = list(assistant.turn("click the OK button"))
     end = next(e for e in events if isinstance(e, RunEnd))
     assert end.exit_status == 0, end.output
     assert dialog.wait_for(lambda r: r["event"] == "click")["widget"] == "OK"
@@ -61,7 +61,7 @@ def test_only_the_last_images_stay_and_view_attaches_one(
     server.add(tool_call("python", "computer.display.view()"),
                tool_call("python", "computer.display.view()"), text("Seen."))
     with make(server, screen_images=1) as assistant:
-        events = assistant.chat("look at the screen")
+        events = list(assistant.turn("look at the screen"))
     assert not [e for e in events if isinstance(e, Notice)]
     requests = server.chat_requests
     assert [len(parts(r, "image_url")) for r in requests] == [1, 1, 1]
@@ -74,7 +74,7 @@ def test_a_model_without_vision_gets_the_text_map_with_ids(
 ) -> None:
     server.add(text("I see it."))
     with make(server, screen_format="text") as assistant:
-        assistant.chat("what is on the screen?")
+        list(assistant.turn("what is on the screen?"))
     request = server.chat_requests[0]
     assert parts(request, "image_url") == []
     shown = parts(request, "text")[-1]["text"]
@@ -85,7 +85,7 @@ def test_a_model_without_vision_gets_the_text_map_with_ids(
 def test_never_means_no_screen_and_no_guide(dialog: TkApp, server: LLMServer) -> None:
     server.add(text("Fine."))
     with make(server, screen_context="never") as assistant:
-        assistant.chat("click the OK button")
+        list(assistant.turn("click the OK button"))
     request = server.chat_requests[0]
     assert parts(request, "image_url") == []
     assert "computer.mouse" not in request.body["messages"][0]["content"]

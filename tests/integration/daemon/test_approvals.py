@@ -4,7 +4,6 @@ covers only low risk."""
 
 from __future__ import annotations
 
-import subprocess
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -18,6 +17,7 @@ from assistant.daemon.controller import Daemon
 from assistant.daemon.notices import Notifier
 from assistant.events import Approval, Proposal
 from assistant.ui.popup import Popup
+from tests.support.display import xdotool
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +45,7 @@ def ask(pool: ThreadPoolExecutor, approvals: Approvals, popup: Popup,
 def click_run(popup: Popup) -> None:
     x, y = popup.call(lambda w: (w.run_button.winfo_rootx() + w.run_button.winfo_width() // 2,
                                  w.run_button.winfo_rooty() + w.run_button.winfo_height() // 2))
-    subprocess.run(["xdotool", "mousemove", str(x), str(y), "click", "1"], check=True,
-                   timeout=10)
+    xdotool("mousemove", str(x), str(y), "click", "1")
 
 
 def test_the_tray_answers_first_and_a_later_click_changes_nothing(
@@ -118,9 +117,9 @@ def test_auto_run_from_the_tray_covers_low_risk_only(popup: Popup,
         policy = daemon.assistant.policy
         low = policy.proposal("low", "python", "print(1)")
         medium = policy.proposal("medium", "shell", "rm -rf ~/Documents/old")
-        assert not daemon.auto_run
-        daemon.set_auto_run(True)
-        assert daemon.auto_run and policy.mode == "auto"
+        assert not daemon.auto_approval
+        daemon.set_auto_approval(True)
+        assert daemon.auto_approval and policy.mode == "auto"
         assert policy.decide(low) == Approval("low", True, "policy", "print(1)",
                                               reason="auto-run is on and the risk is low")
         future = session.submit(policy.decide, medium)
@@ -131,7 +130,7 @@ def test_auto_run_from_the_tray_covers_low_risk_only(popup: Popup,
         assert daemon.pending.startswith("Run shell: delete")
         daemon.cancel_pending()
         assert not future.result(5).approved
-        daemon.set_auto_run(False)
+        daemon.set_auto_approval(False)
         assert policy.mode == "ask"
     finally:
         daemon.close()

@@ -4,6 +4,7 @@ null sink, and the journal read back with the journal API."""
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import time
@@ -31,10 +32,11 @@ def visible_window(title: str, timeout: float = 20.0) -> str:
     when another window goes away while xdotool walks the tree, so it is repeated)."""
     deadline = time.monotonic() + timeout
     while True:
-        done = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", title],
-                              capture_output=True, text=True, timeout=10, check=False)
-        if done.stdout.split():
-            return done.stdout.split()[0]
+        found: list[str] = []
+        with contextlib.suppress(subprocess.CalledProcessError):  # none yet: status 1
+            found = xdotool("search", "--onlyvisible", "--name", title).split()
+        if found:
+            return found[0]
         assert time.monotonic() < deadline, f"no visible window {title!r} within {timeout} s"
         time.sleep(0.05)
 

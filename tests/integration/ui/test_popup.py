@@ -21,6 +21,7 @@ from assistant import Assistant
 from assistant.events import Approval, OutputChunk, Proposal, RunEnd, TurnEnd
 from assistant.ui.popup import CLOSE_AFTER, Popup
 from assistant.ui.popup_widgets import PopupWindow
+from tests.support.display import wait_until, xdotool
 from tests.support.llm_server import LLMServer, text, tool_call
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -32,16 +33,6 @@ def session() -> Iterator[ThreadPoolExecutor]:
     """Threads that ask for approvals, as session threads do."""
     with ThreadPoolExecutor(max_workers=2) as pool:
         yield pool
-
-
-def wait_until(check: Callable[[], Any], what: str, timeout: float = 5.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"within {timeout} s: {what}")
 
 
 def ask(pool: ThreadPoolExecutor, popup: Popup, proposal: Proposal,
@@ -65,13 +56,13 @@ def centre(popup: Popup, widget: Callable[[PopupWindow], Any]) -> tuple[int, int
 
 def click(popup: Popup, widget: Callable[[PopupWindow], Any]) -> None:
     x, y = centre(popup, widget)
-    subprocess.run(["xdotool", "mousemove", str(x), str(y), "click", "1"], check=True, timeout=10)
+    xdotool("mousemove", str(x), str(y), "click", "1")
 
 
 def press(popup: Popup, *keys: str) -> None:
     """Keys to the popup: a click on its summary first gives it the focus (no window manager)."""
     click(popup, lambda w: w.summary)
-    subprocess.run(["xdotool", "key", *keys], check=True, timeout=10)
+    xdotool("key", *keys)
 
 
 def proposal(name: str, code: str = CODE, **extra: Any) -> Proposal:
@@ -112,8 +103,7 @@ def test_edit_then_run_returns_the_edited_code(popup: Popup, session: ThreadPool
     click(popup, lambda w: w.edit_button)
     wait_until(lambda: popup.call(lambda w: w.editing), "Edit makes the code editable")
     # Enter inside the code being edited is a new line, not a Run.
-    subprocess.run(["xdotool", "key", "ctrl+End", "Return", "type", "print('edited')"],
-                   check=True, timeout=10)
+    xdotool("key", "ctrl+End", "Return", "type", "print('edited')")
     wait_until(lambda: popup.call(lambda w: w.code_text().endswith("print('edited')")),
                "the typed line is in the code")
     assert not future.done()
@@ -234,7 +224,7 @@ def test_a_whole_turn_with_the_popup_as_approver(popup: Popup, session: ThreadPo
     def turn() -> None:
         with Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
                        code_style="tools", approver=popup.approve) as bot:
-            for event in bot.chat("make a folder called reports", stream=True):
+            for event in bot.turn("make a folder called reports"):
                 popup.show(event)
 
     done = session.submit(turn)

@@ -11,7 +11,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,9 +18,10 @@ from typing import Any
 
 import pytest
 
+from assistant.daemon.state import State
 from assistant.ui.tray import AUTO_RUN_LABEL, SUMMARY_CHARS, Tray, TrayUnavailable, shorten
 from tests.support import tray_host as hosts
-from tests.support.display import xdotool, xvfb
+from tests.support.display import wait_until, xdotool, xvfb
 from tests.support.require import require
 from tests.support.tray_host import Box, TrayHost
 
@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[3]
 MODELS = ["openai/gpt-4o-mini", "ollama_chat/qwen2.5-coder"]
 PENDING = "make a folder called reports on the desktop, then list what is in it"
 # The menu with a pending proposal, in the documented order (separators are skipped).
-MENU = ["listen", "run_pending", "cancel_pending", "auto_run", "screen_context", "model",
+MENU = ["listen", "run_pending", "cancel_pending", "auto_approval", "screen_context", "model",
         "recent", "type_request", "journal", "settings", "pause_hotkey", "quit"]
 
 FRESH_MENU = [
@@ -46,12 +46,13 @@ FRESH_MENU = [
 
 @dataclass
 class RecordingActions:
-    """TrayActions that hold the daemon's state and record every call the tray makes."""
+    """TrayActions that hold the daemon's state and record every call the tray makes (mypy
+    checks it against the Protocol: pyproject.toml lists this file)."""
 
-    state: str = "idle"
+    state: State = "idle"
     detail: str = ""
     pending: str | None = None
-    auto_run: bool = False
+    auto_approval: bool = False
     screen_context: bool = False
     hotkey_paused: bool = False
     model: str = MODELS[0]
@@ -74,9 +75,9 @@ class RecordingActions:
     def cancel_pending(self) -> None:
         self.calls.append(("cancel_pending",))
 
-    def set_auto_run(self, on: bool) -> None:
-        self.calls.append(("set_auto_run", on))
-        self.auto_run = on
+    def set_auto_approval(self, on: bool) -> None:
+        self.calls.append(("set_auto_approval", on))
+        self.auto_approval = on
 
     def set_screen_context(self, on: bool) -> None:
         self.calls.append(("set_screen_context", on))
@@ -113,16 +114,6 @@ class Shown:
     actions: RecordingActions
     host: TrayHost
     icon: Box
-
-
-def wait_until(check: Callable[[], Any], what: str, timeout: float = 5.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"within {timeout} s: {what}")
 
 
 def grab(box: Box) -> Any:
@@ -167,7 +158,7 @@ def open_menus(host: TrayHost) -> list[Box]:
 def open_menu(shown: Shown) -> Box:
     """Right-click the icon and wait for its menu."""
     xdotool("mousemove", *map(str, shown.icon.centre), "click", "3")
-    return wait_until(lambda: (open_menus(shown.host) or [None])[0], "the tray menu opens")
+    return wait_until(lambda: next(iter(open_menus(shown.host)), None), "the tray menu opens")
 
 
 def pick(shown: Shown, name: str, *then: str) -> None:
@@ -206,7 +197,7 @@ def tray(shown: Shown) -> Shown:
     """The shared tray, reset to idle with a proposal pending and no calls recorded."""
     actions = shown.actions
     actions.state, actions.detail, actions.pending = "idle", "", PENDING
-    actions.auto_run = actions.screen_context = actions.hotkey_paused = False
+    actions.auto_approval = actions.screen_context = actions.hotkey_paused = False
     actions.model = MODELS[0]
     actions.conversations = [("c-42", "Rename the screenshots by date")]
     shown.tray.update()
@@ -267,15 +258,15 @@ def test_without_a_proposal_the_pending_items_are_gone(tray: Shown) -> None:
                == ["Listen", AUTO_RUN_LABEL], "the pending items leave the menu")
     open_menu(tray)
     xdotool("key", "Down", "Down", "Return")  # Listen, then the next item: Auto-run
-    recorded(tray, ("set_auto_run", True))
+    recorded(tray, ("set_auto_approval", True))
 
 
 def test_checkboxes_toggle_and_show_their_state(tray: Shown) -> None:
-    pick(tray, "auto_run")
-    recorded(tray, ("set_auto_run", True))
+    pick(tray, "auto_approval")
+    recorded(tray, ("set_auto_approval", True))
     wait_until(lambda: (AUTO_RUN_LABEL, True) in tray.tray.menu_items(), "Auto-run shows ticked")
-    pick(tray, "auto_run")
-    recorded(tray, ("set_auto_run", False))
+    pick(tray, "auto_approval")
+    recorded(tray, ("set_auto_approval", False))
     pick(tray, "pause_hotkey")
     recorded(tray, ("set_hotkey_paused", True))
     pick(tray, "screen_context")
@@ -378,7 +369,9 @@ def icon_by_colour(strip: Box, hex_colour: str) -> Box | None:
     mask = difference.convert("L").point(lambda value: 255 if value < 12 else 0)
     if mask.histogram()[255] < 50:
         return None
-    left, top, right, bottom = mask.getbbox()
+    box = mask.getbbox()
+    assert box is not None  # at least 50 pixels are set
+    left, top, right, bottom = box
     return Box(strip.left + left, strip.top + top, right - left, bottom - top)
 
 
@@ -405,7 +398,7 @@ def test_a_status_notifier_host_gets_an_appindicator_with_the_same_menu(
                 xdotool("key", *keys, "Return")
                 wait_until(lambda: not open_menus(sni), "the menu closes")
             calls = json.loads(child.stdout.readline())
-            assert calls == [["run_pending"], ["set_auto_run", True]]
+            assert calls == [["run_pending"], ["set_auto_approval", True]]
         finally:
             child.kill()
             child.wait(10)

@@ -13,6 +13,7 @@ import pytest
 from assistant.events import Proposal
 from assistant.voice.wer import word_error_rate
 from tests.integration.voice.test_voice_hotkey import stop_listening
+from tests.support.display import xdotool
 from tests.support.llm_server import LLMServer, text, tool_call
 from tests.support.require import require
 
@@ -93,7 +94,6 @@ def test_high_risk_needs_the_keyboard_after_a_spoken_yes(server) -> None:
 
 def test_push_to_talk_take_is_transcribed_on_release(display, pulse, speech, transcriber):
     require(shutil.which("xdotool") is not None, "xdotool is not installed")
-    import subprocess
 
     from assistant.voice.player import Player
     from assistant.voice.ptt import PushToTalk
@@ -113,14 +113,14 @@ def test_push_to_talk_take_is_transcribed_on_release(display, pulse, speech, tra
         deadline = time.monotonic() + 20
         while speaker.first_audio_at is None and time.monotonic() < deadline:
             time.sleep(0.01)
-        subprocess.run(["xdotool", "keydown", "ctrl+alt+space"], check=True, timeout=10)
+        xdotool("keydown", "ctrl+alt+space")
         assert speaker.wait(0.5), "speech did not stop when the hotkey was pressed"
         entry = speech["piper_email"]  # a long sentence: robust to where the take starts
         pulse.play_into_mic(read_wav(entry["path"]))
         while not pulse.mic_idle():
             time.sleep(0.02)
         time.sleep(0.3)
-        subprocess.run(["xdotool", "keyup", "ctrl+alt+space"], check=True, timeout=10)
+        xdotool("keyup", "ctrl+alt+space")
         assert done.wait(30), "no transcript after release"
     finally:
         ptt.stop()
@@ -156,12 +156,12 @@ def test_voice_command_holds_a_conversation(display, pulse, speech, server) -> N
         while not any("Hold ctrl+alt+space" in line for line in lines):
             assert process.poll() is None and time.monotonic() < deadline, lines
             time.sleep(0.05)
-        subprocess.run(["xdotool", "keydown", "ctrl+alt+space"], check=True, timeout=10)
+        xdotool("keydown", "ctrl+alt+space")
         pulse.play_into_mic(read_wav(speech["piper_disk"]["path"]))
         while not pulse.mic_idle():
             time.sleep(0.02)
         time.sleep(0.3)
-        subprocess.run(["xdotool", "keyup", "ctrl+alt+space"], check=True, timeout=10)
+        xdotool("keyup", "ctrl+alt+space")
         while not server.chat_requests or not any("[idle]" in line for line in lines):
             assert time.monotonic() < deadline + 60, lines
             time.sleep(0.05)

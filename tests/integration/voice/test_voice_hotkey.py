@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
 import time
 
 import pytest
@@ -48,7 +47,7 @@ def hotkey_events(display):
 def stop_listening(key) -> None:
     """Stop a Hotkey and wake pynput's X11 listener with a key event so its thread ends."""
     key.stop()
-    subprocess.run(["xdotool", "key", "shift"], check=True, timeout=10)
+    xdotool("key", "shift")
     key.listener_thread.join(5)
     assert not key.listener_thread.is_alive()
 
@@ -60,7 +59,7 @@ def test_hold_to_talk_ignores_auto_repeat(hotkey_events) -> None:
     settle(events, 1)
     for _ in range(5):  # what a held key sends: more presses, or release-press pairs
         press("keydown", "space")
-        subprocess.run(["xdotool", "keyup", "space", "keydown", "space"], check=True)
+        xdotool("keyup", "space", "keydown", "space")
     settle(events, 1)
     assert events == ["start"]
     press("keyup", "ctrl+alt+space")

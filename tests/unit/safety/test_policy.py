@@ -12,8 +12,8 @@ def test_without_approver_nothing_runs() -> None:
     assert decision.decided_by == "policy"
 
 
-def test_auto_run_is_a_policy_decision() -> None:
-    decision = Policy(None, auto_run=True).decide(P)
+def test_the_auto_approval_mode_is_a_policy_decision() -> None:
+    decision = Policy(None, mode="auto").decide(P)
     assert decision.approved and decision.decided_by == "policy" and decision.code == "ls"
 
 

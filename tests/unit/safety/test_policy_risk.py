@@ -44,7 +44,7 @@ def test_auto_runs_only_low_risk_unasked() -> None:
 
 
 def test_auto_without_a_person_declines_what_is_not_low() -> None:
-    policy = Policy(None, auto_run=True)
+    policy = Policy(None, mode="auto")
     assert policy.mode == "auto" and policy.decide(LOW).approved
     decision = policy.decide(HIGH)
     assert not decision.approved and "high risk needs a person" in decision.reason

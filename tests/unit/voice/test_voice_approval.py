@@ -2,23 +2,23 @@
 
 import pytest
 
-from assistant.voice.approval import classify_reply
+from assistant.voice.approval import classify_answer
 
 
 @pytest.mark.parametrize("text", ["Yes.", "Run it!", "Go ahead", "yes please", "Okay.",
                                   "Yes, go ahead."])
 def test_plain_yes_approves(text) -> None:
-    assert classify_reply(text) == "approve"
+    assert classify_answer(text) == "approve"
 
 
 @pytest.mark.parametrize("text", ["No.", "Cancel", "Stop!", "no thanks", "Never mind.",
                                   "No, don't run it."])
 def test_plain_no_declines(text) -> None:
-    assert classify_reply(text) == "decline"
+    assert classify_answer(text) == "decline"
 
 
 @pytest.mark.parametrize("text", ["No, use the documents folder instead.",
                                   "Yes but only the PDF files", "What does it do?", "",
                                   "No, the other folder."])
 def test_anything_else_revises(text) -> None:
-    assert classify_reply(text) == "revise"
+    assert classify_answer(text) == "revise"

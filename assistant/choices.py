@@ -1,0 +1,30 @@
+"""Every setting that takes one of a few words, declared once.
+
+Each is a `Literal`: the type checker holds code to it, `config` validates values on entry
+and words its errors from it, and argparse takes its `choices` from it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, get_args
+
+CodeStyle = Literal["auto", "tools", "fenced"]
+HotkeyMode = Literal["hold", "toggle"]
+SpeakProposals = Literal["code", "summary", "both"]
+ScreenContext = Literal["auto", "always", "never"]
+ScreenFormat = Literal["auto", "image", "text"]
+# The approval mode: ask before every run, run low risk unasked (auto, `-y`), or never run.
+ApprovalMode = Literal["ask", "auto", "never"]
+# guard: runs see the system but cannot change the assistant's own files; on: the full
+# bubblewrap sandbox; off: neither. TOML's true and false mean on and off.
+SandboxMode = Literal["on", "guard", "off"]
+
+
+def choices(kind: Any) -> tuple[str, ...]:
+    """The words a Literal allows, in their declared order (for argparse `choices`)."""
+    return tuple(get_args(kind))
+
+
+def one_of(words: tuple[str, ...]) -> str:
+    """"a, b or c", for messages."""
+    return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else words[0]
