@@ -84,7 +84,7 @@ class _TurnState:
 class Session:
     """One conversation: its history, its runtimes, its policy and its journal entry."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - three parts, then keyword-only options with defaults
         self,
         llm: LLM,
         runtimes: Runtimes,

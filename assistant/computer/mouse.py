@@ -75,7 +75,8 @@ def move(x: float, y: float) -> None:
     _moved(px, py)
 
 
-def click(text_or_x: str | float | None = None, y: float | None = None, *,
+def click(  # noqa: PLR0913 - generated code's one call: a text, a point or an id, and how
+        text_or_x: str | float | None = None, y: float | None = None, *,
           button: str = "left", clicks: int = 1, index: int | None = None,
           near: str | None = None, id: int | None = None) -> tuple[int, int]:
     """Click a text (`click("Save")`), a point (`click(120, 40)`), a text-map id

@@ -37,6 +37,7 @@ from assistant.daemon.state import State, StateMachine
 from assistant.events import (
     Approval,
     Error,
+    Event,
     Notice,
     OutputChunk,
     Proposal,
@@ -58,7 +59,8 @@ RECENT = 8
 class Daemon:
     """One conversation driven by voice, popup and tray; see the module docstring."""
 
-    def __init__(self, settings: Settings, *, popup: PopupLike, make_assistant: MakeAssistant,
+    def __init__(  # noqa: PLR0913 - keyword-only: each part is a seam (daemon/parts.py)
+            self, settings: Settings, *, popup: PopupLike, make_assistant: MakeAssistant,
                  transcriber: TranscriberLike | None, recorder: RecorderLike | None,
                  notifier: Notifier, log: Callable[[str], None]) -> None:
         self.settings = settings
@@ -292,30 +294,40 @@ class Daemon:
         answer, error = "", ""
         for event in self.assistant.turn(text):
             self.popup.show(event)
-            match event:
-                case TextDelta():
-                    self.approvals.plan += event.text
-                    if self.speaker is not None and not self._user_talking():
-                        self.speaker.feed(event.text)
-                case Proposal():
-                    if self.speaker is not None:
-                        self.speaker.end_of_text()  # the plan, before the proposal is read out
-                case Approval():
-                    self.machine.follow("running" if event.approved else "thinking",
-                                        event.reason if not event.approved else "")
-                case RunEnd():
-                    self.approvals.plan = ""
-                    self.machine.follow("thinking")
-                case Error():
-                    error = event.text
-                case Notice():
-                    self.log(f"assistant daemon: notice {event.text}")
-                case TurnEnd():
-                    answer = event.text
-                case OutputChunk() | Usage():
-                    pass  # output is the popup's to show; usage is the journal's
-                case _:
-                    assert_never(event)
+            self._on_event(event)
+            if isinstance(event, Error):
+                error = event.text
+            elif isinstance(event, TurnEnd):
+                answer = event.text
+        self._conclude(answer, error)
+
+    def _on_event(self, event: Event) -> None:
+        """What one event of the turn means for the state, the speech and the log."""
+        match event:
+            case TextDelta():
+                self.approvals.plan += event.text
+                if self.speaker is not None and not self._user_talking():
+                    self.speaker.feed(event.text)
+            case Proposal():
+                if self.speaker is not None:
+                    self.speaker.end_of_text()  # the plan, before the proposal is read out
+            case Approval():
+                self.machine.follow("running" if event.approved else "thinking",
+                                    event.reason if not event.approved else "")
+            case RunEnd():
+                self.approvals.plan = ""
+                self.machine.follow("thinking")
+            case Notice():
+                self.log(f"assistant daemon: notice {event.text}")
+            case Error() | TurnEnd():
+                pass  # the turn's outcome: said and shown once it is over (_conclude)
+            case OutputChunk() | Usage():
+                pass  # output is the popup's to show; usage is the journal's
+            case _:
+                assert_never(event)
+
+    def _conclude(self, answer: str, error: str) -> None:
+        """The turn is over: say how it ended, let the speech finish, go idle."""
         if self.speaker is not None and not self._user_talking():
             self.speaker.end_of_text()
         if answer:

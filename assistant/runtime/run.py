@@ -36,7 +36,7 @@ STDIN_NOTE = (
 class Run:
     """One execution of code in a runtime; `events()` yields its OutputChunks and RunEnd."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - the run's fixed facts, handed over once by Runtimes
         self,
         process: RuntimeProcess,
         proposal_id: str,
@@ -91,7 +91,8 @@ class Run:
         yield from self._follow(watch)
         yield from self._conclude()
 
-    def _follow(self, watch: StdinWatch) -> Iterator[OutputChunk]:
+    def _follow(  # noqa: C901 - one poll loop: output, end markers, limits, stdin, deadline
+        self, watch: StdinWatch) -> Iterator[OutputChunk]:
         """Show output until both end markers arrive, the process exits, or it is killed."""
         process = self._process
         scanners = process.scanners

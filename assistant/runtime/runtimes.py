@@ -33,7 +33,7 @@ class Runtimes:
     and where it cannot work every run is refused with the reason.
     """
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - settings with defaults, each named where it is passed
         self,
         timeout: float = 120.0,
         max_output: int = 2800,
@@ -114,7 +114,7 @@ class Runtimes:
     ) -> None:
         self.close()
 
-    def _run(
+    def _run(  # noqa: PLR0913 - execute()'s arguments, resolved, on their way to one Run
         self,
         spec: Language,
         code: str,

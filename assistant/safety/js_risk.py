@@ -117,7 +117,8 @@ def value(expr: str, known: dict[str, str] | None = None, depth: int = 0) -> str
     return re.sub(r"\$\{[^}]*\}", paths.UNKNOWN, result)
 
 
-def check(code: str, scope: Scope) -> list[Finding]:
+def check(  # noqa: C901 - independent pattern checks read top to bottom, each one line
+        code: str, scope: Scope) -> list[Finding]:
     """Findings for a JavaScript snippet."""
     protected = scope.protected
     code = HOME.sub("'~'", _strip_comments(code))

@@ -51,7 +51,8 @@ class Values(ast.NodeVisitor):
             return name + "()"
         return ""
 
-    def text(self, node: ast.AST | None, depth: int = 0) -> str:
+    def text(  # noqa: C901 - one arm per kind of expression it can evaluate
+            self, node: ast.AST | None, depth: int = 0) -> str:
         """The string or path an expression evaluates to; run-time parts become `$?`."""
         if node is None or depth > 8:
             return UNKNOWN

@@ -46,7 +46,8 @@ def keyboard_confirm(question: str) -> bool:
 class VoiceConversation:
     """Runs turns for transcripts and answers proposals with the next transcript."""
 
-    def __init__(self, assistant: Assistant, speaker: Speaker | None, *,
+    def __init__(  # noqa: PLR0913 - two parts, then keyword-only options with defaults
+            self, assistant: Assistant, speaker: Speaker | None, *,
                  speak_mode: SpeakProposals = "code", voice_approves_high_risk: bool = False,
                  confirm: Confirm = keyboard_confirm,
                  out: TextIO = sys.stdout) -> None:

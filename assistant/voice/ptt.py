@@ -14,7 +14,8 @@ from assistant.voice.stt import Take, Transcriber
 
 
 class PushToTalk:
-    def __init__(self, transcriber: Transcriber, recorder: Recorder, hotkey: str,
+    def __init__(  # noqa: PLR0913 - the parts it joins, then keyword-only options
+            self, transcriber: Transcriber, recorder: Recorder, hotkey: str,
                  on_text: Callable[[str], None], *, mode: HotkeyMode = "hold",
                  speaker: Any | None = None, on_state: Callable[[str], None] | None = None):
         self.transcriber = transcriber
