@@ -1,4 +1,5 @@
-"""The Python API: an Assistant is one conversation with its own settings and runtimes."""
+"""The Python API: an Assistant is the handle on one conversation, with its own settings,
+runtimes, policy and journal entry; the core (Session) does the turns."""
 
 from __future__ import annotations
 

@@ -82,7 +82,8 @@ class _TurnState:
 
 
 class Session:
-    """One conversation: its history, its runtimes, its policy and its journal entry."""
+    """The core of one conversation: its history, runtimes, policy and journal entry; each
+    `turn()` takes one user message to the final answer."""
 
     def __init__(  # noqa: PLR0913 - three parts, then keyword-only options with defaults
         self,

@@ -57,7 +57,8 @@ RECENT = 8
 
 
 class Daemon:
-    """One conversation driven by voice, popup and tray; see the module docstring."""
+    """Drives one conversation at a time (an Assistant, replaced when the model or the
+    conversation changes) by voice, popup and tray; see the module docstring."""
 
     def __init__(  # noqa: PLR0913 - keyword-only: each part is a seam (daemon/parts.py)
             self, settings: Settings, *, popup: PopupLike, make_assistant: MakeAssistant,
