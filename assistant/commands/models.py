@@ -43,6 +43,7 @@ def inventory(settings: Settings, manifest: list[dict[str, Any]]) -> dict[str, A
     from assistant.llm import embedded, local, ollama
 
     base = ollama.base_url(settings.api_base if ollama.is_ollama(settings.model) else "")
+    found: list[dict[str, Any]]
     try:
         found = [{"name": m.name, "bytes": m.size}
                  for m in ollama.installed(base, timeout=settings.connect_timeout)]
