@@ -123,7 +123,7 @@ def turn_overhead_ms(bench: Bench) -> float:
             model="openai/gpt-4o-mini",
             api_base=server.url + "/v1",
             api_key="test",
-            auto_run=True,
+            approval="auto",
             journal=False,
         ) as assistant,
     ):
@@ -131,7 +131,7 @@ def turn_overhead_ms(bench: Bench) -> float:
         def once() -> None:
             server.add(tool_call("python", "print(1)"), text("It printed 1."))
             assistant.messages = []
-            events = list(assistant.chat("print one", stream=True))
+            events = list(assistant.turn("print one"))
             ran = [e for e in events if isinstance(e, RunEnd)]
             end = events[-1] if events else None
             if (
@@ -142,7 +142,7 @@ def turn_overhead_ms(bench: Bench) -> float:
             ):
                 raise RuntimeError(f"the turn did not run print(1) and answer: {events!r}"[:600])
 
-        return 1000 * median_time(once, bench.reps(20, 5))
+        return 1000 * median_time(once, bench.reps(20, 3))
 
 
 # --- running and reporting -------------------------------------------------------------
@@ -268,7 +268,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown:
         runs = ("ours N = 20 for help, runs, turn and screenshot, 7 for clicks (the others as "
                 "set in scripts/bench.py); theirs N = 5 for --help, 20 for runs, 3 for clicks"
-                if not args.quick else "--quick: ours N = 5–10 (3 for clicks); "
+                if not args.quick else "--quick: ours N = 3–10 (1 for speech timings, 3 for "
+                "clicks and voice turns); "
                 "theirs N = 3 for --help, 10 for runs, 1 for clicks")
         runs += (f"; load average (1 min) {load_at_start:.1f} at the start and "
                  f"{os.getloadavg()[0]:.1f} at the end, on {os.cpu_count()} cores")

@@ -158,7 +158,7 @@ def embedded_llm(bench: Bench) -> tuple[float, float, float, float]:
             starts.append(time.perf_counter() - began)
             llm = LLM(server.settings_for(settings))
             system = {"role": "system", "content": system_message("", llm.system_addendum())}
-            for ask in range(bench.reps(3, 2)):
+            for ask in range(bench.reps(3, 1)):
                 n = round_ * 10 + ask + 2
                 messages = [system, {"role": "user", "content": f"Tell me {n} facts about cats."}]
                 first, rate, reply = turn(llm, messages)
@@ -255,7 +255,7 @@ def stt_rtf(bench: Bench) -> float:
     faster than speech)."""
     transcriber, fixtures = voice_fixtures()
     audio = fixtures["piper_long"]["audio"]
-    return median_time(lambda: transcriber.transcribe(audio), bench.reps(5, 2)) / (
+    return median_time(lambda: transcriber.transcribe(audio), bench.reps(5, 1)) / (
         len(audio) / 16000)
 
 
@@ -334,7 +334,8 @@ def first_audio_ms(bench: Bench, engine_name: str) -> float:
         raise NotMeasurable(str(exc)) from None
     bench_pulse()
     times = []
-    for _ in range(1 + bench.reps(10, 3)):  # the first one warms up
+    runs = 1 + bench.reps(10, 1)  # the first one warms up
+    for run in range(runs):
         player = Player("pulse")
         speaker = Speaker(engine, player)
         began = time.monotonic()
@@ -344,7 +345,8 @@ def first_audio_ms(bench: Bench, engine_name: str) -> float:
         if player.first_sound_at is None:
             raise RuntimeError(f"{engine_name} played nothing in 30 s")
         times.append(player.first_sound_at - began)
-        speaker.wait(30)  # the rest of the sentence, which would hold the engine meanwhile
+        if run < runs - 1:  # the rest of the sentence would hold the engine for the next
+            speaker.wait(30)
         speaker.stop()
     return 1000 * statistics.median(times[1:])
 

@@ -137,8 +137,9 @@ def machine() -> str:
     return f"{platform.system()} {platform.release()}, {cpu}, {os.cpu_count()} cores"
 
 
-def markdown(values: Values, reasons: dict[str, str], peers: Values | None,
-             peer_reasons: dict[str, str], peer: str, runs: str, chart: str | None) -> str:
+def markdown(  # noqa: PLR0913 - both sides' figures and reasons, and how they were made
+        values: Values, reasons: dict[str, str], peers: Values | None,
+        peer_reasons: dict[str, str], peer: str, runs: str, chart: str | None) -> str:
     """The whole docs/benchmarks.md: how it was made, the table, the reasons, the chart."""
     when = time.strftime("%Y-%m-%d %H:%M %Z")
     head = ["figure", "ours", f"theirs ({peer})", "ours/theirs", "target", "met?"]
