@@ -30,7 +30,10 @@ POPUP = "assistant: run this?"
 class BenchDaemon:
     """A running daemon and the parts around it; stopped at exit."""
 
-    def __init__(self) -> None:
+    def __init__(self, embedded: bool = False) -> None:
+        """With `embedded`, no model is configured and the daemon starts the embedded one
+        (bench.py names the user's weights), as for a new user; else it talks to a
+        scripted LLM server that answers at once."""
         for tool in ("xdotool", "pulseaudio", "espeak-ng"):
             if shutil.which(tool) is None:
                 raise NotMeasurable(f"{tool} is not installed (scripts/setup --test)")
@@ -44,8 +47,11 @@ class BenchDaemon:
         atexit.register(self.stack.close)
         self.home = Path(self.stack.enter_context(tempfile.TemporaryDirectory()))
         self.pulse = bench_pulse()
-        self.llm = self.stack.enter_context(LLMServer())
         self.data = self.home / "data"
+        model: list[str] = []
+        if not embedded:
+            self.llm = self.stack.enter_context(LLMServer())
+            model = ["--model", "openai/bench", "--api-base", self.llm.openai_url]
         env = {**os.environ, **self.pulse.env, "HOME": str(self.home),
                "ASSISTANT_DATA_DIR": str(self.data),
                "ASSISTANT_CONFIG_DIR": str(self.home / "config"),
@@ -53,9 +59,9 @@ class BenchDaemon:
                "ASSISTANT_INPUT_DEVICE": "pulse", "ASSISTANT_OUTPUT_DEVICE": "pulse",
                "ASSISTANT_SCREEN_CONTEXT": "never"}
         self.lines: list[str] = []
+        self.stamps: list[float] = []  # time.monotonic() when each line arrived
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "assistant.cli", "daemon", "--model", "openai/bench",
-             "--api-base", self.llm.openai_url], env=env, cwd=self.home,
+            [sys.executable, "-m", "assistant.cli", "daemon", *model], env=env, cwd=self.home,
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             text=True)
         self.stack.callback(self.stop)
@@ -65,6 +71,7 @@ class BenchDaemon:
     def _read(self) -> None:
         assert self.process.stderr is not None
         for line in self.process.stderr:
+            self.stamps.append(time.monotonic())
             self.lines.append(line.rstrip("\n"))
 
     def wait_for(self, text: str, timeout: float, after: int = 0) -> None:

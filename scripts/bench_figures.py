@@ -368,3 +368,4 @@ def tts_first_audio_ms_pyttsx3(bench: Bench) -> float:
 
 
 import bench_daemon  # noqa: E402, F401  (registers the daemon's figures)
+import bench_tasks  # noqa: E402, F401  (the embedded model's task and voice figures)

@@ -1,0 +1,110 @@
+"""The embedded model's figures for real work: a task's time, and a voice turn's first
+spoken word. Registered on import (bench_figures imports this module).
+
+Both use the embedded model a user gets, served as the assistant serves it.
+"""
+
+from __future__ import annotations
+
+import functools
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench_registry import Bench, NotMeasurable, figure
+
+# Short everyday tasks from the task benchmark (scripts/tasks_suite.py), in this order.
+QUICK_TASKS = ("logs_to_old", "csv_total", "hello_file", "json_port", "count_lines")
+PROPOSAL_SAID = "Shall I run it?"  # ends the line the daemon says for every proposal
+
+
+@functools.cache
+def embedded_model() -> Any:
+    """The embedded model a user gets (bench.py names the user's installed weights)."""
+    from assistant.config import load_settings
+    from assistant.llm import embedded
+
+    settings = load_settings({})
+    if not embedded.available(settings):
+        raise NotMeasurable(f"the embedded model is not installed ({embedded.missing(settings)})")
+    return embedded.chosen(settings)
+
+
+@figure("embedded_task_median_s", limit_s=900)
+def embedded_task_median_s(bench: Bench) -> float:
+    """Median time from request to final answer over short everyday tasks, each in a fresh
+    folder, run by `tasks.py`'s runner (every proposal approved as by the user)."""
+    import tasks
+    import tasks_run
+    import tasks_suite
+
+    model = embedded_model()
+    chosen = [t for name in QUICK_TASKS for t in tasks_suite.TASKS if t["name"] == name]
+    with tempfile.TemporaryDirectory(prefix="bench-tasks-") as folder:
+        log = Path(folder) / "server.log"
+        with tasks.serve(model, log) as server:
+            config = {"settings": tasks.our_settings(server)}
+            times = [tasks_run.run_task(task, "ours", config, tasks_run.ServerLog(log)).seconds
+                     for task in chosen[: bench.reps(5, 3)]]
+    return statistics.median(times)
+
+
+def first_word_of_proposal(daemon: Any, monitor: Any, audio: Any) -> float:
+    """One spoken request: seconds from key release to the first sound of the line that
+    reads the proposal out; then Cancel, and back to idle."""
+    from bench_daemon import HOTKEY, POPUP
+
+    from assistant.daemon.instance import ask
+
+    mark = len(daemon.lines)
+    subprocess.run(["xdotool", "keydown", HOTKEY], check=True, timeout=10)
+    daemon.wait_for("-> listening", 10, mark)
+    daemon.pulse.play_into_mic(audio)
+    while not daemon.pulse.mic_idle():
+        time.sleep(0.01)
+    time.sleep(0.2)
+    subprocess.run(["xdotool", "keyup", HOTKEY], check=True, timeout=10)
+    released = time.monotonic()
+    daemon.wait_for(PROPOSAL_SAID, 120, mark)
+    said = next(at for at, line in zip(daemon.stamps[mark:], daemon.lines[mark:], strict=False)
+                if PROPOSAL_SAID in line)
+    while not [at for at in monitor.loud_times() if at >= said]:
+        if time.monotonic() - said > 30:
+            raise RuntimeError("the proposal was not heard within 30 s of being said")
+        time.sleep(0.01)
+    heard = min(at for at in monitor.loud_times() if at >= said)
+    ask(daemon.data, "raise")
+    window = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", POPUP],
+                            capture_output=True, text=True, check=True).stdout.split()[0]
+    subprocess.run(["xdotool", "windowfocus", "--sync", window, "key", "Escape"], check=True,
+                   timeout=10)
+    daemon.wait_idle(180)
+    return heard - released
+
+
+@figure("voice_first_audio_embedded_s", limit_s=900)
+def voice_first_audio_embedded_s(bench: Bench) -> float:
+    """Key release to the first spoken word of a proposal, with no model configured: the
+    daemon runs the embedded model itself. The request is a recorded "How much space is
+    left on my disk?"; the first turn warms the model's cache and is not counted."""
+    from bench_daemon import BenchDaemon, bench_daemon, settle
+
+    from tests.support.audio import speaker_monitor
+
+    embedded_model()
+    if bench_daemon.cache_info().currsize:
+        bench_daemon().stop()  # one daemon at a time holds the hotkey on this display
+    daemon = BenchDaemon(embedded=True)
+    try:
+        audio = daemon.fixtures["piper_disk"]["audio"]
+        times = []
+        with speaker_monitor(daemon.pulse) as monitor:
+            for _ in range(1 + bench.reps(3, 1)):
+                times.append(first_word_of_proposal(daemon, monitor, audio))
+                settle(daemon)
+        return statistics.median(times[1:])
+    finally:
+        daemon.stack.close()
