@@ -55,12 +55,14 @@ def suites(chosen: list[str]) -> dict[str, list[dict[str, Any]]]:
 
 
 @contextlib.contextmanager
-def serve(model: Any, log: Path) -> Iterator[Any]:
+def serve(model: Any, log: Path, threads: int = 0) -> Iterator[Any]:
     """The embedded `model` (an embedded.Model) served as the assistant serves it, with
-    the server's log in `log` (its token counts); yields the EmbeddedServer."""
+    the server's log in `log` (its token counts); yields the EmbeddedServer. `threads`
+    (0: the assistant's choice, one per physical core) is for a machine shared with other
+    work, where llama.cpp's threads waiting on each other slow it down many times."""
     from assistant.llm import embedded
 
-    server = embedded.EmbeddedServer(model)
+    server = embedded.EmbeddedServer(model, threads=threads)
     server.port = embedded.free_port()
     with open(log, "ab") as out:
         process = subprocess.Popen(server.command(), stdin=subprocess.DEVNULL, stdout=out,
@@ -130,10 +132,11 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         shutil.copytree(ROOT / "assistant", code / "assistant",
                         ignore=shutil.ignore_patterns("__pycache__"))
         results["code"] = code_version()
-        with serve(installed(args.model), log) as server:
+        with serve(installed(args.model), log, args.threads) as server:
             server_log = tasks_run.ServerLog(log)
             ours = our_settings(server)
             results["model"], results["gguf"] = server.model.name, str(server.model.path)
+            results["threads"] = server.threads
             config = {
                 "ours": {"settings": ours, "pythonpath": str(code)},
                 "oi": {"model": ours["model"], "api_base": server.openai_url,
@@ -188,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--suite", default="own,blind", help="own,blind (comma-separated)")
     parser.add_argument("--only", metavar="NAMES", help="only these tasks (comma-separated)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the results here")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="the server's threads (default: as the assistant sets them)")
     parser.add_argument("--resume", action="store_true",
                         help="keep the tasks already in --json FILE and run the rest")
     parser.add_argument("--report", type=Path, nargs="+", metavar="JSON",

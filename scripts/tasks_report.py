@@ -153,8 +153,10 @@ def markdown(runs: list[dict[str, Any]], chart: str | None) -> str:
         "",
     ]
     for run in runs:
-        lines.append(f"- {run['model']}: `{run['command']}` — {run['date']}, load average "
-                     f"{run['load'][0]:.1f} at the start and {run['load'][1]:.1f} at the end")
+        lines.append(f"- {run['model']}: `{run['command']}` — {run['date']}; ours at "
+                     f"{run.get('code', '?')}; server threads {run.get('threads', '?')}; load "
+                     f"average {run['load'][0]:.1f} at the start, {run['load'][-1]:.1f} at the "
+                     "end")
     lines += ["", "| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     for run in runs:
         for suite, systems in summaries(run).items():
