@@ -66,7 +66,7 @@ class BenchDaemon:
             text=True)
         self.stack.callback(self.stop)
         threading.Thread(target=self._read, daemon=True).start()
-        self.wait_for("assistant daemon: ready", 120)
+        self.wait_for("assistant daemon: ready", 600 if embedded else 120)  # it loads the model
 
     def _read(self) -> None:
         assert self.process.stderr is not None
