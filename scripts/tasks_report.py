@@ -30,7 +30,7 @@ groups = data["groups"]
 fig, (rate, time) = plt.subplots(1, 2, figsize=(11, 0.7 * len(groups) + 1.8))
 y = list(range(len(groups)))
 colours = {"ours": "#2b7bba", "oi": "#c0504d"}
-for system, shift in (("ours", 0.2), ("oi", -0.2)):
+for system, shift in (("ours", -0.2), ("oi", 0.2)):
     rows = [g[system] for g in groups]
     rate.barh([i + shift for i in y], [r["pass_rate"] if r else 0 for r in rows], height=0.4,
               color=colours[system], label=data["labels"][system])
@@ -169,7 +169,9 @@ def markdown(runs: list[dict[str, Any]], chart: str | None) -> str:
     for run in runs:
         failed = failures(run)
         if failed:
-            lines += ["", f"Ours, failed on {run['model']}:", ""]
+            suites = ", ".join(summaries(run))
+            lines += ["", f"Ours, failed on {run['model']} ({suites} tasks), with what its log "
+                      "shows in brackets:", ""]
             lines += [f"- {line}" for line in failed]
     if chart:
         lines += ["", f"![tasks passed and median task time, ours vs the incumbent]({chart})"]
