@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     from bench_peers import PEER_BIN
 
     if args.report:
-        runs = [json.loads(path.read_text()) for path in args.report]
+        runs = tasks_report.merged([json.loads(path.read_text()) for path in args.report])
     else:
         runs = [measure(args)]
         if args.json:

@@ -8,6 +8,7 @@ the incumbent's venv (.bench/), as bench_report draws its own.
 from __future__ import annotations
 
 import json
+import os
 import re
 import statistics
 import subprocess
@@ -56,6 +57,22 @@ fig.suptitle(data["title"], fontsize=10)
 fig.tight_layout()
 fig.savefig(sys.argv[2], dpi=110)
 '''
+
+
+def merged(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One result per model: runs of the same model (parts of its tasks measured by
+    separate, possibly simultaneous commands) joined, each command and code version kept."""
+    out: dict[str, dict[str, Any]] = {}
+    for run in runs:
+        into = out.get(run["model"])
+        if into is None:
+            out[run["model"]] = {**run, "tasks": list(run["tasks"])}
+            continue
+        for key in ("command", "code", "date"):
+            into[key] = f"{into.get(key, '?')}`; `{run.get(key, '?')}"
+        into["load"] = [*into["load"], *run["load"]]
+        into["tasks"] += run["tasks"]
+    return list(out.values())
 
 
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -153,10 +170,10 @@ def markdown(runs: list[dict[str, Any]], chart: str | None) -> str:
         "",
     ]
     for run in runs:
-        lines.append(f"- {run['model']}: `{run['command']}` — {run['date']}; ours at "
-                     f"{run.get('code', '?')}; server threads {run.get('threads', '?')}; load "
-                     f"average {run['load'][0]:.1f} at the start, {run['load'][-1]:.1f} at the "
-                     "end")
+        lines.append(f"- {run['model']}: `{run['command']}` (started `{run['date']}`; ours at "
+                     f"`{run.get('code', '?')}`); server threads {run.get('threads', '?')}; load "
+                     f"average (1 min) from {min(run['load']):.1f} to {max(run['load']):.1f} "
+                     f"on {os.cpu_count()} cores")
     lines += ["", "| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     for run in runs:
         for suite, systems in summaries(run).items():

@@ -142,3 +142,20 @@ def test_the_tasks_section_is_replaced_in_place_and_kept_by_bench(tmp_path: Path
     assert tasks_report.section_of(text).strip() == (
         f"{tasks_report.START}\nsecond\n{tasks_report.END}")
     assert tasks_report.section_of("# Benchmarks\n") == ""
+
+
+def test_runs_of_one_model_are_reported_as_one() -> None:
+    import tasks_report
+
+    def run(model: str, suite: str, passed: bool) -> dict:
+        row = {"suite": suite, "name": "t", "system": "ours", "passed": passed, "reason": "",
+               "seconds": 10.0, "end_reason": "answered", "tokens": {}, "log": []}
+        return {"model": model, "command": f"run {suite}", "code": "abc", "date": "today",
+                "load": [1.0, 2.0], "tasks": [row]}
+
+    runs = tasks_report.merged([run("a", "own", True), run("a", "blind", False),
+                                run("b", "own", True)])
+    assert [r["model"] for r in runs] == ["a", "b"]
+    summary = tasks_report.summaries(runs[0])
+    assert summary["own"]["ours"]["passed"] == 1 and summary["blind"]["ours"]["passed"] == 0
+    assert "run own" in runs[0]["command"] and "run blind" in runs[0]["command"]
