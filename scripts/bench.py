@@ -269,8 +269,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown:
         runs = ("ours N = 20 for help, runs, turn and screenshot, 7 for clicks (the others as "
                 "set in scripts/bench.py); theirs N = 5 for --help, 20 for runs, 3 for clicks"
-                if not args.quick else "--quick: ours N = 3–10 (1 for speech timings, 3 for "
-                "clicks and voice turns); "
+                if not args.quick else "--quick: ours N = 3–10 (1 for speech timings, the "
+                "embedded model and its task; 3 for clicks and voice turns); "
                 "theirs N = 3 for --help, 10 for runs, 1 for clicks")
         runs += (f"; load average (1 min) {load_at_start:.1f} at the start and "
                  f"{os.getloadavg()[0]:.1f} at the end, on {os.cpu_count()} cores")
