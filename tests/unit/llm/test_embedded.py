@@ -60,6 +60,8 @@ def test_the_server_uses_our_template_physical_cores_and_last_token_logits(
     settings = server.settings_for(Settings(temperature=0.0))
     assert settings.model == "openai/qwen2.5-coder-1.5b" and settings.code_style == "fenced"
     assert settings.temperature == 0.0 and settings.context_window == 8192
+    assert settings.llm_timeout == embedded.SLOW_TIMEOUT
+    assert server.settings_for(Settings(llm_timeout=900)).llm_timeout == 900
 
 
 def test_physical_cores_counts_cores_not_hardware_threads() -> None:
