@@ -14,6 +14,7 @@ import pytest
 from tests.integration.conftest import ROOT
 from tests.support import netguard
 from tests.support.llm_server import LLMServer, text
+from tests.support.models import INSTALLED
 from tests.support.require import require
 
 OFFLINE_TESTS = ["tests/integration/test_offline.py"]  # the in-process tests have the guard
@@ -68,9 +69,11 @@ def test_offline_tests_pass_in_a_namespace_without_network() -> None:
         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, timeout=60,
     )
     assert probe.returncode == 0, f"the namespace still reaches out: {probe.stderr}"
+    # This test's own data folder holds no weights: the inner run looks where setup put them.
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "ASSISTANT_DATA_DIR": str(INSTALLED.parent)}
     result = netguard.in_namespace(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *OFFLINE_TESTS],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, timeout=600,
+        cwd=ROOT, env=env, capture_output=True, timeout=600,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert " passed" in result.stdout and "skipped" not in result.stdout
