@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from assistant.config import ConfigError, Settings
 from assistant.daemon import memory
@@ -25,6 +25,9 @@ from assistant.daemon.notices import Notifier
 from assistant.daemon.parts import RecorderLike, TranscriberLike
 from assistant.daemon.state import State
 from assistant.journal import JournalError
+
+if TYPE_CHECKING:
+    from assistant.voice.hotkey import Hotkey
 
 EXIT_RUNNING = 3  # another daemon is running
 EXIT_NO_DISPLAY = 2
@@ -138,7 +141,7 @@ def _microphone(
     return transcriber, recorder, ""
 
 
-def _arm_hotkey(daemon: Daemon, started: float) -> Any:
+def _arm_hotkey(daemon: Daemon, started: float) -> Hotkey | None:
     from assistant.voice.hotkey import Hotkey, HotkeyError
 
     try:

@@ -5,19 +5,23 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from assistant.choices import HotkeyMode
 from assistant.voice.hotkey import Hotkey
 from assistant.voice.recorder import Recorder
 from assistant.voice.stt import Take, Transcriber
 
+if TYPE_CHECKING:
+    from assistant.voice.speaker import Speaker
+
 
 class PushToTalk:
     def __init__(  # noqa: PLR0913 - the parts it joins, then keyword-only options
             self, transcriber: Transcriber, recorder: Recorder, hotkey: str,
-                 on_text: Callable[[str], None], *, mode: HotkeyMode = "hold",
-                 speaker: Any | None = None, on_state: Callable[[str], None] | None = None):
+            on_text: Callable[[str], None], *, mode: HotkeyMode = "hold",
+            speaker: Speaker | None = None,
+            on_state: Callable[[str], None] | None = None) -> None:
         self.transcriber = transcriber
         self.recorder = recorder
         self.speaker = speaker
