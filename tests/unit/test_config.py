@@ -85,6 +85,7 @@ def test_the_old_auto_run_still_sets_the_approval_mode(tmp_path: Path) -> None:
         ("timeout = -1", "timeout must not be negative"),
     ],
 )
+@pytest.mark.filterwarnings("ignore:.*auto_run is deprecated:DeprecationWarning")
 def test_bad_values_are_named(tmp_path: Path, text: str, needle: str) -> None:
     write(tmp_path / "config.toml", text + "\n")
     with pytest.raises(ConfigError, match=needle):
