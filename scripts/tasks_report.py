@@ -127,8 +127,10 @@ def signs(row: dict[str, Any]) -> list[str]:
         found.append("no code proposed")
     if any(re.search(r"\bsudo\b", c) for c in codes):
         found.append("sudo")
-    if any(re.search(r"(^|[\s'\"(])/(home|tmp|Users|root|path)/", c) for c in codes):
-        found.append("absolute path")
+    # The task's own folder (/tmp/task-*/work), given in the system message, is fine.
+    if any(re.search(r"(^|[\s'\"(])/(home|tmp|Users|root|path)/(?!task-\w+/work)", c)
+           for c in codes):
+        found.append("absolute path outside the folder")
     if any(re.search(r"\b(nano|vim?|less|more)\b\s", c) for c in codes):
         found.append("editor or pager")
     if any("SyntaxError" in o for o in outputs):
