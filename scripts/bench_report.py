@@ -12,6 +12,7 @@ import platform
 import subprocess
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 Values = dict[str, float | None]
@@ -184,11 +185,17 @@ def chart(values: Values, peers: Values, peer: str, python: Path, out: Path) -> 
     ]
     data = {"rows": both, "peer": peer,
             "title": f"assistant vs {peer} — medians, {time.strftime('%Y-%m-%d')}"}
-    with tempfile.TemporaryDirectory(prefix="bench-chart-") as folder:
+    draw(python, PLOT_SCRIPT, data, out)
+
+
+def draw(python: Path, plot: str, data: Mapping[str, object], out: Path) -> None:
+    """Run a matplotlib `plot` script on `data` with `python` (the incumbent's venv has
+    matplotlib; ours does not need it), writing the PNG to `out`."""
+    with tempfile.TemporaryDirectory(prefix="chart-") as folder:
         source = Path(folder) / "data.json"
         source.write_text(json.dumps(data))
         script = Path(folder) / "plot.py"
-        script.write_text(PLOT_SCRIPT)
+        script.write_text(plot)
         out.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run([str(python), str(script), str(source), str(out.resolve())],
                        check=True, timeout=120, capture_output=True)

@@ -7,12 +7,9 @@ the incumbent's venv (.bench/), as bench_report draws its own.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import statistics
-import subprocess
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -226,13 +223,8 @@ def chart(runs: list[dict[str, Any]], python: Path, out: Path) -> None:
         for suite, systems in summaries(run).items():
             groups.append({"name": f"{run['model']}\n{suite} tasks",
                            "ours": systems.get("ours"), "oi": systems.get("oi")})
+    from bench_report import draw
+
     data = {"groups": groups, "labels": SYSTEMS,
             "title": f"Tasks on a local model, 2 cores — {time.strftime('%Y-%m-%d')}"}
-    with tempfile.TemporaryDirectory(prefix="tasks-chart-") as folder:
-        source = Path(folder) / "data.json"
-        source.write_text(json.dumps(data))
-        script = Path(folder) / "plot.py"
-        script.write_text(PLOT_SCRIPT)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([str(python), str(script), str(source), str(out.resolve())],
-                       check=True, timeout=120, capture_output=True)
+    draw(python, PLOT_SCRIPT, data, out)
