@@ -139,12 +139,9 @@ class BenchDaemon:
                            if line.startswith("VmRSS:")), 0)
         return total / 1024
 
-    def release_to_popup(self, audio: Any) -> float:
-        """One voice turn: speech while the key is held; seconds from release to the popup
-        on screen; then Cancel, back to idle."""
-        from tests.support.llm_server import text, tool_call
-
-        self.llm.add(tool_call("shell", "ls -l ~/Downloads"), text("Alright."))
+    def say(self, audio: Any) -> int:
+        """Hold the hotkey while `audio` plays into the microphone, then let go; the line
+        count before, to wait for what the daemon says after."""
         mark = len(self.lines)
         subprocess.run(["xdotool", "keydown", HOTKEY], check=True, timeout=10)
         self.wait_for("-> listening", 10, mark)
@@ -153,6 +150,15 @@ class BenchDaemon:
             time.sleep(0.01)
         time.sleep(0.2)
         subprocess.run(["xdotool", "keyup", HOTKEY], check=True, timeout=10)
+        return mark
+
+    def release_to_popup(self, audio: Any) -> float:
+        """One voice turn: speech while the key is held; seconds from release to the popup
+        on screen; then Cancel, back to idle."""
+        from tests.support.llm_server import text, tool_call
+
+        self.llm.add(tool_call("shell", "ls -l ~/Downloads"), text("Alright."))
+        mark = self.say(audio)
         released = time.perf_counter()
         while not subprocess.run(["xdotool", "search", "--onlyvisible", "--name", POPUP],
                                  capture_output=True, check=False).stdout.strip():

@@ -55,18 +55,11 @@ def embedded_task_median_s(bench: Bench) -> float:
 def first_word_of_proposal(daemon: Any, monitor: Any, audio: Any) -> float:
     """One spoken request: seconds from key release to the first sound of the line that
     reads the proposal out; then Cancel, and back to idle."""
-    from bench_daemon import HOTKEY, POPUP
+    from bench_daemon import POPUP
 
     from assistant.daemon.instance import ask
 
-    mark = len(daemon.lines)
-    subprocess.run(["xdotool", "keydown", HOTKEY], check=True, timeout=10)
-    daemon.wait_for("-> listening", 10, mark)
-    daemon.pulse.play_into_mic(audio)
-    while not daemon.pulse.mic_idle():
-        time.sleep(0.01)
-    time.sleep(0.2)
-    subprocess.run(["xdotool", "keyup", HOTKEY], check=True, timeout=10)
+    mark = daemon.say(audio)
     released = time.monotonic()
     daemon.wait_for(PROPOSAL_SAID, 120, mark)
     said = next(at for at, line in zip(daemon.stamps[mark:], daemon.lines[mark:], strict=False)
