@@ -16,7 +16,6 @@ Init drops signals it has no handler for, as every pid 1 does; SIGKILL reaches a
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import subprocess
@@ -82,10 +81,6 @@ class Sandbox:
         if settings.sandbox == "off":
             return None
         guard = settings.sandbox == "guard"
-        if guard:  # bound read-only, they must exist: a run cannot then make them
-            for folder in (settings.config_path, settings.data_path):
-                with contextlib.suppress(OSError):
-                    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         return cls(settings.sandbox_writable, network=settings.sandbox_network or guard,
                    protected=(*settings.own_paths, *installation()), guard=guard)
 
