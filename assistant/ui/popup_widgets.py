@@ -29,6 +29,12 @@ OUTPUT_LINES = 8
 WIDTH_CHARS = 80
 BACKGROUND = "#fafafa"
 EDIT_BACKGROUND = "#fffde7"
+TITLES = {  # the title says what the window waits for: tests and scripts find it by its title
+    "idle": "assistant",
+    "asking": "assistant: run this?",
+    "running": "assistant: running",
+    "answered": "assistant: answer",
+}
 
 
 def code_lexer(language: str) -> Lexer:
@@ -47,7 +53,7 @@ class PopupWindow:
                  on_cancel: Callable[[], None], on_escape: Callable[[], None]) -> None:
         self.root = root = tk.Tk(className="assistant-popup")
         root.withdraw()
-        root.title("assistant: run this?")
+        root.title(TITLES["idle"])
         root.configure(background=BACKGROUND, padx=12, pady=10)
         root.resizable(False, False)
         root.protocol("WM_DELETE_WINDOW", on_escape)
@@ -143,6 +149,7 @@ class PopupWindow:
         self.edit_button.configure(state="normal")
         self._buttons.grid()
         self.answer.configure(text="")
+        self.root.title(TITLES["asking"])
 
     def set_waiting(self, count: int) -> None:
         self.waiting.configure(text=f"{count} more waiting" if count else "")
@@ -189,6 +196,7 @@ class PopupWindow:
         self.code.configure(state="disabled", background="white")
         self._buttons.grid_remove()
         self.output.grid()
+        self.root.title(TITLES["running"])
         self.place()
 
     def clear_output(self) -> None:
@@ -209,6 +217,8 @@ class PopupWindow:
 
     def show_answer(self, text: str, error: bool = False) -> None:
         self.answer.configure(text=text, foreground="#c62828" if error else "black")
+        if self.root.title() != TITLES["asking"]:
+            self.root.title(TITLES["answered"])
         self.place()
 
     def reveal(self) -> None:

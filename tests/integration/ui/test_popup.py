@@ -130,8 +130,11 @@ def test_risk_reasons_and_highlighting_are_shown(popup: Popup,
 def test_output_and_answer_appear_then_it_closes(popup: Popup,
                                                   session: ThreadPoolExecutor) -> None:
     future = ask(session, popup, proposal("output"))
+    assert popup.call(lambda w: w.root.title()) == "assistant: run this?"
     click(popup, lambda w: w.run_button)
     assert future.result(5).approved
+    wait_until(lambda: popup.call(lambda w: w.root.title()) == "assistant: running",
+               "the title no longer asks once the run is approved")
     popup.show(OutputChunk("output", "stdout", "/home/user\n"))
     popup.show(OutputChunk("output", "stderr", "a warning\n"))
     popup.show(RunEnd("output", 0, "/home/user\n", 0.25))
@@ -144,6 +147,7 @@ def test_output_and_answer_appear_then_it_closes(popup: Popup,
     popup.show(TurnEnd("You are in /home/user."))
     wait_until(lambda: popup.call(lambda w: w.answer.cget("text")) == "You are in /home/user.",
                "the final answer is shown")
+    assert popup.call(lambda w: w.root.title()) == "assistant: answer"
     wait_until(lambda: not popup.call(lambda w: w.visible()), "the popup closes after the answer",
                timeout=CLOSE_AFTER + 3)
 
