@@ -4,6 +4,9 @@
 // is argv[2], leaving stdin to the program. After each run the driver writes the
 // token, the exit status and ";" to stdout and stderr: that is how the host knows
 // the run is over. A run whose completion value is a Promise ends when it settles.
+// Callbacks a run leaves behind (a readFile, a timer) still belong to it: as with
+// `node file.js`, the run ends when the event loop holds no more than it did before,
+// leaving aside servers that listen, which keep serving between runs.
 
 const net = require('net');
 const path = require('path');
@@ -13,7 +16,16 @@ const vm = require('vm');
 const { createRequire } = require('module');
 
 const INTERRUPTED = Symbol('interrupted');
+const SERVING = new Set(['TCPServerWrap', 'PipeServerWrap', 'UDPWrap']);
 let stopWaiting = null;
+let failedLater = false; // an error thrown by a callback of the current run
+
+function pending() {
+  return process.getActiveResourcesInfo().filter((name) => !SERVING.has(name)).length;
+}
+
+const tick = () => new Promise((resolve) => { setTimeout(resolve, 3); })
+  .then(() => new Promise((resolve) => { setImmediate(resolve); }));
 
 function makeContext() {
   const context = vm.createContext({});
@@ -58,6 +70,16 @@ function compile(code, filename) {
   }
 }
 
+async function settle(before, status) {
+  if (status === 130) return status;
+  let stopped = false;
+  stopWaiting = () => { stopped = true; };
+  do await tick(); while (!stopped && pending() > before); // a tick for queued callbacks
+  stopWaiting = null;
+  if (stopped) return 130;
+  return status === 0 && failedLater ? 1 : status;
+}
+
 async function execute(context, code, filename) {
   let value;
   try {
@@ -81,15 +103,20 @@ async function execute(context, code, filename) {
 
 async function main() {
   process.on('SIGINT', () => { if (stopWaiting) stopWaiting(); });
-  process.on('uncaughtException', printError);
-  process.on('unhandledRejection', printError);
+  const failed = (error) => { failedLater = true; printError(error); };
+  process.on('uncaughtException', failed);
+  process.on('unhandledRejection', failed);
+  process.stdout.write(''); // the output pipes open now, so they count as held before any run
+  process.stderr.write('');
   const context = makeContext();
   const control = new net.Socket({ fd: Number(process.argv[2]), readable: true, writable: false });
   let runs = 0;
   for await (const line of readline.createInterface({ input: control, crlfDelay: Infinity })) {
     const { token, code } = JSON.parse(line);
     runs += 1;
-    const status = await execute(context, code, `<run ${runs}>`);
+    failedLater = false;
+    const before = pending();
+    const status = await settle(before, await execute(context, code, `<run ${runs}>`));
     process.stdout.write(`${token}${status};`);
     process.stderr.write(`${token}${status};`);
   }

@@ -1,5 +1,7 @@
 """The javascript runtime: one vm context that persists, Promises awaited, Node missing."""
 
+import time
+
 from assistant.runtime import Runtimes
 
 
@@ -18,6 +20,33 @@ def test_a_promise_result_is_awaited(execute):
     code = "new Promise((resolve) => setTimeout(() => { console.log('settled'); resolve() }, 100))"
     end = execute("node", code)
     assert (end.exit_status, end.output) == (0, "settled\n")
+
+
+def test_callbacks_left_behind_belong_to_the_run(execute, tmp_path):
+    """As with `node file.js`: output of a readFile callback or a timer is the run's own."""
+    numbers = tmp_path / "numbers.txt"
+    numbers.write_text("1\n2\n3\n")
+    code = (f"require('fs').readFile({str(numbers)!r}, 'utf8', (err, data) => {{\n"
+            "  setTimeout(() => console.log(data.split('\\n').map(Number)"
+            ".reduce((a, b) => a + b, 0)), 50);\n});")
+    end = execute("javascript", code)
+    assert (end.exit_status, end.output) == (0, "6\n")
+    assert execute("javascript", "console.log('next')").output == "next\n"
+
+
+def test_an_error_in_a_callback_fails_the_run(execute):
+    end = execute("javascript", "setTimeout(() => { throw new Error('late') }, 20)")
+    assert end.exit_status == 1
+    assert "Error: late" in end.output
+
+
+def test_a_listening_server_keeps_serving_after_its_run(execute):
+    started = time.monotonic()
+    end = execute("javascript", "const server = require('net').createServer(() => {});\n"
+                                "server.listen(0, '127.0.0.1', () => console.log('up'));")
+    assert (end.exit_status, end.output) == (0, "up\n")
+    assert time.monotonic() - started < 5
+    assert execute("javascript", "console.log(server.listening)").output == "true\n"
 
 
 def test_top_level_await_works(execute):
