@@ -24,6 +24,7 @@ from assistant.safety.policy import Approver, Policy
 from assistant.safety.redact import Redactor
 from assistant.safety.risk import DenyRules
 from assistant.session import Session
+from assistant.tools.toolbox import Toolbox
 
 
 class Assistant:
@@ -78,14 +79,16 @@ class Assistant:
                               settings.max_cpu_seconds, settings.max_run_output),
                 sandbox=self._sandbox(settings),
             )
+            self.tools = Toolbox.from_settings(settings)
             self.policy = Policy(
                 approver,
                 mode=settings.approval,
                 deny=DenyRules.parse(settings.deny),
                 protected=settings.own_paths,
+                tools=self.tools,
             )
             self._session = Session(
-                LLM(settings),
+                LLM(settings, self.tools),
                 self.runtimes,
                 self.policy,
                 system=settings.system_message,
@@ -94,6 +97,7 @@ class Assistant:
                 conversation_id=conversation_id,
                 messages=messages,
                 redact=self.redact,
+                tools=self.tools,
             )
         except BaseException:
             self._resources.close()  # no embedded server outlives a failed start
@@ -168,6 +172,8 @@ class Assistant:
 
     def close(self) -> None:
         self.runtimes.close()
+        if self.tools is not None:
+            self.tools.close()
         if self.journal is not None:
             self.journal.close()
         self._resources.close()

@@ -29,6 +29,7 @@ from assistant.choices import (
     one_of,
 )
 from assistant.safety.risk import DEFAULT_DENY, DenyRules
+from assistant.tools.servers import ServerConfig, parse_servers
 
 APP = "assistant"
 ENV_PREFIX = "ASSISTANT_"
@@ -103,6 +104,8 @@ class Settings:
     sandbox: SandboxMode = "guard"
     sandbox_writable: tuple[str, ...] = ()
     sandbox_network: bool = True
+    # tools: MCP servers by name ([mcp_servers.NAME] tables; profiles add to them)
+    mcp_servers: dict[str, ServerConfig] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def replace(self, **changes: Any) -> Settings:
@@ -204,6 +207,11 @@ def _coerce(name: str, value: Any, where: str) -> Any:
         return _flag(name, value, where)
     if get_origin(_HINTS[name]) is Literal:
         return _choice(name, value, where)
+    if name == "mcp_servers":
+        try:
+            return parse_servers(value, where)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
     kind = type(getattr(Settings(), name))
     if name == "deny":
         try:
@@ -251,7 +259,10 @@ def _apply_table(values: dict[str, Any], table: dict[str, Any], source: Path) ->
         elif name not in _FIELDS or name in _PATH_KEYS:
             known = ", ".join(sorted(n for n in _FIELDS if n not in _PATH_KEYS))
             raise ConfigError(f"{source}: unknown setting {key!r} (known: {known})")
-        values[name] = _coerce(name, value, str(source))
+        coerced = _coerce(name, value, str(source))
+        if name == "mcp_servers":  # a profile's servers join those of config.toml
+            coerced = {**values.get(name, {}), **coerced}
+        values[name] = coerced
 
 
 def _deprecated(where: str) -> None:

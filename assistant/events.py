@@ -40,6 +40,8 @@ class Proposal(Record):
 
     `risk` (low, medium, high, blocked) and `reasons` come from the static risk check,
     for front ends to show; the policy rates the code again itself before deciding.
+    A tool call is a proposal too: `tool` names where the tool comes from (`mcp:SERVER`,
+    `plugin:NAME`), `language` is the tool's name and `code` its JSON arguments.
     """
 
     kind: ClassVar[str] = "proposal"
@@ -48,6 +50,7 @@ class Proposal(Record):
     code: str
     risk: str = "low"
     reasons: tuple[str, ...] = ()
+    tool: str = ""
 
 
 @dataclass(frozen=True)

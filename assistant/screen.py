@@ -20,7 +20,7 @@ from typing import Any
 
 from assistant.config import Settings
 from assistant.llm.context import has_image
-from assistant.llm.results import SCREEN_HEADER
+from assistant.llm.results import SCREEN_HEADER, untrusted
 
 ABOUT_SCREEN = re.compile(
     r"\b(screen|click|button|window|dialog|menu|icon|mouse|cursor|desktop|scroll|"
@@ -118,7 +118,7 @@ class ScreenContext:
                  f'w={i["box"][2]} h={i["box"][3]}' for i in items]
         body = "\n".join(lines) or "(no text found on screen)"
         text = (f"{intro}\nText on screen (click one with computer.mouse.click(id=N)):\n"
-                f"<screen_text untrusted=\"true\">\n{body}\n</screen_text>")
+                + untrusted("screen_text", body))
         return {"role": "user", "content": [{"type": "text", "text": text}]}, ""
 
     def _read(self, view: Any) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ import os
 import threading
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant.events import (
     Error,
@@ -34,6 +34,9 @@ from assistant.runtime.changes import describe_changes, list_folder
 from assistant.safety.inputs import request_problem
 from assistant.safety.policy import Policy
 from assistant.screen import ScreenContext
+
+if TYPE_CHECKING:
+    from assistant.tools.toolbox import Toolbox
 
 DECLINES_BEFORE_STOP = 3
 NOT_RUN = "Not run: the turn was stopped before this code ran."
@@ -97,8 +100,10 @@ class Session:
         conversation_id: str = "",
         messages: list[dict[str, Any]] | None = None,
         redact: Callable[[str], str] | None = None,
+        tools: Toolbox | None = None,
     ) -> None:
         self.llm = llm
+        self.tools = tools  # MCP and plugin tools: their calls are proposals like code
         self.redact = redact or (lambda text: text)
         self.runtimes = runtimes
         self.policy = policy
@@ -118,6 +123,8 @@ class Session:
         """Stop whatever the turn is doing now: the LLM stream or the running code."""
         self._stop.set()
         self.runtimes.interrupt()
+        if self.tools is not None:
+            self.tools.interrupt()
 
     def _record(self, item: Event | dict[str, Any]) -> None:
         if self.journal is None:
@@ -159,6 +166,9 @@ class Session:
         self._snapshot()
         if self.screen.wanted_for(text):
             yield from self._look()
+        if self.tools is not None:  # servers start on first need; one that fails is said
+            for problem in self.tools.start():
+                yield self._emit(Notice(problem))
         state = _TurnState()
         notes = (self.llm.system_addendum(), self.screen.addendum(), self.runtimes.describe())
         addendum = "\n\n".join(note for note in notes if note)
@@ -292,7 +302,10 @@ class Session:
         folder = self.runtimes.cwd or os.getcwd()
         before = list_folder(folder)
         end: RunEnd | None = None
-        for event in self.runtimes.run(language, code, proposal_id=proposal_id):
+        run: Callable[..., Iterator[Event]] = self.runtimes.run
+        if self.tools is not None and self.tools.find(language) is not None:
+            run = self.tools.call  # a tool's answer comes back as a run's output
+        for event in run(language, code, proposal_id=proposal_id):
             yield self._emit(event)
             if isinstance(event, RunEnd):
                 end = event

@@ -38,8 +38,9 @@ class _Collected:
 class LLM:
     """Talks to the model named in `settings`; holds no state between replies except caches."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, offer: tools.Offer | None = None) -> None:
         self.settings = settings
+        self.offer = offer  # tools besides `execute` (MCP servers, plugins)
         self._uses_tools: bool | None = None
         self._windows: dict[str, int] = {}
         self._tool_tokens: int | None = None
@@ -68,7 +69,9 @@ class LLM:
 
     def system_addendum(self) -> str:
         """How to propose code in the current mode; the caller appends it to the system message."""
-        return tools.INSTRUCTIONS if self.uses_tools else fenced.INSTRUCTIONS
+        own = tools.INSTRUCTIONS if self.uses_tools else fenced.INSTRUCTIONS
+        more = self.offer.instructions(fenced=not self.uses_tools) if self.offer else ""
+        return f"{own}\n{more}" if more else own
 
     def stream(
         self, messages: list[dict[str, Any]], should_stop: Callable[[], bool] | None = None
@@ -99,6 +102,9 @@ class LLM:
                     raise self._error(failure) from None
                 time.sleep(RETRY_DELAYS[attempt])
         yield self._reply(got)
+
+    def _resolve(self) -> tools.Resolve | None:
+        return self.offer.resolve if self.offer is not None else None
 
     def result_messages(self, results: list[tuple[CodeCall, str]]) -> list[dict[str, Any]]:
         """History messages telling the model what happened to each proposal."""
@@ -137,7 +143,7 @@ class LLM:
         if got.stopped:
             calls: list[CodeCall] = []
         elif self.uses_tools:
-            calls = got.calls.calls()
+            calls = got.calls.calls(self._resolve())
             if calls:
                 message = {
                     "role": "assistant",
@@ -147,7 +153,7 @@ class LLM:
         else:
             calls = [
                 CodeCall(f"call_{uuid.uuid4().hex[:24]}", lang, code)
-                for lang, code in fenced.find_blocks(text)
+                for lang, code in fenced.find_blocks(text, self._resolve())
             ]
         return Reply(text, calls, message, got.usage, got.model or self.settings.model, got.stopped)
 
@@ -165,7 +171,8 @@ class LLM:
         model = self.model_for(messages)
         window = self.window_of(model)
         max_tokens = context.reply_tokens(settings.max_tokens, window)
-        tool_list = [tools.EXECUTE_TOOL] if self.uses_tools else None
+        offered = self.offer.specs() if self.offer else []
+        tool_list = [tools.EXECUTE_TOOL, *offered] if self.uses_tools else None
         tool_messages = [{"role": "system", "content": json.dumps(tool_list)}] if tool_list else []
         if context.surely_fits(messages + tool_messages, window - max_tokens):
             messages = [dict(m) for m in messages]  # what litellm may change is a copy

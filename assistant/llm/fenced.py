@@ -7,6 +7,7 @@ one tagged ```json or ```text is something the model shows, not something to run
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from assistant.runtime.languages import canonical_language
 
@@ -18,11 +19,14 @@ _OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*)
 _TAG = re.compile(r"[\w+#.-]*")
 
 
-def find_blocks(text: str) -> list[tuple[str, str]]:
+def find_blocks(
+    text: str, tools: Callable[[str], str | None] | None = None
+) -> list[tuple[str, str]]:
     """(language, code) of each runnable block, in order.
 
     A fence still open at the end of the text counts when it has content: the
-    model stopped (length limit or stop sequence) before closing it.
+    model stopped (length limit or stop sequence) before closing it. A block tagged with
+    an offered tool's name (`tools` resolves it) is a call: (tool name, JSON arguments).
     """
     blocks: list[tuple[str, str]] = []
     lines = text.split("\n")
@@ -43,6 +47,8 @@ def find_blocks(text: str) -> list[tuple[str, str]]:
         i += 1
         tag = _TAG.match(info.strip())
         language = canonical_language(tag[0]) if tag and tag[0] else None
+        if language is None and tag and tag[0] and tools is not None:
+            language = tools(tag[0])
         code = "\n".join(body).strip("\n")
         if language == "shell":
             code = _strip_prompts(code)

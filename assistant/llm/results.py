@@ -76,6 +76,13 @@ def is_results_message(message: dict[str, Any]) -> bool:
     )
 
 
+def untrusted(tag: str, text: str) -> str:
+    """Text from outside (the screen, a tool's answer) tagged as data the model must not obey;
+    a closing tag inside it is broken, so it cannot end the data early."""
+    body = text.replace(f"</{tag}", f"<\\/{tag}")
+    return f'<{tag} untrusted="true">\n{body}\n</{tag}>'
+
+
 def fence(text: str) -> str:
     """Wrap output in a fence longer than any backtick run inside it, so it cannot break out."""
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)

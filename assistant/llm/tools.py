@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from assistant.llm.reply import CodeCall
 from assistant.runtime.languages import LANGUAGES, canonical_language
@@ -32,6 +33,23 @@ EXECUTE_TOOL: dict[str, Any] = {
 INSTRUCTIONS = """\
 To run code, call the `execute` tool with `language` (python, shell or javascript) and \
 `code`; its result comes back as the tool result. Code in your text is never run."""
+
+
+# A tool's name for a name the model wrote (its name or its function name), None if no tool.
+Resolve = Callable[[str], "str | None"]
+
+
+class Offer(Protocol):
+    """Tools offered besides `execute` (assistant.tools.Toolbox)."""
+
+    def specs(self) -> list[dict[str, Any]]:
+        """The functions, in the providers' tool format."""
+
+    def instructions(self, fenced: bool) -> str:
+        """How to call them, for the system message."""
+
+    def resolve(self, name: str) -> str | None:
+        """The tool's name for a name the model wrote; None when it is no tool."""
 
 
 @dataclass
@@ -74,10 +92,13 @@ class ToolCallAssembler:
     def _last(self) -> _Slot | None:
         return self._slots[-1] if self._slots else None
 
-    def calls(self) -> list[CodeCall]:
-        """The finished calls; one that cannot run as sent carries its `problem`."""
+    def calls(self, resolve: Resolve | None = None) -> list[CodeCall]:
+        """The finished calls; one that cannot run as sent carries its `problem`.
+
+        A call of another offered tool is a CodeCall whose language is the tool's name
+        and whose code is its JSON arguments."""
         self._name_all()
-        return [_parse(slot) for slot in self._slots]
+        return [_parse(slot, resolve) for slot in self._slots]
 
     def message_calls(self) -> list[dict[str, Any]]:
         """The calls in OpenAI form, for the assistant message in history.
@@ -103,15 +124,18 @@ def _get(item: Any, key: str) -> Any:
     return item.get(key) if isinstance(item, dict) else getattr(item, key, None)
 
 
-def _parse(slot: _Slot) -> CodeCall:
+def _parse(slot: _Slot, resolve: Resolve | None = None) -> CodeCall:
     named_language = canonical_language(slot.name)
-    if slot.name != "execute" and named_language is None:
-        problem = f"there is no tool {slot.name!r}: the only one is 'execute'"
-        return CodeCall(slot.id, "", "", problem)
+    tool = resolve(slot.name) if resolve is not None and slot.name != "execute" else None
+    if slot.name != "execute" and named_language is None and tool is None:
+        only = "" if resolve is not None else ": the only one is 'execute'"
+        return CodeCall(slot.id, "", "", f"there is no tool {slot.name!r}{only}")
     arguments = _arguments(slot)
     if arguments is None:
         preview = " ".join(slot.arguments.split())[:80]
         return CodeCall(slot.id, "", "", f"its arguments are not JSON: {preview}")
+    if tool is not None:
+        return CodeCall(slot.id, tool, json.dumps(arguments, indent=2, ensure_ascii=False))
     if not isinstance(arguments.get("code"), str) or not arguments["code"].strip():
         return CodeCall(slot.id, "", "", "it has no 'code' text to run")
     language = str(arguments.get("language") or named_language or "python")

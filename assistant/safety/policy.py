@@ -9,12 +9,21 @@ policy rates each proposal with the static risk check first and acts on the rati
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from assistant.choices import ApprovalMode, choices, one_of
 from assistant.events import Approval, Proposal
 from assistant.safety.risk import Assessment, DenyRules, assess
 
 Approver = Callable[[Proposal], "Approval | bool"]
+
+
+class ToolRatings(Protocol):
+    """The tools a conversation may call besides `execute`, rated from their own hints and
+    the user's config (assistant.tools.Toolbox)."""
+
+    def rating(self, name: str) -> tuple[str, Assessment] | None:
+        """The tool's source and risk; None when `name` is no tool (so it is code)."""
 
 
 class Policy:
@@ -27,6 +36,7 @@ class Policy:
         mode: ApprovalMode = "ask",
         deny: DenyRules | None = None,
         protected: tuple[str, ...] = (),
+        tools: ToolRatings | None = None,
     ) -> None:
         if mode not in choices(ApprovalMode):
             raise ValueError(f"approval mode must be {one_of(choices(ApprovalMode))}, "
@@ -35,16 +45,22 @@ class Policy:
         self.mode: ApprovalMode = mode
         self.deny = deny or DenyRules()
         self.protected = protected
+        self.tools = tools
         self._always: set[tuple[str, str]] = set()
 
     def assess(self, language: str, code: str) -> Assessment:
-        """The static risk rating under this conversation's deny rules."""
+        """The static risk rating under this conversation's deny rules; a tool's own rating."""
+        rated = self.tools.rating(language) if self.tools is not None else None
+        if rated is not None:
+            return rated[1]
         return assess(code, language, self.deny, self.protected)
 
     def proposal(self, proposal_id: str, language: str, code: str) -> Proposal:
         """A proposal carrying its risk, so every front end can show it."""
         verdict = self.assess(language, code)
-        return Proposal(proposal_id, language, code, verdict.risk, verdict.reasons)
+        rated = self.tools.rating(language) if self.tools is not None else None
+        return Proposal(proposal_id, language, code, verdict.risk, verdict.reasons,
+                        tool=rated[0] if rated else "")
 
     def decide(self, proposal: Proposal) -> Approval:
         # Rated here again: a proposal's own `risk` field is for display, never trusted.

@@ -1,0 +1,121 @@
+"""The `[mcp_servers.NAME]` tables of config.toml and profiles, read into typed settings.
+
+Kept free of the MCP SDK, so reading settings stays fast and runs nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from assistant.safety.findings import LEVELS, Level
+
+NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
+SERVER_KEYS = ("command", "args", "env", "url", "risk", "deny", "timeout", "tools")
+RULE_KEYS = ("risk", "deny")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """The user's word on a server's or a tool's risk: a level replacing the rating from
+    the tool's annotations, and whether it is never called."""
+
+    risk: Level | None = None
+    deny: bool = False
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """One MCP server: a command started over stdio, or the URL of a streamable-HTTP one."""
+
+    name: str
+    command: str = ""
+    args: tuple[str, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)
+    url: str = ""
+    rule: Rule = Rule()
+    timeout: float = 0.0  # seconds a call may take; 0 = the run timeout
+    tools: dict[str, Rule] = field(default_factory=dict)
+
+    def rule_for(self, tool: str) -> Rule:
+        """The tool's own rule over the server's: deny from either, the tool's risk first."""
+        own = self.tools.get(tool, Rule())
+        return Rule(own.risk or self.rule.risk, own.deny or self.rule.deny)
+
+    @property
+    def transport(self) -> str:
+        return "http" if self.url else "stdio"
+
+
+def parse_servers(value: Any, where: str) -> dict[str, ServerConfig]:
+    """Every server of a `mcp_servers` table (JSON text in the environment).
+
+    Raises ValueError with a message naming `where`, the server and the problem.
+    """
+    if isinstance(value, str):
+        try:
+            value = json.loads(value or "{}")
+        except ValueError:
+            raise ValueError(f"{where}: mcp_servers must be a JSON object here") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"{where}: mcp_servers must be a table of [mcp_servers.NAME] tables")
+    return {name: _server(name, table, f"{where}: mcp_servers.{name}")
+            for name, table in value.items()}
+
+
+def _server(name: str, table: Any, where: str) -> ServerConfig:
+    if isinstance(table, ServerConfig):
+        return table
+    if not NAME.fullmatch(name):
+        raise ValueError(f"{where}: a server name is letters, digits, '-' and '_' only")
+    if not isinstance(table, dict):
+        raise ValueError(f"{where} must be a table")
+    _known(table, SERVER_KEYS, where)
+    command, url = table.get("command", ""), table.get("url", "")
+    if not isinstance(command, str) or not isinstance(url, str) or bool(command) == bool(url):
+        raise ValueError(f"{where} needs either command = \"...\" (stdio) or url = \"http...\"")
+    if url and not url.startswith(("http://", "https://")):
+        raise ValueError(f"{where}: url must start with http:// or https://, not {url!r}")
+    args, env = table.get("args", []), table.get("env", {})
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        raise ValueError(f"{where}: args must be a list of strings")
+    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+        raise ValueError(f"{where}: env must be a table of strings")
+    timeout = table.get("timeout", 0)
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout < 0:
+        raise ValueError(f"{where}: timeout must be a number of seconds")
+    tools = table.get("tools", {})
+    if not isinstance(tools, dict):
+        raise ValueError(f"{where}: tools must be a table of [mcp_servers.{name}.tools.TOOL]")
+    return ServerConfig(
+        name=name,
+        command=os.path.expanduser(command),
+        args=tuple(os.path.expanduser(a) for a in args),
+        env={str(k): os.path.expanduser(v) for k, v in env.items()},
+        url=url,
+        rule=_rule(table, where),
+        timeout=float(timeout),
+        tools={tool: _rule(rule, f"{where}.tools.{tool}") for tool, rule in tools.items()},
+    )
+
+
+def _rule(table: Any, where: str) -> Rule:
+    if not isinstance(table, dict):
+        raise ValueError(f"{where} must be a table")
+    if where.count(".tools."):
+        _known(table, RULE_KEYS, where)
+    risk, deny = table.get("risk"), table.get("deny", False)
+    if risk is not None and risk not in LEVELS:
+        raise ValueError(f"{where}: risk must be one of {', '.join(LEVELS)}, not {risk!r}")
+    if not isinstance(deny, bool):
+        raise ValueError(f"{where}: deny must be true or false, not {deny!r}")
+    return Rule(risk, deny)
+
+
+def _known(table: dict[str, Any], keys: tuple[str, ...], where: str) -> None:
+    unknown = sorted(set(table) - set(keys))
+    if unknown:
+        raise ValueError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(keys)})")
