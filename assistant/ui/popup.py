@@ -75,7 +75,9 @@ class Popup:
         """Show `proposal` (with the spoken `summary`) and wait for Run, Edit + Run or Cancel."""
         if threading.current_thread() is self._tk_thread:
             raise RuntimeError("approve() waits for the Tk thread: call it from another thread")
-        request = _Request(proposal, summary or f"Run this {proposal.language} code?")
+        asked = f"Call {proposal.language}?" if proposal.tool else (
+            f"Run this {proposal.language} code?")
+        request = _Request(proposal, summary or asked)
         if not self._submit(lambda: self._enqueue(request), request):
             return Approval(proposal.id, False, "caller", reason="the popup is closed")
         request.done.wait()

@@ -190,7 +190,9 @@ class Terminal:
         previous = signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
             while True:
-                answer = self.ask(f"Run this {proposal.language} code? {CHOICES}: ")
+                what = f"Call {proposal.language}" if proposal.tool else (
+                    f"Run this {proposal.language} code")
+                answer = self.ask(f"{what}? {CHOICES}: ")
                 if answer is None:
                     return Approval(
                         proposal.id, False, "policy",

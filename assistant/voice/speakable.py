@@ -73,6 +73,8 @@ def is_short(code: str) -> bool:
 
 
 def summary(language: str, code: str) -> str:
+    if "." in language:  # a tool call: its name is `SERVER.TOOL`, its code the arguments
+        return f"A call of the tool {tool_words(language)}"
     lines = len([line for line in code.strip().splitlines() if line.strip()])
     name = SPOKEN_NAMES.get(canonical_language(language) or "", language)
     kind = "command" if name == "shell" and lines <= SHORT_LINES else "script"
@@ -85,6 +87,8 @@ def summary(language: str, code: str) -> str:
 
 
 def spoken_code(language: str, code: str) -> str:
+    if "." in language:
+        return f"Call {tool_words(language)}: {spoken_symbols(code)}"
     name = SPOKEN_NAMES.get(canonical_language(language) or "", language)
     if name == "shell":
         commands = [spoken_shell(line) for line in code.strip().splitlines() if line.strip()]
@@ -129,6 +133,12 @@ def spoken_path(token: str) -> str:
     if len(parts) == 1:
         return parts[0].lower()
     return f"{parts[-1]} in {parts[-2].lower()}"
+
+
+def tool_words(name: str) -> str:
+    """notes.delete_note -> notes, delete note."""
+    server, _, tool = name.partition(".")
+    return f"{server}, {tool.replace('_', ' ').replace('-', ' ')}"
 
 
 def spoken_symbols(code: str) -> str:

@@ -71,3 +71,13 @@ def test_a_fenced_block_tagged_with_a_tool_is_a_call() -> None:
     tools = {"notes.search": "notes.search"}.get
     assert find_blocks(text, tools) == [("notes.search", '{"q": "milk"}')]
     assert find_blocks(text) == []
+
+
+def test_a_tool_call_is_spoken_as_a_call_with_its_arguments() -> None:
+    from assistant.voice.speakable import speak_proposal
+
+    code = '{\n  "name": "groceries.txt"\n}'
+    assert speak_proposal("notes.delete_note", code) == (
+        "Call notes, delete note: name groceries dot txt.")
+    assert speak_proposal("notes.list_notes", "{}", mode="summary") == (
+        "A call of the tool notes, list notes.")
