@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "daemon": ("daemon", "tray icon, hotkey, popup: daemon [--install-autostart]"),
     "models": ("models", "models installed and in use, with sizes: models [pull NAME] [--json]"),
     "doctor": ("doctor", "check each component and print the command that fixes it"),
+    "tools": ("tools", "tools the LLM may call, with source and risk: tools [--json]"),
 }
 
 

@@ -1,0 +1,63 @@
+"""`assistant tools` starts the configured servers, lists their tools with source and risk,
+says a broken server in one line, and leaves no server running."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.integration.conftest import ROOT
+from tests.support.mcp_server import http_server, stdio_config
+
+
+def tools(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "assistant.cli", "tools", *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
+def test_tools_json_lists_each_servers_tools_with_their_risk(tmp_path: Path) -> None:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    server = stdio_config(notes)
+    with http_server(notes) as url:
+        Path(os.environ["ASSISTANT_CONFIG_DIR"], "config.toml").write_text(
+            f"[mcp_servers.notes]\ncommand = {json.dumps(server['command'])}\n"
+            f"args = {json.dumps(server['args'])}\n"
+            f"env = {{ NOTES_DIR = {json.dumps(str(notes))}, PYTHONPATH = "
+            f"{json.dumps(str(ROOT))} }}\n"
+            '[mcp_servers.notes.tools.crash]\ndeny = true\n'
+            f'[mcp_servers.web]\nurl = "{url}"\nrisk = "medium"\n'
+            '[mcp_servers.gone]\ncommand = "no-such-mcp-server-zz"\n')
+        listed = tools("--json")
+        table = tools()
+    assert listed.returncode == 0, listed.stderr
+    rows = {row["name"]: row for row in json.loads(listed.stdout)}
+    assert rows["execute"]["source"] == "builtin"
+    assert rows["notes.list_notes"] == {"name": "notes.list_notes", "source": "mcp:notes",
+                                        "risk": "low",
+                                        "description": "List the notes, one name a line."}
+    assert rows["notes.delete_note"]["risk"] == "high"
+    assert rows["notes.crash"]["risk"] == "blocked"
+    assert rows["web.list_notes"]["risk"] == "medium" and rows["web.echo"]["source"] == "mcp:web"
+    assert listed.stderr.strip() == ("assistant tools: MCP server gone did not start "
+                                     "(no-such-mcp-server-zz: command not found): its tools "
+                                     "are not offered")
+    line = next(line for line in table.stdout.splitlines() if line.startswith("notes.echo"))
+    assert line.split()[:3] == ["notes.echo", "mcp:notes", "low"]
+    assert serving(notes) == []
+
+
+def serving(notes: Path) -> list[str]:
+    """Processes whose environment points at this test's notes: servers left running."""
+    marker = f"NOTES_DIR={notes}".encode()
+    found = []
+    for environ in Path("/proc").glob("[0-9]*/environ"):
+        try:
+            if marker in environ.read_bytes().split(b"\0"):
+                found.append(environ.parent.name)
+        except OSError:
+            continue
+    return found
