@@ -10,8 +10,10 @@ import os
 import threading
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from assistant.answers import AnswerCheck
 from assistant.events import (
     Error,
     Event,
@@ -26,7 +28,12 @@ from assistant.events import (
 from assistant.journal import Journal
 from assistant.llm import LLM, CodeCall, LLMError, Reply
 from assistant.llm.labels import actual_language
-from assistant.llm.results import describe_run, failed_last_message, is_results_message
+from assistant.llm.results import (
+    check_message,
+    describe_run,
+    failed_last_message,
+    is_results_message,
+)
 from assistant.prompt import system_message
 from assistant.repeats import REPEATS_BEFORE_STOP, Repeats
 from assistant.runtime import Runtimes
@@ -75,6 +82,7 @@ Ran = tuple[RunEnd, str]
 class _TurnState:
     """What one turn has done so far, for the rules that end it."""
 
+    answer: AnswerCheck
     runs: int = 0
     declines: int = 0
     corrected: bool = False  # the last call was malformed and the model was told
@@ -169,7 +177,7 @@ class Session:
         if self.tools is not None:  # servers start on first need; one that fails is said
             for problem in self.tools.start():
                 yield self._emit(Notice(problem))
-        state = _TurnState()
+        state = _TurnState(self._answer_check(text))
         notes = (self.llm.system_addendum(), self.screen.addendum(), self.runtimes.describe())
         addendum = "\n\n".join(note for note in notes if note)
         system = system_message(self.system, addendum)  # once a turn: it holds for all its calls
@@ -192,6 +200,12 @@ class Session:
                 self.messages.append(failed_last_message(state.last_exit))
                 yield self._emit(Notice("The model answered right after a failed run; it was "
                                         "asked to fix it or to say that it did not work."))
+                continue
+            problem = None if reply.calls else state.answer.problem(reply.text)
+            if problem:
+                self.messages.append(check_message(problem))
+                yield self._emit(Notice("The answer was checked against what ran: the model "
+                                        "was asked to look again."))
                 continue
             if not reply.calls:
                 yield from self._end(reply.text, "answered")
@@ -271,6 +285,7 @@ class Session:
             relabelled = RELABELLED.format(call.language, language)
             yield self._emit(Notice(f"This code is {language}, not {call.language}: it is "
                                     f"shown and rated as {language}, and runs as {language}."))
+        state.answer.proposed(call.code)
         proposal = self.policy.proposal(call.id, language, call.code)
         yield self._emit(proposal)
         approval = self.policy.decide(proposal)
@@ -284,6 +299,7 @@ class Session:
                 ("declined", state.declines) if state.declines >= DECLINES_BEFORE_STOP else None)
             return f"The user declined to run this code{why}.", stop
         end, changes = yield from self._run(language, approval.code, call.id)
+        state.answer.ran(end.output)
         result = self.redact(describe_run(end))
         state.runs += 1
         state.failed, state.last_exit = end.exit_status != 0, end.exit_status
@@ -296,6 +312,12 @@ class Session:
         if state.runs >= self.max_runs_per_turn:
             return told, ("max_runs", state.runs)
         return told, None
+
+    def _answer_check(self, request: str) -> AnswerCheck:
+        """The check of this turn's answer; figures said earlier in the conversation count."""
+        earlier = "\n".join(m["content"] for m in self.messages[:-1]
+                            if isinstance(m.get("content"), str))
+        return AnswerCheck(request, Path(self.runtimes.cwd or os.getcwd()), earlier)
 
     def _run(self, language: str, code: str, proposal_id: str) -> Generator[Event, None, Ran]:
         """Run approved code; its RunEnd, and what it changed in the working folder."""

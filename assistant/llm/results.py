@@ -62,6 +62,11 @@ def failed_last_message(exit_status: int | None) -> dict[str, Any]:
             "did not work."}
 
 
+def check_message(problem: str) -> dict[str, Any]:
+    """What a check of the final answer found, said to the model as a result, not a turn."""
+    return {"role": "user", "content": f"{RESULTS_HEADER}\n\n{problem}"}
+
+
 def is_results_message(message: dict[str, Any]) -> bool:
     """True for the user-role message `fenced_message` makes (it does not start a turn),
     and for the one showing the screen."""

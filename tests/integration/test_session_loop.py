@@ -252,3 +252,45 @@ def test_an_answer_right_after_a_failed_run_is_sent_back_once(
     assert len(reminders) == 1  # once a turn: the model may then say it did not work
     assert isinstance(again[-1], TurnEnd) and again[-1].text == "It did not work."
     assert len(server.chat_requests) == 7
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_a_figure_the_output_does_not_show_is_sent_back_once(
+    server: LLMServer, work: Path, style: str
+) -> None:
+    (work / "config.json").write_text('{"database": {"port": 6432}}')
+    read = "import json\nprint(json.load(open('config.json'))['database']['port'])"
+    server.add(propose(style, "python", read), text("The database uses port 5432."),
+               text("The database uses port 6432."))
+    with make(server, style) as a:
+        events = list(a.turn("which port does the database use in config.json?"))
+    assert "checked against what ran" in notices(events)
+    assert "Your answer gives 5432, which appears in no output" in told(server, 2)
+    assert isinstance(events[-1], TurnEnd) and events[-1].text == "The database uses port 6432."
+
+
+def test_a_question_about_this_machine_gets_code_not_a_guess(server: LLMServer,
+                                                              work: Path) -> None:
+    for name in ("a.txt", "b.txt", "c.txt"):
+        (work / name).write_text(name)
+    server.add(text("There are 12 files."), tool_call("shell", "ls | wc -l"),
+               text("There are 3 files."))
+    with make(server, "tools") as a:
+        events = list(a.turn("how many files are in this folder?"))
+    assert "You answered without running any code" in told(server, 1)
+    assert [end.output.strip() for end in runs(events)] == ["3"]
+    assert isinstance(events[-1], TurnEnd) and events[-1].text == "There are 3 files."
+
+
+def test_a_file_printed_instead_of_written_is_sent_back(server: LLMServer, work: Path) -> None:
+    (work / "inventory.csv").write_text("sku,qty\nA1,4\n")
+    printed = "import csv, json\nprint(json.dumps(list(csv.DictReader(open('inventory.csv')))))"
+    written = ("import csv, json\nwith open('inventory.json', 'w') as out:\n"
+               "    json.dump(list(csv.DictReader(open('inventory.csv'))), out)")
+    server.add(tool_call("python", printed), text("The task is done."),
+               tool_call("python", written), text("inventory.json is written."))
+    with make(server, "tools") as a:
+        events = list(a.turn("convert inventory.csv to inventory.json"))
+    assert "inventory.json does not exist in the working folder" in told(server, 2)
+    assert '"sku": "A1"' in (work / "inventory.json").read_text()
+    assert isinstance(events[-1], TurnEnd) and events[-1].text == "inventory.json is written."

@@ -1,0 +1,124 @@
+"""Checks on a final answer before the turn accepts it.
+
+Small models answer questions about this machine from nothing, misread their own output
+("port 5432" where it printed 6432), and call a file written that was only printed. Each
+check is cheap and local: the words of the request and the answer, the outputs of the
+turn's runs, and which files the request names. A check that fires costs one more reply,
+once per turn; it never ends a turn or changes an answer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# Questions whose answer is on this machine, not in any model's training.
+ABOUT_THIS_MACHINE = re.compile(
+    r"\b(disk|free space|cpus?|cores?|memory|ram|kernel|uptime|battery|process(es)?|"
+    r"installed|ip address|hostname|this (computer|machine|folder|directory)|my (computer|"
+    r"machine|files|folder|desktop|screen)|folders?|director(y|ies)|files|what time|"
+    r"how (many|much|big|large)|largest|biggest|smallest|newest|oldest|count)\b",
+    re.IGNORECASE,
+)
+# A file named in a request: a relative path ending in an extension people use for files.
+EXTENSIONS = (
+    "txt|md|csv|tsv|json|jsonl|xml|yaml|yml|toml|ini|cfg|conf|log|py|js|mjs|ts|sh|html|css|"
+    "pdf|png|jpg|jpeg|gif|svg|zip|tar|gz|tgz|sql|db|sqlite|bak|doc|docx|xls|xlsx|odt|ods"
+)
+NAMED_FILE = re.compile(
+    r"(?<![\w/~.-])((?:[\w-]+/)*[\w.-]*\w\.(?:" + EXTENSIONS + r"))(?![\w/])",
+    re.IGNORECASE,
+)
+MAKES = re.compile(r"\b(write|save|create|make|generate|export|convert|produce|put|store|"
+                   r"extract|copy|split|merge|combine)\b", re.IGNORECASE)
+NEGATION = re.compile(r"\b(not|no|never|cannot|unable|failed|couldn't|didn't|wasn't)\b",
+                      re.IGNORECASE)
+NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w])")
+LIST_MARKER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
+
+NO_RUN = (
+    "You answered without running any code, but this request is about this machine, which "
+    "you cannot know without looking. Run code that finds out, then answer from its output."
+)
+UNSEEN_NUMBERS = (
+    "Your answer gives {}, which appears in no output of your runs. Read the output again "
+    "and answer from what it shows, or run code that finds out."
+)
+MISSING_FILES = (
+    "{} does not exist in the working folder, so the task is not done. Do it, check "
+    "that the file is there, then answer."
+)
+
+
+def named_files(request: str) -> list[str]:
+    """The relative file paths a request names, in order, each once."""
+    return list(dict.fromkeys(NAMED_FILE.findall(request)))
+
+
+def numbers(text: str) -> set[float]:
+    """The figures in a text, as numbers: thousands separators, list markers and single
+    digits (counts a model derives, often rightly, from a listing) are left out."""
+    found: set[float] = set()
+    for token in NUMBER.findall(LIST_MARKER.sub(" ", text)):
+        try:
+            number = float(token.replace(",", ""))
+        except ValueError:
+            continue
+        if not (number.is_integer() and abs(number) < 10):
+            found.add(number)
+    return found
+
+
+@dataclass
+class AnswerCheck:
+    """What a turn has seen, to judge its final answer; made when the turn starts."""
+
+    request: str
+    folder: Path
+    context: str = ""  # earlier messages of the conversation: figures may come from there
+    code: list[str] = field(default_factory=list)  # every proposal, run or declined
+    outputs: list[str] = field(default_factory=list)  # of the runs
+    asked: bool = False  # one check per turn
+    _existed: dict[str, bool] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._existed = {name: (self.folder / name).exists() for name in named_files(self.request)}
+
+    def proposed(self, code: str) -> None:
+        self.code.append(code)
+
+    def ran(self, output: str) -> None:
+        self.outputs.append(output)
+
+    def problem(self, answer: str) -> str | None:
+        """What to tell the model about `answer` before accepting it; None to accept it."""
+        if self.asked:
+            return None
+        problem = self._find(answer)
+        self.asked = problem is not None
+        return problem
+
+    def _find(self, answer: str) -> str | None:
+        if not self.code:
+            return NO_RUN if ABOUT_THIS_MACHINE.search(self.request) else None
+        if not self.outputs:
+            return None  # nothing ran: the user declined, and the answer says so
+        missing = [name for name, existed in self._existed.items()
+                   if not existed and not (self.folder / name).exists()]
+        if missing and MAKES.search(self.request) and not NEGATION.search(answer):
+            return MISSING_FILES.format(", ".join(missing))
+        seen = numbers("\n".join([self.request, self.context, *self.outputs, *self.code]))
+        unseen = sorted(n for n in numbers(answer) if not _close_to_any(n, seen))
+        if unseen:
+            return UNSEEN_NUMBERS.format(", ".join(_shown(n) for n in unseen))
+        return None
+
+
+def _close_to_any(number: float, seen: set[float]) -> bool:
+    """Seen as is, or rounded as people round (5186.5 for 5186.50, 4.9 for 4.91)."""
+    return any(abs(number - other) <= 0.051 * max(1.0, abs(number) / 100) for other in seen)
+
+
+def _shown(number: float) -> str:
+    return str(int(number)) if number.is_integer() else str(number)

@@ -1,0 +1,78 @@
+"""Checks on a final answer: what they catch, and what they let through."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from assistant.answers import (
+    MISSING_FILES,
+    NO_RUN,
+    UNSEEN_NUMBERS,
+    AnswerCheck,
+    named_files,
+    numbers,
+)
+
+
+def test_named_files_are_relative_paths_with_file_extensions() -> None:
+    request = ("convert inventory.csv to data/inventory.json, not /etc/hosts.txt or "
+               "~/x.txt; see example.com and version 2.0")
+    assert named_files(request) == ["inventory.csv", "data/inventory.json"]
+
+
+def test_numbers_ignore_separators_list_markers_and_single_digits() -> None:
+    assert numbers("1. The total is 5,186.50 from 3 files, port 6432.\n2. -12 left") == {
+        5186.5, 6432.0, -12.0}
+
+
+def test_a_question_about_this_machine_answered_without_code_is_sent_back(
+        tmp_path: Path) -> None:
+    check = AnswerCheck("how many CPU cores does this machine have?", tmp_path)
+    assert check.problem("4") == NO_RUN
+    assert check.problem("4") is None  # once a turn
+
+
+def test_a_general_question_answered_without_code_is_accepted(tmp_path: Path) -> None:
+    assert AnswerCheck("what is a CSV file?", tmp_path).problem("Comma-separated values.") is None
+
+
+def test_a_figure_no_output_shows_is_sent_back(tmp_path: Path) -> None:
+    check = AnswerCheck("which port does the database use in config.json?", tmp_path)
+    check.proposed("print(json.load(open('config.json'))['database']['port'])")
+    check.ran("6432\n")
+    assert check.problem("The database uses port 5432.") == UNSEEN_NUMBERS.format("5432")
+
+
+def test_figures_from_the_output_request_or_earlier_turns_are_accepted(tmp_path: Path) -> None:
+    check = AnswerCheck("what is the total of sales.csv, in 2026 terms?", tmp_path,
+                        context="The tax rate is 19.6 percent.")
+    check.proposed("...")
+    check.ran("total: 5186.5\n")
+    assert check.problem("The total is $5,186.50 for 2026, at 19.6 % tax, in 3 rows.") is None
+
+
+def test_a_file_to_make_that_is_missing_is_sent_back(tmp_path: Path) -> None:
+    (tmp_path / "inventory.csv").write_text("sku\n")
+    check = AnswerCheck("convert inventory.csv to inventory.json", tmp_path)
+    check.proposed("print(rows)")
+    check.ran("[...]\n")
+    assert check.problem("The task is done.") == MISSING_FILES.format("inventory.json")
+
+
+def test_a_missing_file_is_accepted_when_made_or_when_the_answer_says_it_failed(
+        tmp_path: Path) -> None:
+    made = AnswerCheck("write hello to hello.txt", tmp_path)
+    made.proposed("...")
+    made.ran("")
+    (tmp_path / "hello.txt").write_text("hello")
+    assert made.problem("Done.") is None
+    failed = AnswerCheck("save the list as list.txt", tmp_path)
+    failed.proposed("...")
+    failed.ran("")
+    assert failed.problem("I could not write list.txt: the folder is read-only.") is None
+
+
+def test_nothing_is_asked_when_every_proposal_was_declined(tmp_path: Path) -> None:
+    check = AnswerCheck("how big is this folder?", tmp_path)
+    check.proposed("du -sh .")
+    assert check.problem("I did not run it, as you declined.") is None
