@@ -201,9 +201,9 @@ class Session:
                 yield self._emit(Notice("The model answered right after a failed run; it was "
                                         "asked to fix it or to say that it did not work."))
                 continue
-            problem = None if reply.calls else state.answer.problem(reply.text)
-            if problem:
-                self.messages.append(check_message(problem))
+            doubt = None if reply.calls else state.answer.problem(reply.text)
+            if doubt:
+                self.messages.append(check_message(doubt))
                 yield self._emit(Notice("The answer was checked against what ran: the model "
                                         "was asked to look again."))
                 continue
