@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import getpass
+import importlib.util
 import os
 import platform
 import shutil
@@ -21,6 +23,20 @@ from its output.
 briefly in plain words, without code."""
 
 
+# Packages small models reach for; saying which are here saves a failed import and a
+# `pip install` that lands in another interpreter.
+KNOWN_PACKAGES = ("numpy", "pandas", "requests", "PIL", "yaml", "openpyxl", "bs4", "matplotlib")
+
+
+@functools.cache
+def python_packages() -> str:
+    """Which well-known packages the Python runtime (this interpreter) can import."""
+    have = [name for name in KNOWN_PACKAGES if importlib.util.find_spec(name) is not None]
+    missing = [name for name in KNOWN_PACKAGES if name not in have]
+    return (f"Python packages besides the standard library: {', '.join(have) or 'none'}; "
+            f"not installed: {', '.join(missing) or 'none'} (prefer the standard library)")
+
+
 def machine_facts() -> str:
     """Facts the LLM needs to write code that works here, read fresh for each conversation."""
     try:
@@ -37,6 +53,7 @@ def machine_facts() -> str:
             # local model read the whole conversation again (8-11 s here instead of 0.4 s).
             f"Date: {time.strftime('%Y-%m-%d (%A)')}",
             f"Languages available: {', '.join(languages)}",
+            python_packages(),
         ]
     )
 

@@ -1,0 +1,23 @@
+"""The system message's machine facts: what code written for this machine must know."""
+
+from __future__ import annotations
+
+import importlib.util
+
+from assistant.prompt import KNOWN_PACKAGES, machine_facts, system_message
+
+
+def test_the_facts_say_which_known_packages_the_python_runtime_has() -> None:
+    line = next(line for line in machine_facts().splitlines() if line.startswith("Python packages"))
+    have, missing = line.split("; not installed: ")
+    for name in KNOWN_PACKAGES:
+        present = importlib.util.find_spec(name) is not None
+        assert (name in have.split(": ", 1)[1]) == present, name
+        assert (name in missing) == (not present), name
+
+
+def test_the_users_system_message_replaces_the_base_but_never_the_facts() -> None:
+    message = system_message("Be terse.", "note")
+    assert message.startswith("Be terse.\n\nOperating system: ")
+    assert "Python packages besides the standard library" in message
+    assert message.endswith("\n\nnote")
