@@ -104,6 +104,11 @@ class Settings:
     sandbox: SandboxMode = "guard"
     sandbox_writable: tuple[str, ...] = ()
     sandbox_network: bool = True
+    # the web page (`assistant serve`; the daemon too with serve = true): its port on
+    # 127.0.0.1, and how many LLM calls (turns and decisions) its API may start a minute
+    serve: bool = False
+    serve_port: int = 8421
+    serve_llm_calls_per_minute: int = 30
     # tools: MCP servers by name ([mcp_servers.NAME] tables; profiles add to them)
     mcp_servers: dict[str, ServerConfig] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)

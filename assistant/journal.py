@@ -133,13 +133,19 @@ class Journal:
             )
         return str(rows[0][0])
 
-    def conversations(self, limit: int = 20) -> list[dict[str, Any]]:
+    def conversations(self, limit: int = 20, search: str = "") -> list[dict[str, Any]]:
+        """The latest conversations; with `search`, those whose title or any step holds it."""
+        # Steps are stored as JSON, so the text is also looked for the way JSON escapes it.
+        patterns = [_like(search), _like(json.dumps(search)[1:-1])]
         with self._lock:
             rows = self._db.execute(
                 "SELECT c.id, c.created, c.updated, c.title, c.model, "
                 "(SELECT COUNT(*) FROM records r WHERE r.conversation_id=c.id AND r.kind='user') "
-                "FROM conversations c ORDER BY c.updated DESC LIMIT ?",
-                (limit,),
+                "FROM conversations c WHERE ? = '' OR c.title LIKE ? ESCAPE '\\' OR EXISTS "
+                "(SELECT 1 FROM records r WHERE r.conversation_id=c.id AND "
+                "(r.data LIKE ? ESCAPE '\\' OR r.data LIKE ? ESCAPE '\\')) "
+                "ORDER BY c.updated DESC LIMIT ?",
+                (search, patterns[0], *patterns, limit),
             ).fetchall()
         keys = ("id", "created", "updated", "title", "model", "turns")
         return [dict(zip(keys, row, strict=True)) for row in rows]
@@ -164,3 +170,9 @@ class Journal:
             for turn, ts, kind, data in rows
         ]
         return result
+
+
+def _like(text: str) -> str:
+    """A LIKE pattern that finds `text` anywhere, its own % and _ taken literally."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"

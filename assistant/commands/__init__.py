@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "devices": ("devices", "list audio input and output devices"),
     "voice": ("voice", "push-to-talk conversation in the terminal"),
     "daemon": ("daemon", "tray icon, hotkey, popup: daemon [--install-autostart]"),
+    "serve": ("serve", "the web page and its API: serve [--port N] [--new-token]"),
     "models": ("models", "models installed and in use, with sizes: models [pull NAME] [--json]"),
     "doctor": ("doctor", "check each component and print the command that fixes it"),
     "tools": ("tools", "tools the LLM may call, with source and risk: tools [--json]"),

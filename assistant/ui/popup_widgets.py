@@ -11,14 +11,11 @@ from collections.abc import Callable
 from tkinter import font as tkfont
 from typing import Any
 
-from pygments.lexer import Lexer
-from pygments.lexers import get_lexer_by_name
 from pygments.styles import get_style_by_name
 from pygments.token import Token, _TokenType
-from pygments.util import ClassNotFound
 
 from assistant.events import Proposal
-from assistant.ui.terminal import LEXERS
+from assistant.ui.highlight import code_lexer
 
 STYLE = "friendly"
 RISK_COLOURS = {"low": "#2e7d32", "medium": "#e65100", "high": "#c62828", "blocked": "#c62828"}
@@ -35,15 +32,6 @@ TITLES = {  # the title says what the window waits for: tests and scripts find i
     "running": "assistant: running",
     "answered": "assistant: answer",
 }
-
-
-def code_lexer(language: str) -> Lexer:
-    """The pygments lexer for a proposal's language, plain text when pygments has none."""
-    options = {"stripnl": False, "ensurenl": False}
-    try:
-        return get_lexer_by_name(LEXERS.get(language, language), **options)
-    except ClassNotFound:
-        return get_lexer_by_name("text", **options)
 
 
 class PopupWindow:

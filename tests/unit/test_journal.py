@@ -64,3 +64,19 @@ def test_unwritable_location_is_one_clear_line(tmp_path: Path) -> None:
     blocker.write_text("")
     with pytest.raises(JournalError, match="cannot open the journal"):
         Journal(blocker / "sub" / "journal.db")
+
+
+def test_search_finds_conversations_by_title_and_by_any_step(tmp_path: Path) -> None:
+    journal = Journal.in_dir(tmp_path)
+    files = journal.start_conversation("m")
+    journal.record(files, 1, {"kind": "user", "text": "list files"})
+    journal.record(files, 1, Proposal("p1", "shell", 'ls "Zoë\'s photos"'))
+    other = journal.start_conversation("m")
+    journal.record(other, 1, {"kind": "user", "text": "what time is it, 100% sure?"})
+    found = {q: [row["id"] for row in journal.conversations(search=q)]
+             for q in ("", "LIST", "Zoë's photos", "100%", "0%", "_", "nothing like it")}
+    assert set(found[""]) == {files, other}
+    assert found["LIST"] == [files]
+    assert found["Zoë's photos"] == [files]  # stored as JSON, found as typed
+    assert found["100%"] == [other] and found["0%"] == [other]
+    assert found["_"] == [] and found["nothing like it"] == []

@@ -1,0 +1,117 @@
+"""`assistant serve`: the web page and its API on this machine, locked with a token.
+
+It prints one line, `assistant serve: open http://127.0.0.1:PORT/?token=TOKEN`, and serves
+until SIGINT or SIGTERM. The token lives 0600 in the data folder; --new-token replaces it.
+Another address than loopback needs --tls-cert and --tls-key.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+
+from assistant.config import ConfigError, Settings, load_settings
+
+PREFIX = "assistant serve:"
+
+
+def parser() -> argparse.ArgumentParser:
+    parse = argparse.ArgumentParser(prog="assistant serve", description=__doc__.splitlines()[0])
+    parse.add_argument("--port", type=int, help="port to listen on (default: serve_port, 8421; "
+                                                "0 picks a free one)")
+    parse.add_argument("--host", default="127.0.0.1",
+                       help="address to bind (default 127.0.0.1; others need TLS)")
+    parse.add_argument("--tls-cert", default="", help="certificate file (PEM) for HTTPS")
+    parse.add_argument("--tls-key", default="", help="its private key file (PEM)")
+    parse.add_argument("--new-token", action="store_true",
+                       help="replace the token: every page and client holding the old one "
+                            "is locked out")
+    parse.add_argument("-m", "--model", help="LLM as litellm names it")
+    parse.add_argument("--api-base", help="URL of an OpenAI-compatible or Ollama server")
+    parse.add_argument("--api-key", help="API key for the model's provider")
+    parse.add_argument("--code-style", choices=("auto", "tools", "fenced"),
+                       help="how the LLM proposes code: tool calls or fenced blocks")
+    parse.add_argument("--profile", help="a TOML profile from the config folder's profiles/")
+    parse.add_argument("--local", dest="offline", action="store_const", const=True,
+                       help="only local models (Ollama, else the embedded model)")
+    return parse
+
+
+def fail(message: str, status: int = 2) -> int:
+    tell(message)
+    return status
+
+
+def tell(line: str) -> None:
+    print(f"{PREFIX} {line}", file=sys.stderr, flush=True)
+
+
+def main(argv: list[str]) -> int:
+    args = parser().parse_args(argv)
+    from assistant.web.guard import is_loopback
+
+    if not is_loopback(args.host) and not (args.tls_cert and args.tls_key):
+        return fail(f"{args.host} is not a loopback address: pass --tls-cert and --tls-key "
+                    "to serve it over HTTPS, or leave --host out")
+    flags = {k: v for k, v in vars(args).items()
+             if k in ("model", "api_base", "api_key", "code_style", "profile", "offline")}
+    try:
+        settings = load_settings(flags)
+    except ConfigError as exc:
+        return fail(str(exc))
+    from assistant.llm import embedded, local
+
+    try:
+        with local.ready(settings, tell) as ready:
+            if not ready.model:
+                return fail("no model chosen: pass --model NAME or set model in config.toml")
+            return serve(ready, args)
+    except local.LocalError as exc:
+        return fail(str(exc))
+    except embedded.EmbeddedError as exc:
+        return fail(str(exc), 1)
+
+
+def serve(settings: Settings, args: argparse.Namespace) -> int:
+    from assistant.journal import Journal, JournalError
+    from assistant.web.app import make_app
+    from assistant.web.conversations import Conversations
+    from assistant.web.live import Hub
+    from assistant.web.server import Server, bind
+    from assistant.web.token import TokenFile
+
+    tokens = TokenFile(settings.data_path)
+    token = tokens.rotate() if args.new_token else tokens.get()
+    port = settings.serve_port if args.port is None else args.port
+    try:
+        journal = Journal.in_dir(settings.data_path)
+    except JournalError as exc:
+        return fail(str(exc), 1)
+    try:
+        sock = bind(args.host, port)
+    except OSError as exc:
+        journal.close()
+        return fail(f"cannot listen on {args.host}:{port} ({exc.strerror}): pass --port N, "
+                    "or --port 0 for any free port")
+    hub = Hub()
+    turns = Conversations(settings, hub)
+    tls = bool(args.tls_cert)
+    app = make_app(hub, turns, journal, token=tokens, hosts=(args.host,), tls=tls,
+                   per_minute=settings.serve_llm_calls_per_minute)
+    server = Server(app, sock, tls_cert=args.tls_cert, tls_key=args.tls_key)
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: server.stop())
+    scheme = "https" if tls else "http"
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"{PREFIX} open {scheme}://{host}:{server.port}/?token={token}", flush=True)
+    import threading
+
+    threading.Thread(target=turns.warm_up, name="warm-up", daemon=True).start()
+    try:
+        server.run()
+    finally:
+        hub.close()
+        turns.close()
+        journal.close()
+    return 0

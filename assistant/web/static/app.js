@@ -1,0 +1,369 @@
+// The page: conversations from the journal, the live turn from the event stream, and the
+// waiting proposal with Run (Enter), Edit and Cancel (Esc). Every text is set as text;
+// only the code the server highlighted is set as HTML.
+"use strict";
+
+const $ = (selector) => document.querySelector(selector);
+const view = $("#view");
+const state = {
+  conversation: "",   // the conversation the next request continues ("" = a new one)
+  ownTurn: "",        // the turn this page started and that is still running
+  liveTurns: new Set(),
+  pending: null,      // {proposal, card, editing, armed}
+  answer: null,       // the answer block the LLM's words stream into
+  output: null,       // the output block of the running code
+  proposals: {},      // proposal id -> its data (for edited approvals)
+};
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function add(node) {
+  const empty = view.querySelector(".empty");
+  if (empty) empty.remove();
+  node.dataset.rendered = String(performance.timeOrigin + performance.now());
+  view.appendChild(node);
+  view.scrollTop = view.scrollHeight;
+  return node;
+}
+
+function clock(ts) {
+  return new Date(ts * 1000).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
+}
+
+async function api(path, body) {
+  const options = body === undefined ? {} : {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
+  };
+  const response = await fetch(path, options);
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok && response.status !== 202) {
+    throw new Error(data.error || `${response.status} ${response.statusText}`);
+  }
+  return data;
+}
+
+async function sha256(text) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function setStatus(text, kind) {
+  const status = $("#status");
+  status.textContent = text;
+  status.className = `status ${kind || "idle"}`;
+}
+
+// Rendering: live events and journal records share one vocabulary.
+
+function render(data) {
+  switch (data.kind) {
+    case "user":
+      state.answer = null;
+      add(el("div", "turn-head", data.ts ? clock(data.ts) : "now"));
+      add(el("div", "user", data.text));
+      break;
+    case "text":
+      if (!state.answer) state.answer = add(el("div", "answer", ""));
+      state.answer.textContent += data.text;
+      break;
+    case "assistant":
+      if (data.text) add(el("div", "answer", data.text));
+      break;
+    case "proposal":
+      state.answer = null;
+      state.proposals[data.id] = data;
+      renderProposal(data);
+      break;
+    case "approval":
+      renderApproval(data);
+      break;
+    case "output":
+      if (!state.output) state.output = add(el("pre", "output"));
+      state.output.appendChild(el("span", data.stream === "stderr" ? "stderr" : "", data.text));
+      state.output.scrollTop = state.output.scrollHeight;
+      break;
+    case "run_end":
+      renderRunEnd(data);
+      break;
+    case "notice":
+      add(el("div", "notice", data.text));
+      break;
+    case "error":
+      add(el("div", "error", data.text || data.message || ""));
+      break;
+    case "usage":
+      if (state.answer) {
+        state.answer.title = `${data.model}: ${data.prompt_tokens} + ${data.completion_tokens} tokens`;
+      }
+      break;
+    case "turn_end":
+      renderTurnEnd(data);
+      break;
+  }
+}
+
+function renderProposal(data) {
+  const card = add(el("div", `proposal risk-${data.risk}`));
+  card.dataset.id = data.id;
+  const head = card.appendChild(el("div", "head"));
+  head.appendChild(el("strong", "", data.language));
+  head.appendChild(el("span", `badge ${data.risk}`, `${data.risk} risk`));
+  if (data.reasons && data.reasons.length) {
+    const reasons = card.appendChild(el("ul", "reasons"));
+    for (const reason of data.reasons) reasons.appendChild(el("li", "", reason));
+  }
+  const code = card.appendChild(el("pre", "code"));
+  code.innerHTML = data.html;  // highlighted and escaped by the server (pygments)
+}
+
+function ask(data) {
+  // A proposal waits for this page: show its buttons.
+  const card = view.querySelector(`.proposal[data-id="${CSS.escape(data.id)}"]`);
+  if (!card || card.querySelector(".actions")) return;
+  const actions = card.appendChild(el("div", "actions"));
+  const run = actions.appendChild(el("button", "run", data.risk === "high" ? "Run (high risk)" : "Run"));
+  const edit = actions.appendChild(el("button", "edit", "Edit"));
+  const cancel = actions.appendChild(el("button", "cancel", "Cancel"));
+  actions.appendChild(el("span", "hint", "Enter runs · Esc cancels"));
+  for (const button of [run, edit, cancel]) button.type = "button";
+  state.pending = {proposal: data, card, editing: null, armed: false};
+  run.addEventListener("click", () => decide(true));
+  edit.addEventListener("click", startEditing);
+  cancel.addEventListener("click", () => decide(false));
+  setStatus("waiting for you", "waiting");
+  run.focus();
+}
+
+function startEditing() {
+  const pending = state.pending;
+  if (!pending || pending.editing) return;
+  const area = el("textarea", "code-edit");
+  area.value = pending.proposal.code;
+  area.spellcheck = false;
+  pending.card.querySelector(".code").replaceWith(area);
+  pending.editing = area;
+  area.focus();
+}
+
+async function decide(approved) {
+  const pending = state.pending;
+  if (!pending) return;
+  const proposal = pending.proposal;
+  const code = pending.editing ? pending.editing.value : proposal.code;
+  if (approved && proposal.risk === "high" && !pending.armed) {
+    pending.armed = true;  // high risk: a second, deliberate Run
+    const run = pending.card.querySelector(".run");
+    run.classList.add("armed");
+    run.textContent = "Run high-risk code: press again";
+    return;
+  }
+  state.pending = null;
+  pending.card.querySelector(".actions").remove();
+  const body = {approved, sha256: await sha256(proposal.code)};
+  if (approved && code !== proposal.code) body.code = code;
+  try {
+    await api(`/api/proposals/${encodeURIComponent(proposal.id)}/decision`, body);
+  } catch (error) {
+    add(el("div", "error", `The decision was not taken: ${error.message}`));
+  }
+}
+
+function renderApproval(data) {
+  if (state.pending && state.pending.proposal.id === data.proposal_id) {
+    const actions = state.pending.card.querySelector(".actions");
+    if (actions) actions.remove();  // answered elsewhere (the popup, the tray, a voice)
+    state.pending = null;
+  }
+  const card = view.querySelector(`.proposal[data-id="${CSS.escape(data.proposal_id)}"]`);
+  const proposal = state.proposals[data.proposal_id];
+  if (card && data.approved && proposal && data.code && data.code !== proposal.code) {
+    const edited = el("pre", "code edited", data.code);
+    const old = card.querySelector(".code, .code-edit");
+    if (old) old.replaceWith(edited); else card.appendChild(edited);
+  }
+  const verdict = `${data.approved ? "Approved" : "Not run"} by ${data.decided_by}` +
+    (data.reason ? `: ${data.reason}` : "");
+  const line = el("div", data.approved ? "decided" : "decided no", verdict);
+  if (card) {
+    card.appendChild(line);
+    line.dataset.rendered = String(performance.timeOrigin + performance.now());
+  } else {
+    add(line);
+  }
+  state.output = null;
+  if (data.approved && state.liveTurns.size) setStatus("running", "busy");
+}
+
+function renderRunEnd(data) {
+  if (!state.output && data.output) add(el("pre", "output", data.output));
+  state.output = null;
+  let text = data.exit_status === null ? "stopped" : `exit ${data.exit_status}`;
+  if (data.timed_out) text += " · timed out";
+  if (data.interrupted) text += " · interrupted";
+  if (data.waiting_for_input) text += " · was waiting for input";
+  if (data.limit) text += ` · ${data.limit} limit`;
+  add(el("div", "run-end", `${text} · ${Number(data.seconds).toFixed(2)} s`));
+}
+
+function renderTurnEnd(data) {
+  state.answer = null;
+  if (data.reason !== "answered") {
+    add(el("div", "notice", `The turn ended: ${data.reason.replace(/_/g, " ")}.`));
+  }
+}
+
+// The event stream: every live turn, including the daemon's voice turns.
+
+function follow() {
+  const events = new EventSource("/api/events");
+  const kinds = ["user", "text", "proposal", "approval", "output", "run_end", "notice",
+    "error", "usage", "turn_end"];
+  for (const kind of kinds) {
+    events.addEventListener(kind, (message) => onEvent(JSON.parse(message.data),
+      message.lastEventId));
+  }
+  events.onerror = () => setStatus("reconnecting…", "waiting");
+  events.onopen = () => setStatus(state.liveTurns.size ? "working" : "idle",
+    state.liveTurns.size ? "busy" : "idle");
+}
+
+const shown = {};  // turn id -> index of its last event shown (a reconnect replays them)
+
+function onEvent(data, eventId) {
+  const dot = eventId.lastIndexOf(".");
+  const turn = eventId.slice(0, dot);
+  const index = Number(eventId.slice(dot + 1));
+  if (index <= (shown[turn] ?? -1)) return;
+  shown[turn] = index;
+  data.turn_id = turn;
+  if (data.kind === "user") {
+    state.liveTurns.add(data.turn_id);
+    setStatus("working", "busy");
+    $("#interrupt").hidden = false;
+  } else if (!state.liveTurns.has(data.turn_id)) {
+    return;
+  }
+  render(data);
+  if (data.kind === "proposal") ask(data);
+  if (data.kind === "turn_end") {
+    state.liveTurns.delete(data.turn_id);
+    if (data.turn_id === state.ownTurn) state.ownTurn = "";
+    if (data.conversation_id) {
+      state.conversation = data.conversation_id;
+      $("#where").textContent = data.conversation_id;
+    }
+    if (!state.liveTurns.size) {
+      setStatus("idle", "idle");
+      $("#interrupt").hidden = true;
+      $("#request").disabled = false;
+      $("#request").focus();
+    }
+    loadConversations();
+  }
+}
+
+// Requests, interrupts, keys.
+
+async function send(event) {
+  event.preventDefault();
+  const box = $("#request");
+  const text = box.value.trim();
+  if (!text || state.ownTurn) return;
+  box.value = "";
+  box.disabled = true;
+  try {
+    const turn = await api("/api/turns", {text, conversation_id: state.conversation});
+    state.ownTurn = turn.turn_id;
+  } catch (error) {
+    add(el("div", "error", error.message));
+    box.disabled = false;
+    box.value = text;
+  }
+}
+
+async function interrupt() {
+  for (const turn of state.liveTurns) {
+    await api(`/api/turns/${encodeURIComponent(turn)}/interrupt`, {}).catch(() => {});
+  }
+}
+
+function onKey(event) {
+  const pending = state.pending;
+  if (!pending) return;
+  const inEditor = pending.editing && event.target === pending.editing;
+  if (event.key === "Escape") {
+    event.preventDefault();
+    decide(false);
+  } else if (event.key === "Enter" && (!inEditor || event.ctrlKey) && event.target.id !== "request") {
+    event.preventDefault();
+    decide(true);
+  }
+}
+
+// History.
+
+let searchTimer = 0;
+
+async function loadConversations() {
+  const query = $("#search").value.trim();
+  const rows = await api(`/api/conversations?limit=100&q=${encodeURIComponent(query)}`);
+  const list = $("#conversations");
+  list.replaceChildren();
+  for (const row of rows) {
+    const item = el("li", row.id === state.conversation ? "current" : "");
+    item.dataset.id = row.id;
+    item.appendChild(el("span", "title", row.title || row.id));
+    item.appendChild(el("span", "meta",
+      `${new Date(row.updated * 1000).toLocaleString()} · ${row.turns} turn${row.turns === 1 ? "" : "s"}`));
+    item.addEventListener("click", () => openConversation(row.id));
+    list.appendChild(item);
+  }
+}
+
+async function openConversation(id) {
+  const found = await api(`/api/conversations/${encodeURIComponent(id)}`);
+  state.conversation = found.id;
+  state.pending = null;
+  state.answer = state.output = null;
+  $("#where").textContent = `${found.id} · ${found.model}`;
+  view.replaceChildren();
+  for (const record of found.records) {
+    render(record);
+    if (record.kind === "run_end" || record.kind === "usage") {
+      const last = view.lastElementChild;
+      if (last && record.ts) last.appendChild(el("span", "timing", ` · ${clock(record.ts)}`));
+    }
+  }
+  for (const item of document.querySelectorAll("#conversations li")) {
+    item.classList.toggle("current", item.dataset.id === found.id);
+  }
+}
+
+function newConversation() {
+  state.conversation = "";
+  $("#where").textContent = "";
+  view.replaceChildren(el("p", "empty", "A new conversation: ask for something below."));
+  $("#request").focus();
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  $("#ask").addEventListener("submit", send);
+  $("#request").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey) send(event);
+  });
+  $("#interrupt").addEventListener("click", interrupt);
+  $("#new").addEventListener("click", newConversation);
+  $("#search").addEventListener("input", () => {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(loadConversations, 200);
+  });
+  document.addEventListener("keydown", onKey);
+  loadConversations();
+  follow();
+  $("#request").focus();
+});

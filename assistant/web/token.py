@@ -1,0 +1,45 @@
+"""The server's token: random, kept 0600 in the data folder, the same until rotated.
+
+Whoever holds it is the owner, so it is only ever written to this file and printed in the
+one URL `assistant serve` shows; it is never logged, journaled or put in an error message.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+FILE = "web-token"
+
+
+class TokenFile:
+    """The token of one data folder."""
+
+    def __init__(self, data_path: Path) -> None:
+        self.path = Path(data_path) / FILE
+
+    def get(self) -> str:
+        """The token, made on first use."""
+        try:
+            token = self.path.read_text().strip()
+        except FileNotFoundError:
+            token = ""
+        return token or self.rotate()
+
+    def rotate(self) -> str:
+        """A new token: every page and client holding the old one is locked out."""
+        token = secrets.token_urlsafe(32)
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fresh = self.path.with_name(f".{FILE}.{os.getpid()}")
+        fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, (token + "\n").encode())
+        finally:
+            os.close(fd)
+        os.chmod(fresh, 0o600)  # whatever the umask or an older file said
+        os.replace(fresh, self.path)
+        return token
+
+    def matches(self, offered: str) -> bool:
+        return bool(offered) and secrets.compare_digest(offered.encode(), self.get().encode())
