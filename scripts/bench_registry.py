@@ -34,6 +34,7 @@ FIGURE_NAMES = [
     "screenshot_ms",
     "click_text_sparse_ms",
     "click_text_dense_ms",
+    "text_map_ms",
     "voice_turn_overhead_ms",
     "daemon_turn_growth_mb",
     "daemon_idle_rss_mb",
