@@ -80,10 +80,25 @@ async function settle(before, status) {
   return status === 0 && failedLater ? 1 : status;
 }
 
+function start(context, code, filename) {
+  const options = { breakOnSigint: true };
+  try {
+    return compile(code, filename).runInContext(context, options);
+  } catch (error) {
+    // `const fs = require('fs')` again, as every snippet starts: V8 refuses the whole
+    // script before it runs a line, so it runs in a block of its own, where its
+    // declarations shadow the earlier ones (on the same lines, for the stack traces).
+    if (!error || error.name !== 'SyntaxError' || !/has already been declared/.test(error.message)) {
+      throw error;
+    }
+    return compile(`{${code}\n}`, filename).runInContext(context, options);
+  }
+}
+
 async function execute(context, code, filename) {
   let value;
   try {
-    value = compile(code, filename).runInContext(context, { breakOnSigint: true });
+    value = start(context, code, filename);
   } catch (error) {
     if (error && error.code === 'ERR_SCRIPT_EXECUTION_INTERRUPTED') return 130;
     printError(error);

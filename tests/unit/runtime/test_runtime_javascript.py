@@ -16,6 +16,15 @@ def test_state_survives_between_runs(execute):
     assert (end.exit_status, end.output) == (0, "2 10 function\n")
 
 
+def test_a_snippet_may_declare_again_what_an_earlier_run_declared(execute):
+    assert execute("javascript", "const fs = require('fs'); let total = 1").exit_status == 0
+    end = execute("javascript", "const fs = require('fs');\nlet total = 41;\n"
+                                "console.log(total + 1, typeof fs.readFileSync)")
+    assert (end.exit_status, end.output) == (0, "42 function\n")
+    failed = execute("javascript", "const fs = 1;\nnull.x")
+    assert failed.exit_status == 1 and "<run 3>:2" in failed.output
+
+
 def test_a_promise_result_is_awaited(execute):
     code = "new Promise((resolve) => setTimeout(() => { console.log('settled'); resolve() }, 100))"
     end = execute("node", code)
