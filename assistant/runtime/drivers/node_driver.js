@@ -88,9 +88,9 @@ function start(context, code, filename) {
     // `const fs = require('fs')` again, as every snippet starts: V8 refuses the whole
     // script before it runs a line, so it runs in a block of its own, where its
     // declarations shadow the earlier ones (on the same lines, for the stack traces).
-    if (!error || error.name !== 'SyntaxError' || !/has already been declared/.test(error.message)) {
-      throw error;
-    }
+    const again = error && error.name === 'SyntaxError'
+      && /has already been declared/.test(error.message);
+    if (!again) throw error;
     return compile(`{${code}\n}`, filename).runInContext(context, options);
   }
 }
