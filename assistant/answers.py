@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from assistant.runtime.changes import NO_CHANGES
+
 # Questions whose answer is on this machine, not in any model's training.
 ABOUT_THIS_MACHINE = re.compile(
     r"\b(disk|free space|cpus?|cores?|memory|ram|kernel|uptime|battery|process(es)?|"
@@ -32,6 +34,9 @@ NAMED_FILE = re.compile(
 )
 MAKES = re.compile(r"\b(write|save|create|make|generate|export|convert|produce|put|store|"
                    r"extract|copy|split|merge|combine)\b", re.IGNORECASE)
+CHANGES = re.compile(r"\b(change|set|update|replace|edit|modify|rename|add|append|insert|"
+                     r"remove|delete|drop|fix|sort|dedupe|dedup|clean|bump|increase|"
+                     r"decrease|uppercase|lowercase)\b", re.IGNORECASE)
 NEGATION = re.compile(r"\b(not|no|never|cannot|unable|failed|couldn't|didn't|wasn't)\b",
                       re.IGNORECASE)
 NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w])")
@@ -44,6 +49,10 @@ NO_RUN = (
 UNSEEN_NUMBERS = (
     "Your answer gives {}, which appears in no output of your runs. Read the output again "
     "and answer from what it shows, or run code that finds out."
+)
+UNCHANGED = (
+    "No run in this turn changed any file in the working folder, so {} is as it was. If "
+    "the change is needed, make it and check it; if it was already so, say that."
 )
 MISSING_FILES = (
     "{} does not exist in the working folder, so the task is not done. Do it, check "
@@ -79,6 +88,7 @@ class AnswerCheck:
     context: str = ""  # earlier messages of the conversation: figures may come from there
     code: list[str] = field(default_factory=list)  # every proposal, run or declined
     outputs: list[str] = field(default_factory=list)  # of the runs
+    changed: bool = False  # a run changed the working folder, or may have (cannot tell)
     asked: bool = False  # one check per turn
     _existed: dict[str, bool] = field(default_factory=dict)
 
@@ -88,8 +98,10 @@ class AnswerCheck:
     def proposed(self, code: str) -> None:
         self.code.append(code)
 
-    def ran(self, output: str) -> None:
+    def ran(self, output: str, changes: str) -> None:
+        """A run's output, and `describe_changes` of the working folder around it."""
         self.outputs.append(output)
+        self.changed = self.changed or changes != NO_CHANGES
 
     def problem(self, answer: str) -> str | None:
         """What to tell the model about `answer` before accepting it; None to accept it."""
@@ -100,14 +112,19 @@ class AnswerCheck:
         return problem
 
     def _find(self, answer: str) -> str | None:
+        present = [name for name, existed in self._existed.items() if existed]
         if not self.code:
-            return NO_RUN if ABOUT_THIS_MACHINE.search(self.request) else None
+            asks = ABOUT_THIS_MACHINE.search(self.request) or present
+            return NO_RUN if asks else None
         if not self.outputs:
             return None  # nothing ran: the user declined, and the answer says so
         missing = [name for name, existed in self._existed.items()
                    if not existed and not (self.folder / name).exists()]
         if missing and MAKES.search(self.request) and not NEGATION.search(answer):
             return MISSING_FILES.format(", ".join(missing))
+        if (present and not self.changed and CHANGES.search(self.request)
+                and not NEGATION.search(answer)):
+            return UNCHANGED.format(", ".join(present))
         seen = numbers("\n".join([self.request, self.context, *self.outputs, *self.code]))
         unseen = sorted(n for n in numbers(answer) if not _close_to_any(n, seen))
         if unseen:

@@ -299,7 +299,7 @@ class Session:
                 ("declined", state.declines) if state.declines >= DECLINES_BEFORE_STOP else None)
             return f"The user declined to run this code{why}.", stop
         end, changes = yield from self._run(language, approval.code, call.id)
-        state.answer.ran(end.output)
+        state.answer.ran(end.output, changes)
         result = self.redact(describe_run(end))
         state.runs += 1
         state.failed, state.last_exit = end.exit_status != 0, end.exit_status

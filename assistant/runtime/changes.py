@@ -49,6 +49,9 @@ def list_folder(folder: str) -> Listing | None:
     return Listing(entries, depth)
 
 
+NO_CHANGES = "No files changed in the working directory."
+
+
 def describe_changes(before: Listing | None, after: Listing | None) -> str:
     """One line naming what was created, removed and modified; "" when it cannot be told."""
     if before is None or after is None:
@@ -65,7 +68,7 @@ def describe_changes(before: Listing | None, after: Listing | None) -> str:
         if paths
     ]
     if not parts:
-        return "No files changed in the working directory."
+        return NO_CHANGES
     return "Files in the working directory: " + "; ".join(parts) + "."
 
 

@@ -294,3 +294,15 @@ def test_a_file_printed_instead_of_written_is_sent_back(server: LLMServer, work:
     assert "inventory.json does not exist in the working folder" in told(server, 2)
     assert '"sku": "A1"' in (work / "inventory.json").read_text()
     assert isinstance(events[-1], TurnEnd) and events[-1].text == "inventory.json is written."
+
+
+def test_a_change_that_changed_nothing_is_sent_back(server: LLMServer, work: Path) -> None:
+    config = work / "config.ini"
+    config.write_text("[server]\nport = 8080\n")
+    server.add(tool_call("shell", "grep port config.ini"), text("The port is now 9090."),
+               tool_call("shell", "sed -i 's/8080/9090/' config.ini"), text("Changed to 9090."))
+    with make(server, "tools") as a:
+        events = list(a.turn("change the server port in config.ini to 9090"))
+    assert "config.ini is as it was" in told(server, 2)
+    assert config.read_text() == "[server]\nport = 9090\n"
+    assert isinstance(events[-1], TurnEnd) and events[-1].text == "Changed to 9090."

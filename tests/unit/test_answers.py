@@ -7,11 +7,15 @@ from pathlib import Path
 from assistant.answers import (
     MISSING_FILES,
     NO_RUN,
+    UNCHANGED,
     UNSEEN_NUMBERS,
     AnswerCheck,
     named_files,
     numbers,
 )
+from assistant.runtime.changes import NO_CHANGES
+
+CREATED = "Files in the working directory: created out.txt."
 
 
 def test_named_files_are_relative_paths_with_file_extensions() -> None:
@@ -39,7 +43,7 @@ def test_a_general_question_answered_without_code_is_accepted(tmp_path: Path) ->
 def test_a_figure_no_output_shows_is_sent_back(tmp_path: Path) -> None:
     check = AnswerCheck("which port does the database use in config.json?", tmp_path)
     check.proposed("print(json.load(open('config.json'))['database']['port'])")
-    check.ran("6432\n")
+    check.ran("6432\n", NO_CHANGES)
     assert check.problem("The database uses port 5432.") == UNSEEN_NUMBERS.format("5432")
 
 
@@ -47,7 +51,7 @@ def test_figures_from_the_output_request_or_earlier_turns_are_accepted(tmp_path:
     check = AnswerCheck("what is the total of sales.csv, in 2026 terms?", tmp_path,
                         context="The tax rate is 19.6 percent.")
     check.proposed("...")
-    check.ran("total: 5186.5\n")
+    check.ran("total: 5186.5\n", NO_CHANGES)
     assert check.problem("The total is $5,186.50 for 2026, at 19.6 % tax, in 3 rows.") is None
 
 
@@ -55,7 +59,7 @@ def test_a_file_to_make_that_is_missing_is_sent_back(tmp_path: Path) -> None:
     (tmp_path / "inventory.csv").write_text("sku\n")
     check = AnswerCheck("convert inventory.csv to inventory.json", tmp_path)
     check.proposed("print(rows)")
-    check.ran("[...]\n")
+    check.ran("[...]\n", NO_CHANGES)
     assert check.problem("The task is done.") == MISSING_FILES.format("inventory.json")
 
 
@@ -63,12 +67,12 @@ def test_a_missing_file_is_accepted_when_made_or_when_the_answer_says_it_failed(
         tmp_path: Path) -> None:
     made = AnswerCheck("write hello to hello.txt", tmp_path)
     made.proposed("...")
-    made.ran("")
+    made.ran("", CREATED)
     (tmp_path / "hello.txt").write_text("hello")
     assert made.problem("Done.") is None
     failed = AnswerCheck("save the list as list.txt", tmp_path)
     failed.proposed("...")
-    failed.ran("")
+    failed.ran("", NO_CHANGES)
     assert failed.problem("I could not write list.txt: the folder is read-only.") is None
 
 
@@ -76,3 +80,26 @@ def test_nothing_is_asked_when_every_proposal_was_declined(tmp_path: Path) -> No
     check = AnswerCheck("how big is this folder?", tmp_path)
     check.proposed("du -sh .")
     assert check.problem("I did not run it, as you declined.") is None
+
+
+def test_a_question_naming_a_file_here_answered_without_code_is_sent_back(
+        tmp_path: Path) -> None:
+    (tmp_path / "stock.json").write_text("[]")
+    assert AnswerCheck("which item in stock.json is lowest?", tmp_path).problem("item1") == NO_RUN
+
+
+def test_a_change_to_a_file_here_that_changed_nothing_is_sent_back(tmp_path: Path) -> None:
+    (tmp_path / "config.ini").write_text("[server]\nport = 8080\n")
+    check = AnswerCheck("change the server port in config.ini to 9090", tmp_path)
+    check.proposed("...")
+    check.ran("", NO_CHANGES)
+    assert check.problem("The port is changed to 9090.") == UNCHANGED.format("config.ini")
+
+
+def test_a_change_that_changed_a_file_or_cannot_be_told_is_accepted(tmp_path: Path) -> None:
+    (tmp_path / "config.ini").write_text("[server]\nport = 8080\n")
+    for changes in ("Files in the working directory: modified config.ini.", ""):
+        check = AnswerCheck("change the server port in config.ini to 9090", tmp_path)
+        check.proposed("...")
+        check.ran("", changes)
+        assert check.problem("The port is changed to 9090.") is None, changes
