@@ -16,6 +16,7 @@ from assistant.events import Event, TurnEnd
 from assistant.journal import Journal
 from assistant.llm import LLM, local
 from assistant.llm.backend import load_litellm
+from assistant.plugins.registry import installed
 from assistant.runtime import Runtimes
 from assistant.runtime.sandbox import Sandbox
 from assistant.runtime.watch import Limits
@@ -80,6 +81,7 @@ class Assistant:
                 sandbox=self._sandbox(settings),
             )
             self.tools = Toolbox.from_settings(settings)
+            self.notices += installed().problems  # plugins that failed to load: one line each
             self.policy = Policy(
                 approver,
                 mode=settings.approval,

@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     try:
-        if argv and argv[0] in commands.COMMANDS:
+        if argv and commands.exists(argv[0]):
             return commands.run(argv[0], argv[1:])
         return run_chat(argv)
     except ConfigError as exc:

@@ -10,6 +10,8 @@ import platform
 import shutil
 import time
 
+from assistant.runtime.languages import plugin_languages
+
 BASE = """You act on the user's computer by running code: Python, shell (bash) or JavaScript \
 (Node.js). Each language keeps one live process, so variables and the shell's directory \
 persist. The user approves each run; if they decline, ask what they want instead.
@@ -44,6 +46,7 @@ def machine_facts() -> str:
     except (KeyError, OSError):
         user = "unknown"
     languages = ["python", "shell"] + (["javascript"] if shutil.which("node") else [])
+    languages += plugin_languages()  # installed plugins add these
     return "\n".join(
         [
             f"Operating system: {platform.system()} {platform.release()} ({platform.machine()})",

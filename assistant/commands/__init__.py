@@ -21,12 +21,28 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "models": ("models", "models installed and in use, with sizes: models [pull NAME] [--json]"),
     "doctor": ("doctor", "check each component and print the command that fixes it"),
     "tools": ("tools", "tools the LLM may call, with source and risk: tools [--json]"),
+    "plugins": ("plugins", "installed plugins and what each adds: plugins [--json]"),
 }
 
 
 def run(name: str, argv: list[str]) -> int:
+    if name not in COMMANDS:  # a plugin's command
+        from assistant.plugins.registry import installed
+
+        return installed().commands[name][2](argv)
     module = importlib.import_module(f"assistant.commands.{COMMANDS[name][0]}")
     return module.main(argv)
+
+
+def exists(name: str) -> bool:
+    """A built-in command, or one an installed plugin adds (built-in names win)."""
+    if name in COMMANDS:
+        return True
+    if not name or name.startswith("-") or " " in name:
+        return False
+    from assistant.plugins.registry import installed
+
+    return name in installed().commands
 
 
 def summary() -> str:

@@ -172,7 +172,7 @@ class LLM:
         window = self.window_of(model)
         max_tokens = context.reply_tokens(settings.max_tokens, window)
         offered = self.offer.specs() if self.offer else []
-        tool_list = [tools.EXECUTE_TOOL, *offered] if self.uses_tools else None
+        tool_list = [tools.execute_tool(), *offered] if self.uses_tools else None
         tool_messages = [{"role": "system", "content": json.dumps(tool_list)}] if tool_list else []
         if context.surely_fits(messages + tool_messages, window - max_tokens):
             messages = [dict(m) for m in messages]  # what litellm may change is a copy

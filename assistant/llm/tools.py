@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from assistant.llm.reply import CodeCall
-from assistant.runtime.languages import LANGUAGES, canonical_language
+from assistant.runtime.languages import LANGUAGES, canonical_language, plugin_languages
 
 EXECUTE_TOOL: dict[str, Any] = {
     "type": "function",
@@ -29,6 +29,17 @@ EXECUTE_TOOL: dict[str, Any] = {
         },
     },
 }
+
+
+def execute_tool() -> dict[str, Any]:
+    """EXECUTE_TOOL with the languages installed plugins add."""
+    extra = list(plugin_languages())
+    if not extra:
+        return EXECUTE_TOOL
+    tool = json.loads(json.dumps(EXECUTE_TOOL))
+    tool["function"]["parameters"]["properties"]["language"]["enum"] += extra
+    return dict(tool)
+
 
 INSTRUCTIONS = """\
 To run code, call the `execute` tool with `language` (python, shell or javascript) and \

@@ -32,8 +32,23 @@ _DRIVERS = Path(__file__).resolve().parent / "drivers"
 
 
 def canonical_language(name: str) -> str | None:
-    """Map a code-fence language name to one of LANGUAGES, or None when unsupported."""
-    return _ALIASES.get(name.strip().lower())
+    """Map a code-fence language name to one of LANGUAGES or a plugin's language, or None
+    when unsupported."""
+    key = name.strip().lower()
+    return _ALIASES.get(key) or (key if key in plugin_languages() else None)
+
+
+def plugin_languages() -> dict[str, Language]:
+    """The languages installed plugins add (a built-in name always wins)."""
+    from assistant.plugins.registry import installed
+
+    return {name: spec for name, (_, spec) in installed().languages.items()
+            if name not in SPECS}
+
+
+def spec_for(name: str) -> Language:
+    """How to start the runtime of a canonical language name."""
+    return SPECS.get(name) or plugin_languages()[name]
 
 
 @dataclass(frozen=True)

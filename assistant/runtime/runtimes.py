@@ -16,7 +16,7 @@ from collections.abc import Generator, Iterator
 from types import TracebackType
 
 from assistant.events import Event, OutputChunk, RunEnd
-from assistant.runtime.languages import LANGUAGES, SPECS, Language, canonical_language
+from assistant.runtime.languages import LANGUAGES, Language, canonical_language, spec_for
 from assistant.runtime.process import RuntimeProcess
 from assistant.runtime.run import Run
 from assistant.runtime.sandbox import Sandbox, SandboxError
@@ -83,7 +83,8 @@ class Runtimes:
         if not self._busy.acquire(blocking=False):
             raise RuntimeError("another run is in progress in these runtimes")
         try:
-            end = yield from self._run(SPECS[name], code, proposal_id, timeout, max_output, started)
+            end = yield from self._run(spec_for(name), code, proposal_id, timeout, max_output,
+                                       started)
         finally:
             self._current = None
             self._busy.release()

@@ -62,10 +62,14 @@ class Toolbox:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Toolbox | None:
-        """The configured servers' toolbox; None when there is nothing to offer."""
-        if not settings.mcp_servers:
+        """The configured servers and the installed plugins' tools; None when there is
+        nothing to offer."""
+        from assistant.plugins.registry import installed
+
+        plugin_tools = installed().tools
+        if not settings.mcp_servers and not plugin_tools:
             return None
-        return cls(settings.mcp_servers, timeout=settings.timeout,
+        return cls(settings.mcp_servers, plugin_tools, timeout=settings.timeout,
                    max_output=settings.max_output)
 
     def start(self) -> list[str]:

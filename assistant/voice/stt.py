@@ -106,12 +106,16 @@ class Transcriber:
         self._error: ModelError | None = None
         self._lock = threading.Lock()
         self._loaded = threading.Event()
+        self._plugin: Any = None  # a plugin's engine named by `model`; False when none
 
     def load(self) -> None:
         """Load and warm the model and the voice-activity filter (the first decode is
         slow); later calls return at once."""
         with self._lock:
             if self._model is not None:
+                return
+            if self._engine() is not None:  # a plugin's recogniser: nothing to load here
+                self._loaded.set()
                 return
             try:
                 import numpy as np
@@ -172,6 +176,9 @@ class Transcriber:
         """The text of a piece of speech up to WHOLE_S long, in a window fitted to it;
         empty when the voice-activity filter hears no speech. `before` is the text said
         just before it (the earlier pieces of a take)."""
+        engine = self._engine()
+        if engine is not None:
+            return str(engine.transcribe(audio)).strip()
         decoder = self.decoder
         spans = speech_spans(audio)
         if not spans:
@@ -188,6 +195,15 @@ class Transcriber:
         if len(audio) < MIN_TAKE_S * SAMPLE_RATE:
             return ""
         return self.piece(audio)
+
+    def _engine(self) -> Any:
+        """The recogniser a plugin registered under `model_name`, made once; else None."""
+        if self._plugin is None:
+            from assistant.plugins.registry import installed
+
+            found = installed().stt_engines.get(self.model_name)
+            self._plugin = found[1]() if found is not None else False
+        return self._plugin or None
 
     def take(self, step_s: float = 0.25) -> Take:
         """An incremental transcription to feed while the key is held."""

@@ -9,6 +9,7 @@ so speech can be stopped mid-word whatever the engine.
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import shutil
@@ -166,6 +167,10 @@ def make_engine(name: str = "auto", voice: str = "") -> Engine:
     makers: dict[str, Callable[[], Engine]] = {
         "espeak-ng": lambda: EspeakEngine(), "pyttsx3": Pyttsx3Engine,
         "piper": lambda: PiperEngine(voice)}
+    from assistant.plugins.registry import installed
+
+    for engine, (_, factory) in installed().tts_engines.items():  # a plugin's engines
+        makers.setdefault(engine, functools.partial(factory, voice))
     if name == "auto":
         errors = []
         for candidate in ("piper", "espeak-ng", "pyttsx3"):
@@ -175,5 +180,5 @@ def make_engine(name: str = "auto", voice: str = "") -> Engine:
                 errors.append(str(exc))
         raise TTSError("no speech engine available: " + "; ".join(errors))
     if name not in makers:
-        raise TTSError(f"unknown speech engine {name!r}: choose auto, {', '.join(ENGINES)}")
+        raise TTSError(f"unknown speech engine {name!r}: choose auto, {', '.join(makers)}")
     return makers[name]()
