@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.logged_window import LoggedWindow
+
 FONT = ("DejaVu Sans", 13)
 DENSE_WORDS = (
     "File", "Edit", "View", "Insert", "Format", "Tools", "Table", "Window", "Help", "Report",
@@ -120,52 +118,16 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-class TkApp:
+class TkApp(LoggedWindow):
     """The test window as a child process, with its log read back as records."""
 
     def __init__(self, log: Path, layout: str = "buttons", x: int = 0, y: int = 0,
                  title: str = "Test window") -> None:
-        self.log = log
-        args = [sys.executable, "-m", "tests.support.tk_app", str(log), "--layout", layout,
-                "--x", str(x), "--y", str(y), "--title", title]
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        self.process = subprocess.Popen(args, env=env, cwd=str(ROOT))
-        self.ready = self.wait_for(lambda r: r["event"] == "ready", timeout=15)
-
-    def records(self) -> list[dict[str, Any]]:
-        if not self.log.exists():
-            return []
-        lines = self.log.read_text(encoding="utf-8").splitlines()
-        return [json.loads(line) for line in lines if line.strip()]
-
-    def mark(self) -> int:
-        """How many records there are now: pass as `after` to see only newer ones."""
-        return len(self.records())
-
-    def wait_for(self, match: Any, timeout: float = 5.0, after: int = 0) -> dict[str, Any]:
-        """The first record `match` accepts; fails with the log so far when none comes."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            found = [r for r in self.records()[after:] if match(r)]
-            if found:
-                return found[0]
-            if self.process.poll() is not None:
-                raise AssertionError(f"the Tk window exited ({self.process.returncode})")
-            time.sleep(0.05)
-        raise AssertionError(f"no matching record within {timeout} s; log: {self.records()}")
-
-    def close(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        super().__init__("tests.support.tk_app", log, ["--layout", layout, "--x", str(x),
+                                                       "--y", str(y), "--title", title])
 
     def __enter__(self) -> TkApp:
         return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 if __name__ == "__main__":

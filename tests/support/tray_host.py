@@ -22,9 +22,8 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +31,7 @@ from typing import Any
 import pytest
 
 from tests.support import require as prerequisite
+from tests.support.dbus_session import has_owner, session_bus, started
 
 SNI_WATCHER = "org.kde.StatusNotifierWatcher"
 TRAYER = ["trayer", "--edge", "top", "--align", "right", "--widthtype", "request",
@@ -129,49 +129,6 @@ def require(*programs: tuple[str, str]) -> None:
 
 
 @contextmanager
-def _session_bus() -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """A private D-Bus session bus: its address and process."""
-    bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
-                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        address = bus.stdout.readline().strip() if bus.stdout else ""
-        if not address:
-            raise RuntimeError("dbus-daemon printed no address")
-        yield address, bus
-    finally:
-        _end(bus)
-
-
-def _end(process: subprocess.Popen[Any]) -> None:
-    process.terminate()
-    try:
-        process.wait(5)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(5)
-
-
-@contextmanager
-def _started(args: list[str], env: dict[str, str], ready: Callable[[], bool],
-             timeout: float) -> Iterator[subprocess.Popen[bytes]]:
-    """Run a tray program until the context ends, once `ready()` says it is up."""
-    # Its messages go to a file, not a pipe: a long session's warnings would fill a pipe.
-    with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=log)
-        try:
-            deadline = time.monotonic() + timeout
-            while not ready():
-                if process.poll() is not None or time.monotonic() > deadline:
-                    log.seek(0)
-                    error = log.read().decode(errors="replace")[-300:]
-                    raise RuntimeError(f"{args[0]} did not start: {error}")
-                time.sleep(0.05)
-            yield process
-        finally:
-            _end(process)
-
-
-@contextmanager
 def running(display: str, timeout: float = 10.0) -> Iterator[TrayHost]:
     """Start a session bus and trayer on `display` (or share the tray already there).
 
@@ -182,12 +139,12 @@ def running(display: str, timeout: float = 10.0) -> Iterator[TrayHost]:
         yield existing
         return
     previous = os.environ.get("DBUS_SESSION_BUS_ADDRESS")
-    with _session_bus() as (address, bus):
+    with session_bus() as (address, bus):
         os.environ["DBUS_SESSION_BUS_ADDRESS"] = address
         host = TrayHost(display, address, [bus])
         try:
             env = {**os.environ, "DISPLAY": display}
-            with _started(TRAYER, env, lambda: bool(host.manager()), timeout) as trayer:
+            with started(TRAYER, env, lambda: bool(host.manager()), timeout) as trayer:
                 host.processes.append(trayer)
                 yield host
         finally:
@@ -205,22 +162,13 @@ def status_notifier_host(display: str, timeout: float = 10.0) -> Iterator[TrayHo
     The environment is left alone: give children `bus_address` yourself. icons() stays
     empty (no XEmbed here); find an icon by its pixels.
     """
-    with _session_bus() as (address, bus):
+    with session_bus() as (address, bus):
         env = {**os.environ, "DISPLAY": display, "DBUS_SESSION_BUS_ADDRESS": address}
         args = ["gtk-sni-tray-standalone", "--top", "--end", "--size", "32", "--watcher"]
         host = TrayHost(display, address, [bus])
-        with _started(args, env, lambda: _has_owner(address, SNI_WATCHER), timeout) as tray:
+        with started(args, env, lambda: has_owner(address, SNI_WATCHER), timeout) as tray:
             host.processes.append(tray)
             yield host
-
-
-def _has_owner(address: str, name: str) -> bool:
-    """Whether `name` is owned on the bus at `address` (asked with dbus-send)."""
-    done = subprocess.run(["dbus-send", f"--bus={address}", "--print-reply",
-                           "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
-                           "org.freedesktop.DBus.NameHasOwner", f"string:{name}"],
-                          capture_output=True, text=True, timeout=10)
-    return "boolean true" in done.stdout
 
 
 @pytest.fixture(scope="session")

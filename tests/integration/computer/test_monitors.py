@@ -13,7 +13,8 @@ import pytest
 from assistant import computer
 from assistant.computer import views
 from tests.support.display import xvfb
-from tests.support.tk_app import ROOT, TkApp
+from tests.support.logged_window import ROOT
+from tests.support.tk_app import TkApp
 
 
 def test_click_from_a_scaled_screenshot(window: TkApp, monkeypatch: pytest.MonkeyPatch) -> None:
