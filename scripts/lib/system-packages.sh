@@ -38,4 +38,6 @@ SYSTEM_PACKAGES=(
     "trayer|optional|-|no system tray on Xvfb: the tray tests cannot run"
     "haskell-gtk-sni-tray-utils|optional|-|no StatusNotifier tray on Xvfb: the AppIndicator tray test cannot run"
     "xdg-utils|optional|have xdg-open|the daemon's Open journal folder and Settings only name the path"
+    "chromium|optional|-|no browser: the web page's tests cannot run"
+    "chromium-driver|optional|-|no chromedriver: the web page's tests cannot run"
 )

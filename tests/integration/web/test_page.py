@@ -1,0 +1,117 @@
+"""The page in a real browser (Debian's chromium through Selenium) against `assistant serve`
+and the scripted LLM: a whole turn from the request box to the answer, then its history."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.integration.web.conftest import Served
+from tests.support.browser import chromium, missing
+from tests.support.llm_server import LLMServer, text, tool_call
+from tests.support.require import require
+
+WAIT_S = 60
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    require(not missing(), missing())
+    with chromium() as driver:
+        yield driver
+
+
+def wait_for(browser: Any, css: str, *, containing: str = "", click: bool = False) -> Any:
+    """The first element matching `css` (holding `containing`) once it is shown; `click`
+    clicks it in the same step (lists are redrawn, so a found item may be gone a moment
+    later)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def found(driver: Any) -> Any:
+        for element in driver.find_elements(By.CSS_SELECTOR, css):
+            if element.is_displayed() and containing in element.text:
+                if click:
+                    element.click()
+                return element
+        return False
+
+    return WebDriverWait(browser, WAIT_S, poll_frequency=0.05,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(
+        found, f"no {css} holding {containing!r}")
+
+
+def test_a_whole_turn_in_the_page_then_found_in_history(browser: Any, served: Served,
+                                                        server: LLMServer) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    server.add(tool_call("python", "print('original')", text="I will print it."),
+               tool_call("python", "print('original')", text="Trying once more."),
+               text("It printed edited."))
+    browser.get(served.url)
+    assert browser.current_url == f"{served.base}/"  # the token left the address bar
+    request = wait_for(browser, "#request")
+    request.send_keys("print something", Keys.ENTER)
+    wait_for(browser, ".user", containing="print something")
+
+    first = wait_for(browser, ".proposal .actions").find_element(By.XPATH, "..")
+    assert "low risk" in first.text.lower() and "print('original')" in first.text
+    assert first.find_elements(By.CSS_SELECTOR, ".code .nb, .code .s1")  # highlighted
+    browser.switch_to.active_element.send_keys(Keys.ESCAPE)
+    wait_for(browser, ".decided.no", containing="cancelled in the web page")
+
+    second = wait_for(browser, ".proposal .actions").find_element(By.XPATH, "..")
+    assert second.get_attribute("data-id") != first.get_attribute("data-id")
+    second.find_element(By.CSS_SELECTOR, "button.edit").click()
+    editor = wait_for(browser, "textarea.code-edit")
+    editor.send_keys(Keys.CONTROL, "a")
+    editor.send_keys("print('edited')")
+    second.find_element(By.CSS_SELECTOR, ".head").click()  # out of the editor: Enter runs
+    browser.switch_to.active_element.send_keys(Keys.ENTER)
+
+    wait_for(browser, ".decided", containing="Approved by user")
+    assert "print('edited')" in second.find_element(By.CSS_SELECTOR, ".code.edited").text
+    assert wait_for(browser, ".output", containing="edited").text.strip() == "edited"
+    wait_for(browser, ".run-end", containing="exit 0")
+    wait_for(browser, ".answer", containing="It printed edited.")
+    wait_for(browser, "#status", containing="idle")
+    assert server.chat_requests[-1].body["messages"][-1]["content"].count("edited")
+
+    search = browser.find_element(By.ID, "search")
+    search.send_keys("print something")
+    wait_for(browser, "#conversations li", containing="print something")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#conversations li")) == 1
+    browser.find_element(By.ID, "new").click()
+    wait_for(browser, ".empty", containing="new conversation")
+    wait_for(browser, "#conversations li", containing="print something", click=True)
+    wait_for(browser, ".user", containing="print something")
+    history = browser.find_element(By.ID, "view").text
+    for seen in ("I will print it.", "cancelled in the web page", "Approved by user",
+                 "print('edited')", "exit 0", "It printed edited."):
+        assert seen in history
+    errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert not errors
+
+
+def test_a_high_risk_proposal_needs_a_second_press(browser: Any, served: Served,
+                                                   server: LLMServer, tmp_path: Any) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    marker = tmp_path / "ran"
+    server.add(tool_call("shell", f"sudo -n true; touch {marker}"), text("Done."))
+    browser.get(served.url)
+    wait_for(browser, "#request").send_keys("do it as root", Keys.ENTER)
+    card = wait_for(browser, ".proposal .actions").find_element(By.XPATH, "..")
+    assert "high risk" in card.text.lower() and card.find_elements(By.CSS_SELECTOR, ".reasons li")
+    run = card.find_element(By.CSS_SELECTOR, "button.run")
+    run.click()
+    assert "press again" in run.text and not marker.exists()
+    run.click()
+    wait_for(browser, ".decided", containing="Approved by user")
+    wait_for(browser, ".answer", containing="Done.")
+    assert marker.exists()
