@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
-# One PulseAudio, one set of speech fixtures and one loaded Whisper model for the session.
+# One accessibility bus; one PulseAudio, one set of speech fixtures and one loaded
+# Whisper model for the session.
+from tests.support.a11y_bus import a11y_bus
 from tests.support.audio import pulse, speech, transcriber
 
-__all__ = ["pulse", "speech", "transcriber"]
+__all__ = ["a11y_bus", "pulse", "speech", "transcriber"]
 
 # Before anything imports litellm: no price-list fetch, and no stray calls to a real Ollama.
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"

@@ -139,6 +139,21 @@ def check_ocr(settings: Settings) -> Check:
     return Check("OCR", True, ", ".join(engines))
 
 
+def check_accessibility(settings: Settings) -> Check:
+    """The AT-SPI bus, through which windows publish their controls (icons by name)."""
+    from assistant.computer import a11y
+
+    up, detail = a11y.status()
+    if up:
+        return Check("accessibility", True, detail)
+    if "PyGObject" in detail:
+        return Check("accessibility", False, detail, apt(*a11y.PACKAGES))
+    return Check("accessibility", False, f"{detail}; clicks by name use OCR only",
+                 "log in to a desktop session (it starts the bus), or run "
+                 "/usr/libexec/at-spi-bus-launcher --launch-immediately & "
+                 "(package at-spi2-core); Qt apps also need QT_ACCESSIBILITY=1")
+
+
 def check_llm(settings: Settings) -> Check:
     from assistant.llm import embedded, local, ollama
 
@@ -235,7 +250,8 @@ def check_node(settings: Settings) -> Check:
 
 CHECKS: tuple[Callable[[Settings], Check], ...] = (
     check_display, check_tray, check_microphone, check_audio_out, check_stt, check_tts,
-    check_ocr, check_llm, check_ollama, check_embedded, check_sandbox, check_node,
+    check_ocr, check_accessibility, check_llm, check_ollama, check_embedded, check_sandbox,
+    check_node,
 )
 
 

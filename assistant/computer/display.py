@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from assistant.computer import ocr, textmatch, views
+from assistant.computer import ocr, textmatch, views, widgets
 from assistant.computer.capability import load
 from assistant.computer.coords import Rect, Viewport, bounding
 
@@ -141,13 +141,15 @@ def view(monitor: int | None = None) -> str:
 
 
 def text_map() -> list[dict[str, Any]]:
-    """Every text on screen: {"id", "text", "box": [x, y, w, h], "score"} in reading order.
+    """Every text and named control on screen: {"id", "text", "box": [x, y, w, h], "score"}
+    in reading order; "role" ("push button", "entry", ...) where a window's accessibility
+    tree tells, and icons that show no text come from that tree with their names.
 
-    `computer.mouse.click(id=N)` clicks the text with that id.
+    `computer.mouse.click(id=N)` clicks the item with that id.
     """
     port = viewport()
     image = capture(port)
-    items = ocr.read(image)
+    items = widgets.text_map(port, image, ocr.read(image))
     views.save(port, None, items)
     return items
 

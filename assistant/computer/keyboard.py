@@ -19,18 +19,36 @@ def _gui() -> Any:
     return gui
 
 
-def write(text: str) -> None:
-    """Type `text` into the focused field.
+def write(text: str, into: str | None = None) -> None:
+    """Type `text` into the focused field, or `into="Customer"`: the field of that name
+    (found in the window's accessibility tree), which then holds `text`.
 
     Plain ASCII is typed key by key; anything else (é, ü, 中, emoji) cannot be typed on
     every keyboard layout, so it is pasted through the clipboard, which keeps it after.
     """
+    if into is not None and _fill(into, text):
+        return
     if set(text) <= _TYPABLE:
         _gui().write(text, interval=0.0)
         return
     clipboard.write(text)
     _gui().hotkey("ctrl", "v")
     time.sleep(0.05)  # the window asks for the clipboard after the key press
+
+
+def _fill(name: str, text: str) -> bool:
+    """Put `text` in the field named `name`: through its editable-text interface (True),
+    else focused with its old text selected, for the keys to replace (False)."""
+    from assistant.computer import a11y, display, widgets
+
+    port = display.viewport()
+    field = widgets.field(name, port, display.capture(port))
+    if a11y.put_text(field, text):
+        return True
+    if not a11y.focus(field):
+        _gui().click(*field.center())
+    _gui().hotkey("ctrl", "a")
+    return False
 
 
 def press(key: str, presses: int = 1) -> None:

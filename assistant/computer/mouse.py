@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from assistant.computer import display, ocr, textmatch, views
+from assistant.computer import a11y, display, textmatch, views, widgets
 from assistant.computer.capability import load
 
 __all__ = ["click", "double_click", "drag", "move", "position", "right_click", "scroll"]
@@ -41,9 +41,28 @@ def _moved(x: int, y: int) -> None:
     _ours[:] = [(x, y)]
 
 
-def _target(text_or_x: str | float | None, y: float | None, index: int | None,
-            near: str | None, id: int | None) -> tuple[int, int]:
-    """The physical pixel meant by coordinates, a text on screen, or a text-map id."""
+class Clicked(tuple[int, int]):
+    """The physical pixel a click went to, and how its target was found: `via` is
+    "coordinates", "pointer", "text map", "accessibility" (the window's own control),
+    "accessibility action 'NAME'" (the control's action, no pointer: it was covered) or
+    "ocr" (text read off the screen)."""
+
+    via: str
+    what: str
+
+    def __new__(cls, x: int, y: int, via: str, what: str = "") -> Clicked:
+        clicked = super().__new__(cls, (x, y))
+        clicked.via, clicked.what = via, what
+        return clicked
+
+    def __repr__(self) -> str:
+        what = f", {self.what}" if self.what else ""
+        return f"Clicked(({self[0]}, {self[1]}), via={self.via!r}{what})"
+
+
+def _target(text_or_x: str | float | None, y: float | None, id: int | None,
+            wanted: widgets.Wanted | None) -> widgets.Target:
+    """The physical pixel meant by coordinates, a name on screen, or a text-map id."""
     port = display.viewport()
     if id is not None:
         current = views.latest()
@@ -53,19 +72,32 @@ def _target(text_or_x: str | float | None, y: float | None, index: int | None,
         chosen = next((item for item in items if item["id"] == id), None)
         if chosen is None:
             raise LookupError(f"id={id} is not in the latest text map (ids 1..{len(items)})")
-        return port.to_physical(*textmatch.center(chosen["box"]))
-    if isinstance(text_or_x, str):
-        image = display.capture(port)
-        if near is not None:
-            ocr.read(image, near)  # cached per screen: the next read keeps what this one found
-        items = ocr.read(image, text_or_x)
-        chosen = textmatch.pick(items, text_or_x, index=index, near=near)
-        return port.to_physical(*textmatch.center(chosen["box"]))
+        return widgets.Target(port.to_physical(*textmatch.center(chosen["box"])), "text map")
+    if wanted is not None:
+        return widgets.locate(wanted, port, display.capture(port))
     if text_or_x is None and y is None:
-        return tuple(_act("position"))
+        return widgets.Target(tuple(_act("position")), "pointer")
     if text_or_x is None or y is None:
         raise ValueError("give both x and y, or a text to click (click('Save'))")
-    return port.to_physical(float(text_or_x), float(y))
+    return widgets.Target(port.to_physical(float(text_or_x), float(y)), "coordinates")
+
+
+def _press(target: widgets.Target, button: str, clicks: int) -> Clicked:
+    """A control behind another window: its own action does what one left click would."""
+    element = target.element
+    assert element is not None
+    where = f"{element.describe()} is behind {target.covered_by!r}"
+    if button != "left" or clicks != 1:
+        raise widgets.Covered(f"{where}: only a single left click can be done through its "
+                              f"action; bring it forward with computer.windows.focus("
+                              f"{element.window!r})")
+    try:
+        action = a11y.act(element)
+    except LookupError:
+        raise widgets.Covered(f"{where} and offers no action: bring it forward with "
+                              f"computer.windows.focus({element.window!r})") from None
+    return Clicked(*target.point, via=f"accessibility action {action!r}",
+                   what=element.describe())
 
 
 def move(x: float, y: float) -> None:
@@ -75,31 +107,40 @@ def move(x: float, y: float) -> None:
     _moved(px, py)
 
 
-def click(  # noqa: PLR0913 - generated code's one call: a text, a point or an id, and how
+def click(  # noqa: PLR0913 - generated code's one call: a name, a point or an id, and how
         text_or_x: str | float | None = None, y: float | None = None, *,
-          button: str = "left", clicks: int = 1, index: int | None = None,
-          near: str | None = None, id: int | None = None) -> tuple[int, int]:
-    """Click a text (`click("Save")`), a point (`click(120, 40)`), a text-map id
-    (`click(id=7)`), or where the pointer is (`click()`).
+        button: str = "left", clicks: int = 1, index: int | None = None,
+        near: str | None = None, id: int | None = None, role: str | None = None,
+        window: str | None = None) -> Clicked:
+    """Click a control or text by name, found in the windows' accessibility tree (icons
+    too) and else by OCR (`click("Settings")`; `role="button"` takes only buttons), a
+    point (`click(120, 40)`), a text-map id (`click(id=7)`), or where the pointer is.
 
-    Exact text beats text that merely contains it; when several match equally,
-    `index=N` picks one and `near="other text"` picks the closest to that text.
-    Returns the physical pixel clicked.
+    Exact beats contains; among equals a button, link, check box, tab or field beats plain
+    text. `role` is "button", "link", "checkbox", "entry", "label", "tab", "menu item"...;
+    `window="Title"` looks only in that window, even behind others (a covered control's
+    own action is used then); `index=N` or `near="other text"` chooses among equal
+    matches. Returns the physical pixel, with `.via` saying how the target was found.
     """
-    px, py = _target(text_or_x, y, index, near, id)
+    wanted = widgets.Wanted(text_or_x, role, window, index, near) \
+        if isinstance(text_or_x, str) else None
+    target = _target(text_or_x, y, id, wanted)
+    if target.covered_by:
+        return _press(target, button, clicks)
+    px, py = target.point
     _act("click", px, py, clicks=clicks, interval=0.05 if clicks > 1 else 0.0, button=button)
     _moved(px, py)
-    return px, py
+    return Clicked(px, py, target.via, target.element.describe() if target.element else "")
 
 
 def double_click(text_or_x: str | float | None = None, y: float | None = None,
-                 **kwargs: Any) -> tuple[int, int]:
+                 **kwargs: Any) -> Clicked:
     """Double-click, taking the same arguments as click()."""
     return click(text_or_x, y, clicks=2, **kwargs)
 
 
 def right_click(text_or_x: str | float | None = None, y: float | None = None,
-                **kwargs: Any) -> tuple[int, int]:
+                **kwargs: Any) -> Clicked:
     """Right-click, taking the same arguments as click()."""
     return click(text_or_x, y, button="right", **kwargs)
 

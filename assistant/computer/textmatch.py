@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 EXACT, WORD, PART, LOOKALIKE = range(4)
@@ -75,13 +76,21 @@ def describe(items: list[dict[str, Any]]) -> str:
 
 
 def pick(
-    items: list[dict[str, Any]], query: str, index: int | None = None, near: str | None = None
+    items: list[dict[str, Any]], query: str, index: int | None = None, near: str | None = None,
+    rank: Callable[[dict[str, Any]], Any] | None = None,
 ) -> dict[str, Any]:
-    """The one match the caller means, or an error that says how to choose."""
+    """The one match the caller means, or an error that says how to choose.
+
+    `rank` orders matches of the best tier (lowest first): only the best-ranked remain
+    (an enabled button before a label that says the same).
+    """
     matches = find(items, query)
     if not matches:
         seen = ", ".join(repr(item["text"]) for item in items[:20]) or "no text at all"
         raise TextNotFound(f"no text {query!r} on screen; seen: {seen}")
+    if rank is not None:
+        best = min(rank(m) for m in matches)
+        matches = [m for m in matches if rank(m) == best]
     if near is not None:
         anchors = [m for m in find(items, near) if all(m["id"] != x["id"] for x in matches)]
         if not anchors:

@@ -13,7 +13,7 @@ from typing import Any
 
 from assistant.computer.capability import Unavailable, load
 
-__all__ = ["active", "focus", "list"]
+__all__ = ["active", "focus", "list", "stacking"]
 
 
 @contextmanager
@@ -93,6 +93,39 @@ def active() -> dict[str, Any] | None:
                 return None
             window = parent
         return None if isinstance(window, int) else _describe(connection, window)
+
+
+def _pid(connection: Any, window: Any) -> int:
+    try:
+        prop = window.get_full_property(connection.intern_atom("_NET_WM_PID"), 0)
+        return int(prop.value[0]) if prop is not None and len(prop.value) else 0
+    except Exception:  # the window may vanish while we look at it
+        return 0
+
+
+def stacking() -> builtins.list[dict[str, Any]]:
+    """The windows on screen from the bottom to the top: as list(), with "pid" (0 when the
+    window does not say) and "class" (WM_CLASS), so what covers a point can be told."""
+    from Xlib import X
+
+    with _x() as connection:
+        root = connection.screen().root
+        ordered = root.get_full_property(connection.intern_atom("_NET_CLIENT_LIST_STACKING"),
+                                         X.AnyPropertyType)
+        if ordered is not None:
+            found = [connection.create_resource_object("window", w) for w in ordered.value]
+        else:  # no window manager: the X server's own order, bottom first
+            found = _clients(connection)
+        stacked = []
+        for window in found:
+            try:
+                described = _describe(connection, window)
+                wm_class = window.get_wm_class() or ("", "")
+            except Exception:  # gone while we looked
+                continue
+            stacked.append({**described, "pid": _pid(connection, window),
+                            "class": " ".join(wm_class)})
+        return stacked
 
 
 def focus(title: str) -> dict[str, Any]:
