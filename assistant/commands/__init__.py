@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "doctor": ("doctor", "check each component and print the command that fixes it"),
     "tools": ("tools", "tools the LLM may call, with source and risk: tools [--json]"),
     "plugins": ("plugins", "installed plugins and what each adds: plugins [--json]"),
+    "mcp": ("mcp", "serve execute and computer to MCP clients on stdio; you approve each call"),
 }
 
 
