@@ -33,6 +33,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+import bench_tools  # noqa: F401 - importing it registers the MCP tool figure
 from bench_figures import desktop_display  # importing it registers the area figures
 from bench_registry import (
     FIGURE_NAMES,

@@ -36,6 +36,7 @@ FIGURE_NAMES = [
     "click_text_dense_ms",
     "text_map_ms",
     "voice_turn_overhead_ms",
+    "mcp_call_overhead_ms",
     "daemon_turn_growth_mb",
     "daemon_idle_rss_mb",
     "daemon_idle_cpu_pct",
