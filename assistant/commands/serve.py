@@ -27,6 +27,9 @@ def parser() -> argparse.ArgumentParser:
     parse.add_argument("--new-token", action="store_true",
                        help="replace the token: every page and client holding the old one "
                             "is locked out")
+    parse.add_argument("--url", action="store_true",
+                       help="only print the address with the token (e.g. for the daemon's "
+                            "page, serve = true), then exit")
     parse.add_argument("-m", "--model", help="LLM as litellm names it")
     parse.add_argument("--api-base", help="URL of an OpenAI-compatible or Ollama server")
     parse.add_argument("--api-key", help="API key for the model's provider")
@@ -38,13 +41,13 @@ def parser() -> argparse.ArgumentParser:
     return parse
 
 
+def tell(line: str) -> None:
+    print(f"{PREFIX} {line}", file=sys.stderr, flush=True)
+
+
 def fail(message: str, status: int = 2) -> int:
     tell(message)
     return status
-
-
-def tell(line: str) -> None:
-    print(f"{PREFIX} {line}", file=sys.stderr, flush=True)
 
 
 def main(argv: list[str]) -> int:
@@ -60,6 +63,14 @@ def main(argv: list[str]) -> int:
         settings = load_settings(flags)
     except ConfigError as exc:
         return fail(str(exc))
+    if args.url:
+        from assistant.web.token import TokenFile
+
+        tokens = TokenFile(settings.data_path)
+        token = tokens.rotate() if args.new_token else tokens.get()
+        port = settings.serve_port if args.port is None else args.port
+        print(f"{PREFIX} open {address(args, port)}/?token={token}")
+        return 0
     from assistant.llm import embedded, local
 
     try:
@@ -71,6 +82,12 @@ def main(argv: list[str]) -> int:
         return fail(str(exc))
     except embedded.EmbeddedError as exc:
         return fail(str(exc), 1)
+
+
+def address(args: argparse.Namespace, port: int) -> str:
+    scheme = "https" if args.tls_cert else "http"
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    return f"{scheme}://{host}:{port}"
 
 
 def serve(settings: Settings, args: argparse.Namespace) -> int:
@@ -102,9 +119,7 @@ def serve(settings: Settings, args: argparse.Namespace) -> int:
     server = Server(app, sock, tls_cert=args.tls_cert, tls_key=args.tls_key)
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: server.stop())
-    scheme = "https" if tls else "http"
-    host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"{PREFIX} open {scheme}://{host}:{server.port}/?token={token}", flush=True)
+    print(f"{PREFIX} open {address(args, server.port)}/?token={token}", flush=True)
     import threading
 
     threading.Thread(target=turns.warm_up, name="warm-up", daemon=True).start()

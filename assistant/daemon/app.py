@@ -87,6 +87,11 @@ def _run(settings: Settings, commands: dict[str, Callable[[], str]],
         daemon.tell_once("microphone", problem)
     commands["raise"] = daemon.bring_forward
     commands["state"] = lambda: daemon.state
+    stop_web = None
+    if settings.serve:
+        from assistant.daemon import web
+
+        stop_web = web.serve(daemon, log)
     hotkey = _arm_hotkey(daemon, started)
     daemon.machine.listen(_trim_when_idle)
     daemon.start()
@@ -107,6 +112,8 @@ def _run(settings: Settings, commands: dict[str, Callable[[], str]],
             "in a terminal")
         return EXIT_NO_DISPLAY
     finally:
+        if stop_web is not None:
+            stop_web()
         if hotkey is not None:
             hotkey.stop()
         if daemon.tray is not None:

@@ -32,6 +32,7 @@ from assistant.daemon.parts import (
     TakeLike,
     TranscriberLike,
     TrayLike,
+    TurnWatcher,
 )
 from assistant.daemon.state import State, StateMachine
 from assistant.events import (
@@ -72,6 +73,7 @@ class Daemon:
         self.notifier = notifier
         self.log = log
         self.tray: TrayLike | None = None
+        self.watchers: list[TurnWatcher] = []  # the web page, with serve = true
         self.hotkey_paused = False
         self.discovered: list[str] = []  # models found at start (Ollama), for the menu
         self.machine = StateMachine(log, [self._state_changed])
@@ -293,8 +295,12 @@ class Daemon:
         self.machine.follow("thinking", text)
         self.approvals.plan = ""
         answer, error = "", ""
+        for watcher in self.watchers:
+            watcher.begin(text)
         for event in self.assistant.turn(text):
             self.popup.show(event)
+            for watcher in self.watchers:
+                watcher.show(event)
             self._on_event(event)
             if isinstance(event, Error):
                 error = event.text
