@@ -36,8 +36,7 @@ ACTIONABLE = frozenset({
 })
 EDITABLE = frozenset({"entry", "text", "password text", "spin button", "combo box",
                       "terminal", "paragraph", "document text"})
-_STATES = {"enabled": "SENSITIVE", "focused": "FOCUSED", "checked": "CHECKED",
-           "editable": "EDITABLE", "selected": "SELECTED"}
+_STATES = {"enabled": "SENSITIVE", "focused": "FOCUSED", "checked": "CHECKED"}
 _lock = threading.Lock()
 _bus: dict[str, Any] = {}  # the Atspi module once connected, or the reason it is not
 _cache: OrderedDict[tuple[str, str], list[Element]] = OrderedDict()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -26,13 +27,29 @@ def _mss() -> Any:
     return factory()
 
 
+_grabbers = threading.local()  # (DISPLAY, mss) per thread: connecting costs more than a grab
+
+
+def _grabber(fresh: bool = False) -> Any:
+    where = os.environ.get("DISPLAY", "")
+    held = getattr(_grabbers, "held", None)
+    if held is not None and (fresh or held[0] != where):
+        held[1].close()
+        held = None
+    if held is None:
+        held = _grabbers.held = (where, _mss())
+    return held[1]
+
+
 def _grab(area: Rect) -> Any:
     """Physical pixels of `area` as a PIL image."""
     image_module = load("PIL.Image")
-    with _mss() as screen:
-        shot = screen.grab({"left": area.left, "top": area.top,
-                            "width": area.width, "height": area.height})
-        return image_module.frombytes("RGB", shot.size, shot.bgra, "raw", "BGRX")
+    region = {"left": area.left, "top": area.top, "width": area.width, "height": area.height}
+    try:
+        shot = _grabber().grab(region)
+    except Exception:  # the X server restarted since: connect again, once
+        shot = _grabber(fresh=True).grab(region)
+    return image_module.frombytes("RGB", shot.size, shot.bgra, "raw", "BGRX")
 
 
 def _randr_monitors() -> list[Rect]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import os
+import threading
 from contextlib import contextmanager
 from typing import Any
 
@@ -16,18 +17,30 @@ from assistant.computer.capability import Unavailable, load
 __all__ = ["active", "focus", "list", "stacking"]
 
 
+_connections = threading.local()  # (DISPLAY, connection) per thread: opening one takes ms
+
+
 @contextmanager
 def _x() -> Any:
+    """This thread's X connection; one that fails is dropped, and the next call reconnects."""
     if os.environ.get("WAYLAND_DISPLAY") and not os.environ.get("DISPLAY"):
         raise Unavailable("windows cannot be listed on Wayland: log in to an X11 session")
     load("Xlib")
-    from Xlib import X, display  # noqa: F401 - X is re-exported to callers
+    from Xlib import display
 
-    connection = display.Display()
+    where = os.environ.get("DISPLAY", "")
+    held = getattr(_connections, "held", None)
+    if held is not None and held[0] != where:
+        held[1].close()
+        held = None
+    if held is None:
+        held = _connections.held = (where, display.Display())
     try:
-        yield connection
-    finally:
-        connection.close()
+        yield held[1]
+    except BaseException:
+        _connections.held = None
+        held[1].close()
+        raise
 
 
 def _name(connection: Any, window: Any) -> str:
