@@ -34,6 +34,7 @@ from types import FrameType
 from typing import Any
 
 import bench_tools  # noqa: F401 - importing it registers the MCP tool figure
+import bench_web  # noqa: F401 - importing it registers the web page's figures
 from bench_figures import desktop_display  # importing it registers the area figures
 from bench_registry import (
     FIGURE_NAMES,

@@ -40,6 +40,8 @@ FIGURE_NAMES = [
     "daemon_turn_growth_mb",
     "daemon_idle_rss_mb",
     "daemon_idle_cpu_pct",
+    "web_event_latency_ms",
+    "serve_idle_rss_mb",
     "embedded_llm_start_s",
     "embedded_llm_tokens_per_s",
     "embedded_first_token_s",

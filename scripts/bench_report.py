@@ -38,6 +38,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     "daemon_turn_growth_mb": ("max", 1),
     "daemon_idle_rss_mb": ("max", 350),
     "daemon_idle_cpu_pct": ("below", 1),
+    "web_event_latency_ms": ("max", 20),  # an event in the server to the page's DOM
     "embedded_task_median_s": ("max", 20),
     "voice_first_audio_embedded_s": ("max", 3),
 }

@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from bench_registry import ROOT, Bench, NotMeasurable, figure
 
@@ -50,15 +51,13 @@ def web_event_latency_ms(bench: Bench) -> float:
             for _ in range(bench.reps(3, 1)):  # a fresh page each round
                 browser.get(f"http://127.0.0.1:{server.port}/?token={tokens.get()}")
                 turn = hub.open_turn("bench")
-                until(lambda: browser.execute_script(
-                    "return document.querySelectorAll('.user').length") > 0)
+                wait_count(browser, ".user", 1)
                 sent = []
                 for n in range(bench.reps(60, 20)):
                     sent.append(time.time() * 1000)
                     hub.publish(turn, Notice(f"bench event {n}"))
                     time.sleep(0.02)
-                until(lambda: browser.execute_script(
-                    "return document.querySelectorAll('.notice').length") >= len(sent))
+                wait_count(browser, ".notice", len(sent))
                 shown = browser.execute_script(
                     "return Array.from(document.querySelectorAll('.notice'),"
                     " e => Number(e.dataset.rendered))")
@@ -72,9 +71,11 @@ def web_event_latency_ms(bench: Bench) -> float:
     return statistics.median(samples)
 
 
-def until(check: object, timeout: float = 30) -> None:
+def wait_count(browser: Any, css: str, count: int, timeout: float = 30) -> None:
+    """Until the page holds `count` elements matching `css`."""
     deadline = time.monotonic() + timeout
-    while not check():  # type: ignore[operator]
+    while browser.execute_script("return document.querySelectorAll(arguments[0]).length",
+                                 css) < count:
         if time.monotonic() > deadline:
             raise RuntimeError("the page did not show the events in time")
         time.sleep(0.01)
