@@ -33,6 +33,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+import bench_a11y  # noqa: F401 - importing it registers the accessibility figures
 import bench_tools  # noqa: F401 - importing it registers the MCP tool figure
 import bench_web  # noqa: F401 - importing it registers the web page's figures
 from bench_figures import desktop_display  # importing it registers the area figures

@@ -35,6 +35,8 @@ FIGURE_NAMES = [
     "click_text_sparse_ms",
     "click_text_dense_ms",
     "text_map_ms",
+    "a11y_tree_ms",
+    "click_a11y_ms",
     "voice_turn_overhead_ms",
     "mcp_call_overhead_ms",
     "daemon_turn_growth_mb",

@@ -33,6 +33,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     "screenshot_ms": ("max", 40),
     "click_text_sparse_ms": ("max", 300),
     "click_text_dense_ms": ("max", 1000),
+    "a11y_tree_ms": ("max", 150),
+    "click_a11y_ms": ("max", 60),
     "voice_turn_overhead_ms": ("max", 500),
     "mcp_call_overhead_ms": ("max", 15),  # over the MCP server's own time for the call
     "daemon_turn_growth_mb": ("max", 1),

@@ -22,7 +22,7 @@ from typing import Any
 
 from assistant.computer.coords import Rect
 
-BUDGET_S = 0.5  # one read of the tree; a larger window is cut off there
+BUDGET_S = 1.0  # one read of the tree; a larger window is cut off there
 CALL_MS = 300  # one D-Bus call: an application that hangs costs at most this
 _CACHE_SIZE = 4
 PACKAGES = ("at-spi2-core", "gir1.2-atspi-2.0", "libatk-adaptor")
