@@ -47,9 +47,12 @@ def find_blocks(
         i += 1
         tag = _TAG.match(info.strip())
         language = canonical_language(tag[0]) if tag and tag[0] else None
+        called = None
         if language is None and tag and tag[0] and tools is not None:
-            language = tools(tag[0])
+            language = called = tools(tag[0])
         code = "\n".join(body).strip("\n")
+        if called and not code.strip():
+            code = "{}"  # a tool called without arguments
         if language == "shell":
             code = _strip_prompts(code)
         if language and code.strip():

@@ -56,6 +56,12 @@ class MCPServer:
     def source(self) -> str:
         return f"mcp:{self.config.name}"
 
+    @property
+    def running(self) -> bool:
+        """Connected and not stopped since (a server that died mid-call is not)."""
+        return (self._client is not None and self._stop is not None
+                and not self._stop.is_set())
+
     def start(self) -> Future[None]:
         """Connect and list the tools; the future fails with the reason in one line."""
         return self._background.submit(self._connect())
@@ -152,6 +158,8 @@ class MCPServer:
             result = call.result()
         except Exception as exc:
             if ended.is_set() or "closed" in str(exc).lower():
+                if self._stop is not None:
+                    self._stop.set()  # the connection is gone: leave it, so `running` says so
                 raise ToolError(self._died()) from None
             raise ToolError(f"the MCP server {self.config.name} refused the call: {exc}") from None
         return Outcome(result_text(result), bool(result.is_error), time.monotonic() - started)

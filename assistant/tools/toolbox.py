@@ -11,6 +11,7 @@ import asyncio
 import json
 import time
 from collections.abc import Iterator
+from concurrent.futures import CancelledError as FutureCancelled
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
@@ -73,7 +74,13 @@ class Toolbox:
                    max_output=settings.max_output)
 
     def start(self) -> list[str]:
-        """Start the servers not started yet, side by side; one line for each that failed."""
+        """Start the servers not started yet, side by side, and again those that stopped
+        since (a crash mid-call); one line for each that failed."""
+        for name, server in list(self._servers.items()):
+            if not server.running:
+                server.close()
+                del self._servers[name]
+                self._waiting.append(MCPServer(server.config, self._background))
         starting = [(server, server.start()) for server in self._waiting]
         self._waiting = []
         problems = []
@@ -151,10 +158,10 @@ class Toolbox:
         except BaseException as exc:  # a plugin's own error, or a cancelled call
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            message = "it was interrupted" if isinstance(exc, asyncio.CancelledError) else (
-                f"{type(exc).__name__}: {exc}")
+            cancelled = isinstance(exc, (asyncio.CancelledError, FutureCancelled))
+            message = "it was interrupted" if cancelled else f"{type(exc).__name__}: {exc}"
             yield from _ended(proposal_id, f"The call failed: {message}.", 1, started,
-                              interrupted=isinstance(exc, asyncio.CancelledError))
+                              interrupted=cancelled)
             return
         finally:
             self._current = None

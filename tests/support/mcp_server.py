@@ -55,6 +55,13 @@ def echo(text: str) -> str:
     return text
 
 
+@app.tool(annotations=ToolAnnotations(read_only_hint=True))
+def wait(seconds: float) -> str:
+    """Answer after `seconds`."""
+    time.sleep(seconds)
+    return f"waited {seconds:g} s"
+
+
 @app.tool()
 def crash() -> str:
     """Stop the server in the middle of the call."""

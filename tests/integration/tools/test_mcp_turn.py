@@ -4,6 +4,8 @@ litellm client against the scripted LLM server, and the same approval gate as co
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -127,16 +129,39 @@ def test_streamable_http_server_and_a_failing_one_beside_it(
 def test_a_server_crashing_mid_call_is_an_error_and_the_turn_goes_on(
     server: LLMServer, notes: Path
 ) -> None:
+    """The next turn starts the server again."""
     server.add(raw_tool_call("{}", name="notes__crash"), text("Done."),
-               text("It did not work: the notes server stopped."))
+               text("It did not work: the notes server stopped."),
+               raw_tool_call("{}", name="notes__list_notes"), text("It is back."))
     with make(server, {"notes": stdio_config(notes)}, approver=lambda p: True) as assistant:
         events = list(assistant.turn("crash it"))
+        again = list(assistant.turn("list them"))
     ran = [e for e in events if isinstance(e, RunEnd)]
     assert ran[0].exit_status == 1
     assert "the MCP server notes stopped during the call" in ran[0].output
     assert "stopped during the call" in tool_messages(server, 1)[0]
     assert isinstance(events[-1], TurnEnd) and events[-1].reason == "answered"
     assert events[-1].text == "It did not work: the notes server stopped."
+    assert not [e for e in again if isinstance(e, Notice)]
+    [back] = [e for e in again if isinstance(e, RunEnd)]
+    assert back.exit_status == 0 and "groceries.txt" in back.output
+
+
+def test_interrupting_a_call_in_flight_ends_the_turn_at_once(
+    server: LLMServer, notes: Path
+) -> None:
+    server.add(raw_tool_call('{"seconds": 60}', name="notes__wait"), text("never asked"))
+    with make(server, {"notes": stdio_config(notes)}, approval="auto") as assistant:
+        started = time.monotonic()
+        events = []
+        for event in assistant.turn("wait a minute"):
+            events.append(event)
+            if isinstance(event, Approval):
+                threading.Timer(1.0, assistant.interrupt).start()
+    assert time.monotonic() - started < 20
+    [end] = [e for e in events if isinstance(e, RunEnd)]
+    assert end.interrupted and "interrupted" in end.output
+    assert isinstance(events[-1], TurnEnd) and events[-1].reason == "interrupted"
 
 
 def test_fenced_models_read_the_tools_and_call_them_in_a_fenced_block(

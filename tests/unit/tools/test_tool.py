@@ -71,6 +71,7 @@ def test_a_fenced_block_tagged_with_a_tool_is_a_call() -> None:
     tools = {"notes.search": "notes.search"}.get
     assert find_blocks(text, tools) == [("notes.search", '{"q": "milk"}')]
     assert find_blocks(text) == []
+    assert find_blocks("```notes.search\n```", tools) == [("notes.search", "{}")]
 
 
 def test_a_tool_call_is_spoken_as_a_call_with_its_arguments() -> None:
