@@ -93,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--x", type=int, default=0)
     parser.add_argument("--y", type=int, default=0)
     parser.add_argument("--title", default="Test window")
+    parser.add_argument("--wm-class", default="Tk", help="the WM_CLASS class it shows")
     args = parser.parse_args(argv)
     out = args.log.open("a", buffering=1, encoding="utf-8")
 
@@ -105,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
                     record[name] = value
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
 
-    root = tk.Tk()
+    root = tk.Tk(className=args.wm_class)
     root.title(args.title)
     root.geometry(f"+{args.x}+{args.y}")
     root.bind_all("<Control-KeyPress>", lambda e: log("hotkey", "window", e))

@@ -160,3 +160,13 @@ def test_without_a_bus_there_is_no_tree_no_error_and_no_wait(
     assert time.perf_counter() - began < 0.05
     found = check_accessibility(load_settings())
     assert not found.ok and "DBUS_SESSION_BUS_ADDRESS" in found.detail and found.fix
+
+
+def test_a_name_missing_beside_a_chromium_window_says_how_to_turn_its_tree_on(
+        gtk: GtkApp, tmp_path: Path, ocr_engine: str) -> None:
+    args = ["--layout", "dialog", "--x", "300", "--y", "650", "--title", "Web page",
+            "--wm-class", "Chromium"]
+    with (LoggedWindow("tests.support.tk_app", tmp_path / "tk.jsonl", args),
+          pytest.raises(LookupError, match=r"'Web page' is a Chromium/Electron window .* "
+                                           r"--force-renderer-accessibility")):
+        computer.mouse.click("Subscribe")
