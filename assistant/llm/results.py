@@ -7,6 +7,7 @@ from typing import Any
 
 from assistant.events import RunEnd
 from assistant.llm.reply import CodeCall
+from assistant.prompt import python_packages
 
 RESULTS_HEADER = "Results of the code you proposed:"
 # Opens the user-role message that shows the screen (assistant.screen); no turn starts there.
@@ -32,7 +33,17 @@ def describe_run(end: RunEnd, changes: str = "") -> str:
     else:
         status = f"Exit status {end.exit_status} (failed)."
     output = f"Output:\n{fence(end.output)}" if end.output.strip() else "Output: (no output)"
-    return "\n".join(part for part in (status, output, changes) if part)
+    return "\n".join(part for part in (status, output, changes, _hint(end)) if part)
+
+
+def _hint(end: RunEnd) -> str:
+    """What a failure means here, where small models guess wrong: a missing package is not
+    fixed by `pip install`, which reaches another interpreter than the one running the code."""
+    missing = re.search(r"ModuleNotFoundError: No module named '([\w.]+)'", end.output)
+    if end.exit_status == 0 or not missing:
+        return ""
+    return (f"{missing[1]} is not installed for the Python that runs your code, and pip "
+            f"would install it elsewhere: do it another way. {python_packages()}.")
 
 
 def tool_messages(results: list[tuple[CodeCall, str]]) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ from assistant.llm.results import (
     tool_messages,
 )
 from assistant.llm.tools import ToolCallAssembler
+from assistant.prompt import python_packages
 
 
 def delta(index: int | None, *, id: str = "", name: str = "", arguments: str = "") -> dict:
@@ -105,6 +106,16 @@ def test_a_run_is_described_by_its_status_output_and_changes() -> None:
     assert failed == "Exit status 2 (failed).\nOutput:\n```\nls: cannot access 'x'\n```"
     refused = describe_run(RunEnd("a", None, "Unknown language 'ruby'", 0.0))
     assert refused.startswith("It did not finish (no exit status).\nOutput:")
+
+
+def test_a_missing_package_is_explained_where_pip_would_not_help() -> None:
+    output = "Traceback (most recent call last):\nModuleNotFoundError: No module named 'pandas'\n"
+    described = describe_run(RunEnd("a", 1, output, 0.1))
+    assert described.endswith(f"pandas is not installed for the Python that runs your code, "
+                              f"and pip would install it elsewhere: do it another way. "
+                              f"{python_packages()}.")
+    assert "pip" not in describe_run(RunEnd("a", 0, "ModuleNotFoundError: No module named "
+                                                    "'x' is what we print\n", 0.1))
 
 
 def test_output_cannot_break_out_of_its_fence() -> None:
