@@ -1,4 +1,4 @@
-// The page: conversations from the journal, the live turn from the event stream, and the
+// The page: conversations from the journal, live turns from the event stream, and the
 // waiting proposal with Run (Enter), Edit and Cancel (Esc). Every text is set as text;
 // only the code the server highlighted is set as HTML.
 "use strict";
@@ -8,11 +8,9 @@ const view = $("#view");
 const state = {
   conversation: "",   // the conversation the next request continues ("" = a new one)
   ownTurn: "",        // the turn this page started and that is still running
-  liveTurns: new Set(),
+  live: new Map(),    // turn id -> its place in the view, while it runs
   pending: null,      // {proposal, card, editing, armed}
-  answer: null,       // the answer block the LLM's words stream into
-  output: null,       // the output block of the running code
-  proposals: {},      // proposal id -> its data (for edited approvals)
+  proposals: {},      // proposal id -> its data (to show an edit beside it)
 };
 
 function el(tag, className, text) {
@@ -22,17 +20,29 @@ function el(tag, className, text) {
   return node;
 }
 
-function add(node) {
+function stamp(node) {
+  // When the element reached the DOM, as wall-clock ms (what scripts/bench.py reads).
+  node.dataset.rendered = String(performance.timeOrigin + performance.now());
+  return node;
+}
+
+// A place is where one turn (or one conversation from history) is drawn: its element,
+// and the answer and output blocks that streaming text and output go into.
+function place(root) {
+  return {root, answer: null, output: null};
+}
+
+function add(where, node) {
   const empty = view.querySelector(".empty");
   if (empty) empty.remove();
-  node.dataset.rendered = String(performance.timeOrigin + performance.now());
-  view.appendChild(node);
+  where.root.appendChild(stamp(node));
   view.scrollTop = view.scrollHeight;
   return node;
 }
 
 function clock(ts) {
-  return new Date(ts * 1000).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
+  const when = ts ? new Date(ts * 1000) : new Date();
+  return when.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
 }
 
 async function api(path, body) {
@@ -41,9 +51,7 @@ async function api(path, body) {
   };
   const response = await fetch(path, options);
   const data = await response.json().catch(() => ({}));
-  if (!response.ok && response.status !== 202) {
-    throw new Error(data.error || `${response.status} ${response.statusText}`);
-  }
+  if (!response.ok) throw new Error(data.error || `${response.status} ${response.statusText}`);
   return data;
 }
 
@@ -60,55 +68,58 @@ function setStatus(text, kind) {
 
 // Rendering: live events and journal records share one vocabulary.
 
-function render(data) {
+function render(where, data) {
   switch (data.kind) {
     case "user":
-      state.answer = null;
-      add(el("div", "turn-head", data.ts ? clock(data.ts) : "now"));
-      add(el("div", "user", data.text));
+      where.answer = null;
+      add(where, el("div", "turn-head", clock(data.ts)));
+      add(where, el("div", "user", data.text));
       break;
     case "text":
-      if (!state.answer) state.answer = add(el("div", "answer", ""));
-      state.answer.textContent += data.text;
+      if (!where.answer) where.answer = add(where, el("div", "answer", ""));
+      where.answer.textContent += data.text;
       break;
     case "assistant":
-      if (data.text) add(el("div", "answer", data.text));
+      if (data.text) add(where, el("div", "answer", data.text));
       break;
     case "proposal":
-      state.answer = null;
+      where.answer = null;
       state.proposals[data.id] = data;
-      renderProposal(data);
+      renderProposal(where, data);
       break;
     case "approval":
-      renderApproval(data);
+      renderApproval(where, data);
       break;
     case "output":
-      if (!state.output) state.output = add(el("pre", "output"));
-      state.output.appendChild(el("span", data.stream === "stderr" ? "stderr" : "", data.text));
-      state.output.scrollTop = state.output.scrollHeight;
+      if (!where.output) where.output = add(where, el("pre", "output"));
+      where.output.appendChild(el("span", data.stream === "stderr" ? "stderr" : "", data.text));
+      where.output.scrollTop = where.output.scrollHeight;
       break;
     case "run_end":
-      renderRunEnd(data);
+      renderRunEnd(where, data);
       break;
     case "notice":
-      add(el("div", "notice", data.text));
+      add(where, el("div", "notice", data.text));
       break;
     case "error":
-      add(el("div", "error", data.text || data.message || ""));
+      add(where, el("div", "error", data.text || data.message || ""));
       break;
     case "usage":
-      if (state.answer) {
-        state.answer.title = `${data.model}: ${data.prompt_tokens} + ${data.completion_tokens} tokens`;
+      if (where.answer) {
+        where.answer.title = `${data.model}: ${data.prompt_tokens} + ${data.completion_tokens} tokens`;
       }
       break;
     case "turn_end":
-      renderTurnEnd(data);
+      where.answer = null;
+      if (data.reason !== "answered") {
+        add(where, el("div", "notice", `The turn ended: ${data.reason.replace(/_/g, " ")}.`));
+      }
       break;
   }
 }
 
-function renderProposal(data) {
-  const card = add(el("div", `proposal risk-${data.risk}`));
+function renderProposal(where, data) {
+  const card = add(where, el("div", `proposal risk-${data.risk}`));
   card.dataset.id = data.id;
   const head = card.appendChild(el("div", "head"));
   head.appendChild(el("strong", "", data.language));
@@ -121,9 +132,9 @@ function renderProposal(data) {
   code.innerHTML = data.html;  // highlighted and escaped by the server (pygments)
 }
 
-function ask(data) {
-  // A proposal waits for this page: show its buttons.
-  const card = view.querySelector(`.proposal[data-id="${CSS.escape(data.id)}"]`);
+function ask(where, data) {
+  // A proposal of a live turn waits for a decision: show its buttons.
+  const card = where.root.querySelector(`.proposal[data-id="${CSS.escape(data.id)}"]`);
   if (!card || card.querySelector(".actions")) return;
   const actions = card.appendChild(el("div", "actions"));
   const run = actions.appendChild(el("button", "run", data.risk === "high" ? "Run (high risk)" : "Run"));
@@ -169,17 +180,17 @@ async function decide(approved) {
   try {
     await api(`/api/proposals/${encodeURIComponent(proposal.id)}/decision`, body);
   } catch (error) {
-    add(el("div", "error", `The decision was not taken: ${error.message}`));
+    pending.card.appendChild(el("div", "error", `The decision was not taken: ${error.message}`));
   }
 }
 
-function renderApproval(data) {
+function renderApproval(where, data) {
   if (state.pending && state.pending.proposal.id === data.proposal_id) {
     const actions = state.pending.card.querySelector(".actions");
     if (actions) actions.remove();  // answered elsewhere (the popup, the tray, a voice)
     state.pending = null;
   }
-  const card = view.querySelector(`.proposal[data-id="${CSS.escape(data.proposal_id)}"]`);
+  const card = where.root.querySelector(`.proposal[data-id="${CSS.escape(data.proposal_id)}"]`);
   const proposal = state.proposals[data.proposal_id];
   if (card && data.approved && proposal && data.code && data.code !== proposal.code) {
     const edited = el("pre", "code edited", data.code);
@@ -189,35 +200,26 @@ function renderApproval(data) {
   const verdict = `${data.approved ? "Approved" : "Not run"} by ${data.decided_by}` +
     (data.reason ? `: ${data.reason}` : "");
   const line = el("div", data.approved ? "decided" : "decided no", verdict);
-  if (card) {
-    card.appendChild(line);
-    line.dataset.rendered = String(performance.timeOrigin + performance.now());
-  } else {
-    add(line);
-  }
-  state.output = null;
-  if (data.approved && state.liveTurns.size) setStatus("running", "busy");
+  if (card) card.appendChild(stamp(line)); else add(where, line);
+  where.output = null;
+  if (data.approved && state.live.size) setStatus("running", "busy");
+  else if (state.live.size) setStatus("working", "busy");
 }
 
-function renderRunEnd(data) {
-  if (!state.output && data.output) add(el("pre", "output", data.output));
-  state.output = null;
+function renderRunEnd(where, data) {
+  if (!where.output && data.output) add(where, el("pre", "output", data.output));
+  where.output = null;
   let text = data.exit_status === null ? "stopped" : `exit ${data.exit_status}`;
   if (data.timed_out) text += " · timed out";
   if (data.interrupted) text += " · interrupted";
   if (data.waiting_for_input) text += " · was waiting for input";
   if (data.limit) text += ` · ${data.limit} limit`;
-  add(el("div", "run-end", `${text} · ${Number(data.seconds).toFixed(2)} s`));
-}
-
-function renderTurnEnd(data) {
-  state.answer = null;
-  if (data.reason !== "answered") {
-    add(el("div", "notice", `The turn ended: ${data.reason.replace(/_/g, " ")}.`));
-  }
+  add(where, el("div", "run-end", `${text} · ${Number(data.seconds).toFixed(2)} s`));
 }
 
 // The event stream: every live turn, including the daemon's voice turns.
+
+const shown = {};  // turn id -> index of its last event shown (a reconnect replays them)
 
 function follow() {
   const events = new EventSource("/api/events");
@@ -228,11 +230,9 @@ function follow() {
       message.lastEventId));
   }
   events.onerror = () => setStatus("reconnecting…", "waiting");
-  events.onopen = () => setStatus(state.liveTurns.size ? "working" : "idle",
-    state.liveTurns.size ? "busy" : "idle");
+  events.onopen = () => setStatus(state.live.size ? "working" : "idle",
+    state.live.size ? "busy" : "idle");
 }
-
-const shown = {};  // turn id -> index of its last event shown (a reconnect replays them)
 
 function onEvent(data, eventId) {
   const dot = eventId.lastIndexOf(".");
@@ -240,31 +240,34 @@ function onEvent(data, eventId) {
   const index = Number(eventId.slice(dot + 1));
   if (index <= (shown[turn] ?? -1)) return;
   shown[turn] = index;
-  data.turn_id = turn;
-  if (data.kind === "user") {
-    state.liveTurns.add(data.turn_id);
+  let where = state.live.get(turn);
+  if (!where) {
+    if (data.kind !== "user") return;  // a turn that began before this page
+    where = place(view.appendChild(el("section", "turn")));
+    where.root.dataset.turn = turn;
+    state.live.set(turn, where);
     setStatus("working", "busy");
     $("#interrupt").hidden = false;
-  } else if (!state.liveTurns.has(data.turn_id)) {
-    return;
   }
-  render(data);
-  if (data.kind === "proposal") ask(data);
-  if (data.kind === "turn_end") {
-    state.liveTurns.delete(data.turn_id);
-    if (data.turn_id === state.ownTurn) state.ownTurn = "";
-    if (data.conversation_id) {
-      state.conversation = data.conversation_id;
-      $("#where").textContent = data.conversation_id;
-    }
-    if (!state.liveTurns.size) {
-      setStatus("idle", "idle");
-      $("#interrupt").hidden = true;
-      $("#request").disabled = false;
-      $("#request").focus();
-    }
-    loadConversations();
+  render(where, data);
+  if (data.kind === "proposal") ask(where, data);
+  if (data.kind === "turn_end") ended(turn, data);
+}
+
+function ended(turn, data) {
+  state.live.delete(turn);
+  if (turn === state.ownTurn) state.ownTurn = "";
+  if (data.conversation_id && (!state.live.size || !state.conversation)) {
+    state.conversation = data.conversation_id;
+    $("#where").textContent = data.conversation_id;
   }
+  if (!state.live.size) {
+    setStatus("idle", "idle");
+    $("#interrupt").hidden = true;
+    $("#request").disabled = false;
+    $("#request").focus();
+  }
+  loadConversations();
 }
 
 // Requests, interrupts, keys.
@@ -280,14 +283,14 @@ async function send(event) {
     const turn = await api("/api/turns", {text, conversation_id: state.conversation});
     state.ownTurn = turn.turn_id;
   } catch (error) {
-    add(el("div", "error", error.message));
+    add(place(view), el("div", "error", error.message));
     box.disabled = false;
     box.value = text;
   }
 }
 
 async function interrupt() {
-  for (const turn of state.liveTurns) {
+  for (const turn of state.live.keys()) {
     await api(`/api/turns/${encodeURIComponent(turn)}/interrupt`, {}).catch(() => {});
   }
 }
@@ -325,20 +328,24 @@ async function loadConversations() {
   }
 }
 
+function showOnly(...nodes) {
+  // Replace the view, keeping the live turns at its end: they are still running.
+  view.replaceChildren(...nodes, ...Array.from(state.live.values(), (where) => where.root));
+}
+
 async function openConversation(id) {
   const found = await api(`/api/conversations/${encodeURIComponent(id)}`);
   state.conversation = found.id;
-  state.pending = null;
-  state.answer = state.output = null;
   $("#where").textContent = `${found.id} · ${found.model}`;
-  view.replaceChildren();
+  const history = place(el("section", "history"));
   for (const record of found.records) {
-    render(record);
+    render(history, record);
     if (record.kind === "run_end" || record.kind === "usage") {
-      const last = view.lastElementChild;
+      const last = history.root.lastElementChild;
       if (last && record.ts) last.appendChild(el("span", "timing", ` · ${clock(record.ts)}`));
     }
   }
+  showOnly(history.root);
   for (const item of document.querySelectorAll("#conversations li")) {
     item.classList.toggle("current", item.dataset.id === found.id);
   }
@@ -347,7 +354,7 @@ async function openConversation(id) {
 function newConversation() {
   state.conversation = "";
   $("#where").textContent = "";
-  view.replaceChildren(el("p", "empty", "A new conversation: ask for something below."));
+  showOnly(el("p", "empty", "A new conversation: ask for something below."));
   $("#request").focus();
 }
 

@@ -115,3 +115,32 @@ def test_a_high_risk_proposal_needs_a_second_press(browser: Any, served: Served,
     wait_for(browser, ".decided", containing="Approved by user")
     wait_for(browser, ".answer", containing="Done.")
     assert marker.exists()
+
+
+def test_turns_running_at_once_each_keep_their_own_place(browser: Any, served: Served,
+                                                         server: LLMServer) -> None:
+    import hashlib
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    server.add(tool_call("shell", "echo from the script"), text("Page answer."),
+               text("Script answer."))
+    browser.get(served.url)
+    wait_for(browser, "#status", containing="idle")
+    script_turn = served.start_turn("a request from a script")
+    proposal = served.events(script_turn, until="proposal")[-1]
+    wait_for(browser, ".proposal .actions")  # the page may answer it too
+    wait_for(browser, "#request").send_keys("a request from the page", Keys.ENTER)
+    wait_for(browser, ".answer", containing="Page answer.")
+    reply = served.request("POST", f"/api/proposals/{proposal['id']}/decision", {
+        "approved": True, "sha256": hashlib.sha256(proposal["code"].encode()).hexdigest()})
+    assert reply.status == 200
+    wait_for(browser, ".answer", containing="Script answer.")
+    first, second = browser.find_elements(By.CSS_SELECTOR, "section.turn")
+    assert "a request from a script" in first.text and "Script answer." in first.text
+    assert "from the script" in first.find_element(By.CSS_SELECTOR, ".output").text
+    assert "Page answer." not in first.text
+    assert "a request from the page" in second.text and "Page answer." in second.text
+    assert "Script answer." not in second.text and not second.find_elements(
+        By.CSS_SELECTOR, ".proposal")
