@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import shutil
+import subprocess
 import sys
 import threading
 import time
@@ -17,6 +19,8 @@ from mcp import Client, StdioServerParameters
 
 from assistant.journal import Journal
 from tests.integration.conftest import ROOT
+from tests.support.display import wait_until, xdotool
+from tests.support.require import require
 
 PROMPT = b"Run this python code?"
 
@@ -150,3 +154,34 @@ def test_computer_view_returns_the_screen_when_allowed(person: Person, display: 
 
     assert asyncio.run(client()) == ["text", "image"]
     assert PROMPT not in person.seen
+
+
+def test_on_a_desktop_the_popup_asks_and_run_lets_the_call_through(display: str) -> None:
+    """No terminal: the popup is the approver; its title says it waits, Enter runs."""
+    require(shutil.which("xdotool"), "xdotool is not installed")
+    on_desktop = parameters("/nonexistent-tty")
+    on_desktop.args[on_desktop.args.index("terminal")] = "auto"
+    on_desktop.env = {**(on_desktop.env or {}), "DISPLAY": display}
+
+    def press_run() -> None:
+        window = wait_until(lambda: _visible("assistant: run this?"), "the popup asks", 60)
+        xdotool("windowfocus", "--sync", window)
+        xdotool("key", "Return")
+
+    async def client() -> str:
+        async with Client(on_desktop) as session:
+            call = asyncio.ensure_future(session.call_tool(
+                "execute", {"language": "shell", "code": "echo from-the-popup"}))
+            await asyncio.to_thread(press_run)
+            result = await asyncio.wait_for(call, 60)
+            return str(result.content[0].text)
+
+    assert asyncio.run(client()) == "from-the-popup\n[exit status 0]"
+
+
+def _visible(title: str) -> str:
+    try:
+        found = xdotool("search", "--onlyvisible", "--name", title).split()
+    except subprocess.CalledProcessError:  # none yet
+        return ""
+    return found[0] if found else ""
