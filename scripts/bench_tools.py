@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from bench_registry import Bench, figure, median_time
 
@@ -64,13 +65,13 @@ def mcp_call_overhead_ms(bench: Bench) -> float:
     return 1000 * (gate - direct)
 
 
-async def _direct(server: dict[str, object], runs: int) -> float:
+async def _direct(server: dict[str, Any], runs: int) -> float:
     """Median seconds of the same call with the SDK's client alone."""
     from mcp import Client, StdioServerParameters
 
     parameters = StdioServerParameters(command=str(server["command"]),
-                                       args=list(server["args"]),  # type: ignore[call-overload]
-                                       env=dict(server["env"]))  # type: ignore[call-overload]
+                                       args=list(server["args"]),
+                                       env=dict(server["env"]))
     async with Client(parameters) as client:
         times = []
         for number in range(runs + 3):

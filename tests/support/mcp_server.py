@@ -7,6 +7,7 @@ over streamable HTTP on 127.0.0.1 (`--http PORT`). NOTES_DIR is the folder it wo
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import socket
 import subprocess
@@ -15,6 +16,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
@@ -68,10 +70,24 @@ def crash() -> str:
     os._exit(3)
 
 
-def stdio_config(notes: Path, **extra: object) -> dict[str, object]:
+def stdio_config(notes: Path, **extra: Any) -> dict[str, Any]:
     """The `[mcp_servers.notes]` table that starts this server over stdio."""
     return {"command": sys.executable, "args": ["-m", "tests.support.mcp_server"],
             "env": {"NOTES_DIR": str(notes), "PYTHONPATH": str(ROOT)}, **extra}
+
+
+def config_toml(servers: dict[str, dict[str, Any]]) -> str:
+    """`[mcp_servers.NAME]` tables for config.toml (strings, lists of strings, tables)."""
+    def value(item: Any) -> str:
+        if isinstance(item, dict):
+            return "{ " + ", ".join(f"{k} = {value(v)}" for k, v in item.items()) + " }"
+        return json.dumps(item)
+
+    lines = []
+    for name, table in servers.items():
+        lines.append(f"[mcp_servers.{name}]")
+        lines += [f"{key} = {value(item)}" for key, item in table.items()]
+    return "\n".join(lines) + "\n"
 
 
 @contextmanager

@@ -13,15 +13,12 @@ import pexpect
 
 from tests.integration.conftest import ROOT, cli_args, spawn
 from tests.support.llm_server import LLMServer, raw_tool_call, text
-from tests.support.mcp_server import stdio_config
+from tests.support.mcp_server import config_toml, stdio_config
 
 
 def write_config(notes: Path) -> None:
-    server = stdio_config(notes)
-    env = ", ".join(f"{k} = {json.dumps(v)}" for k, v in server["env"].items())  # type: ignore[union-attr]
     Path(os.environ["ASSISTANT_CONFIG_DIR"], "config.toml").write_text(
-        f"[mcp_servers.notes]\ncommand = {json.dumps(server['command'])}\n"
-        f"args = {json.dumps(server['args'])}\nenv = {{ {env} }}\n")
+        config_toml({"notes": stdio_config(notes)}))
 
 
 def test_a_typed_turn_asks_before_a_tool_call_and_the_journal_shows_it(

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from tests.integration.conftest import ROOT
-from tests.support.mcp_server import http_server, stdio_config
+from tests.support.mcp_server import config_toml, http_server, stdio_config
 
 
 def tools(*args: str) -> subprocess.CompletedProcess[str]:
@@ -21,16 +21,11 @@ def tools(*args: str) -> subprocess.CompletedProcess[str]:
 def test_tools_json_lists_each_servers_tools_with_their_risk(tmp_path: Path) -> None:
     notes = tmp_path / "notes"
     notes.mkdir()
-    server = stdio_config(notes)
     with http_server(notes) as url:
+        servers = {"notes": stdio_config(notes), "web": {"url": url, "risk": "medium"},
+                   "gone": {"command": "no-such-mcp-server-zz"}}
         Path(os.environ["ASSISTANT_CONFIG_DIR"], "config.toml").write_text(
-            f"[mcp_servers.notes]\ncommand = {json.dumps(server['command'])}\n"
-            f"args = {json.dumps(server['args'])}\n"
-            f"env = {{ NOTES_DIR = {json.dumps(str(notes))}, PYTHONPATH = "
-            f"{json.dumps(str(ROOT))} }}\n"
-            '[mcp_servers.notes.tools.crash]\ndeny = true\n'
-            f'[mcp_servers.web]\nurl = "{url}"\nrisk = "medium"\n'
-            '[mcp_servers.gone]\ncommand = "no-such-mcp-server-zz"\n')
+            config_toml(servers) + "[mcp_servers.notes.tools.crash]\ndeny = true\n")
         listed = tools("--json")
         table = tools()
     assert listed.returncode == 0, listed.stderr
