@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+import threading
 
 from assistant.config import ConfigError, Settings, load_settings
 
@@ -117,16 +118,19 @@ def serve(settings: Settings, args: argparse.Namespace) -> int:
     app = make_app(hub, turns, journal, token=tokens, hosts=(args.host,), tls=tls,
                    per_minute=settings.serve_llm_calls_per_minute)
     server = Server(app, sock, tls_cert=args.tls_cert, tls_key=args.tls_key)
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_: server.stop())
-    print(f"{PREFIX} open {address(args, server.port)}/?token={token}", flush=True)
-    import threading
+    def stop(*_: object) -> None:
+        """From a signal: the hub's lock may be held by this very thread, so the turns are
+        stopped from another one."""
+        threading.Thread(target=turns.stop, name="stop", daemon=True).start()
+        server.stop()
 
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, stop)
+    print(f"{PREFIX} open {address(args, server.port)}/?token={token}", flush=True)
     threading.Thread(target=turns.warm_up, name="warm-up", daemon=True).start()
     try:
         server.run()
     finally:
-        hub.close()
         turns.close()
         journal.close()
     return 0

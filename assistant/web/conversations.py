@@ -131,12 +131,20 @@ class Conversations:
 
         load_litellm()
 
-    def close(self) -> None:
-        """Stop every turn (after the hub declined their proposals) and close everything."""
+    def stop(self) -> None:
+        """Interrupt every turn, then decline what they wait on: interrupted first, so a
+        declined proposal does not send the turn back to the LLM."""
         with self._lock:
             running = list(self._running.values())
         for assistant, _, _ in running:
             assistant.interrupt()
+        self.hub.close()
+
+    def close(self) -> None:
+        """Stop every turn, wait for their threads, and close every conversation."""
+        self.stop()
+        with self._lock:
+            running = list(self._running.values())
         for _, _, thread in running:
             thread.join(10)
         with self._lock:

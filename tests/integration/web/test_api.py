@@ -149,3 +149,26 @@ def test_serve_prints_one_line_and_stops_on_sigint(server: LLMServer, tmp_path: 
     running.process.send_signal(signal.SIGINT)
     assert running.process.wait(20) == 0
     assert running.process.stdout is not None and running.process.stdout.read() == ""
+
+
+def test_stopping_with_a_proposal_waiting_declines_it_and_asks_the_llm_nothing_more(
+        server: LLMServer, tmp_path: Path) -> None:
+    from tests.integration.web.conftest import stop
+
+    running = serve(server, tmp_path)
+    server.add(tool_call("shell", "echo never"), text("should not be asked"))
+    turn = running.start_turn("propose something")
+    running.events(turn, until="proposal")
+    asked = len(server.chat_requests)
+    assert stop(running) == 0
+    assert len(server.chat_requests) == asked
+    from assistant.journal import Journal
+
+    journal = Journal.in_dir(running.data)
+    try:
+        records = journal.conversation(None)["records"]
+    finally:
+        journal.close()
+    approval = next(r for r in records if r["kind"] == "approval")
+    assert approval["approved"] is False and "stopping" in approval["reason"]
+    assert records[-1]["kind"] == "turn_end" and records[-1]["reason"] == "interrupted"

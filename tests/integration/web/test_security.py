@@ -224,3 +224,33 @@ def test_another_address_than_loopback_needs_tls() -> None:
          "--model", "openai/x"], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert result.returncode == 2 and not result.stdout
     assert "--tls-cert" in result.stderr and "0.0.0.0" in result.stderr
+
+
+def test_with_tls_it_serves_https_and_the_cookie_is_secure(server: LLMServer,
+                                                           tmp_path: Path) -> None:
+    import http.client
+    import shutil
+    import ssl
+
+    from tests.support.require import require
+
+    require(shutil.which("openssl"), "openssl is not installed")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True, timeout=60)
+    running = serve(server, tmp_path, "--tls-cert", str(cert), "--tls-key", str(key))
+    try:
+        assert running.url.startswith("https://127.0.0.1:")
+        context = ssl.create_default_context(cafile=str(cert))
+        context.check_hostname = False
+        connection = http.client.HTTPSConnection("127.0.0.1", running.port, context=context,
+                                                 timeout=30)
+        connection.request("GET", f"/?token={running.token}")
+        reply = connection.getresponse()
+        assert reply.status == 303 and "Secure" in reply.getheader("set-cookie", "")
+        connection.close()
+        with pytest.raises((http.client.HTTPException, OSError)):  # no plain HTTP
+            running.request("GET", "/api/conversations")
+    finally:
+        stop(running)
