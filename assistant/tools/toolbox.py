@@ -34,8 +34,8 @@ To call a tool, write a fenced block tagged with the tool's name holding its JSO
 {{"argument": "value"}}
 ```
 Its result comes back in the next message, like a run's."""
-CALLING = ("Besides `execute` you may call the tools below; each call is shown to the user, "
-           "who approves it first.")
+CALLING = ("Besides `execute` you may call the other tools you are given; each call is shown "
+           "to the user, who approves it first, and its result comes back as the tool result.")
 
 
 class Toolbox:
