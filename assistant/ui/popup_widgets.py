@@ -210,9 +210,12 @@ class PopupWindow:
         self.place()
 
     def reveal(self) -> None:
-        """Show the window on top, near the bottom-right corner, with the keyboard focus."""
-        self.root.deiconify()
+        """Show the window on top, near the bottom-right corner, with the keyboard focus.
+
+        Placed before it is mapped: a window mapped first opens where Tk put it, the
+        top-left corner, and only then moves (or, under some window managers, stays)."""
         self.place()
+        self.root.deiconify()
         self.root.attributes("-topmost", True)
         self.root.lift()
         self.root.focus_force()

@@ -190,6 +190,26 @@ def test_it_appears_on_top_near_the_bottom_right(popup: Popup,
     assert not future.result(5).approved
 
 
+def test_it_is_placed_before_it_is_mapped(popup: Popup, session: ThreadPoolExecutor) -> None:
+    """The first popup after start opened at the top-left corner, then moved."""
+    mapped: list[tuple[int, int]] = []
+
+    def record(event: Any) -> None:
+        if event.widget is event.widget.winfo_toplevel():
+            mapped.append((event.widget.winfo_rootx(), event.widget.winfo_rooty()))
+
+    def forget_the_place(window: PopupWindow) -> None:
+        window.root.geometry("+0+0")  # where a window that was never placed opens
+        window.root.bind("<Map>", record, add="+")
+
+    popup.call(forget_the_place)
+    future = ask(session, popup, proposal("mapped"))
+    placed = popup.call(lambda w: (w.root.winfo_rootx(), w.root.winfo_rooty()))
+    press(popup, "Escape")
+    assert not future.result(5).approved
+    assert mapped == [placed] and placed != (0, 0), (mapped, placed)
+
+
 def test_stopping_declines_what_waits(display: str, session: ThreadPoolExecutor) -> None:
     other = Popup()
     thread = threading.Thread(target=other.run, name="tk-other", daemon=True)
