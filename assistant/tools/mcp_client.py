@@ -95,16 +95,22 @@ class MCPServer:
         """Hold the connection open until close(); set `ready` once the tools are known."""
         from mcp import Client, StdioServerParameters
         from mcp.client.stdio import stdio_client
+        from mcp.client.streamable_http import streamable_http_client
 
         config = self.config
-        target: Any = config.url
-        if not config.url:
-            parameters = StdioServerParameters(command=config.command, args=list(config.args),
-                                               env=config.env or None)
-            target = stdio_client(parameters, errlog=self._errors)
         assert self._stop is not None and self._ended is not None
         try:
-            async with Client(target, client_info=_client_info()) as client:
+            async with contextlib.AsyncExitStack() as stack:
+                target: Any = config.url
+                if config.url and config.headers:  # the SDK leaves a client it is given open
+                    http = await stack.enter_async_context(_http_client(config.headers))
+                    target = streamable_http_client(config.url, http_client=http)
+                if not config.url:
+                    parameters = StdioServerParameters(
+                        command=config.command, args=list(config.args), env=config.env or None)
+                    target = stdio_client(parameters, errlog=self._errors)
+                client = await stack.enter_async_context(
+                    Client(target, client_info=_client_info()))
                 self._client = client
                 self.tools = await self._list(client)
                 ready.set_result(None)
@@ -196,6 +202,14 @@ def result_text(result: Any) -> str:
     if not parts and result.structured_content is not None:
         parts.append(json.dumps(result.structured_content, ensure_ascii=False))
     return "\n".join(parts)
+
+
+def _http_client(headers: dict[str, str]) -> Any:
+    """An HTTP client sending `headers`, with the timeouts the SDK's own default has: a
+    server may hold a response stream open for minutes."""
+    import httpx2
+
+    return httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30.0, read=300.0))
 
 
 def _client_info() -> Any:

@@ -14,7 +14,7 @@ from typing import Any
 from assistant.safety.findings import LEVELS, Level
 
 NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
-SERVER_KEYS = ("command", "args", "env", "url", "risk", "deny", "timeout", "tools")
+SERVER_KEYS = ("command", "args", "env", "url", "headers", "risk", "deny", "timeout", "tools")
 RULE_KEYS = ("risk", "deny")
 
 
@@ -36,6 +36,7 @@ class ServerConfig:
     args: tuple[str, ...] = ()
     env: dict[str, str] = field(default_factory=dict)
     url: str = ""
+    headers: dict[str, str] = field(default_factory=dict)  # sent to an HTTP server
     rule: Rule = Rule()
     timeout: float = 0.0  # seconds a call may take; 0 = the run timeout
     tools: dict[str, Rule] = field(default_factory=dict)
@@ -79,11 +80,12 @@ def _server(name: str, table: Any, where: str) -> ServerConfig:
         raise ValueError(f"{where} needs either command = \"...\" (stdio) or url = \"http...\"")
     if url and not url.startswith(("http://", "https://")):
         raise ValueError(f"{where}: url must start with http:// or https://, not {url!r}")
-    args, env = table.get("args", []), table.get("env", {})
+    args, env, headers = table.get("args", []), table.get("env", {}), table.get("headers", {})
     if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
         raise ValueError(f"{where}: args must be a list of strings")
-    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
-        raise ValueError(f"{where}: env must be a table of strings")
+    for key, value in (("env", env), ("headers", headers)):
+        if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+            raise ValueError(f"{where}: {key} must be a table of strings")
     timeout = table.get("timeout", 0)
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout < 0:
         raise ValueError(f"{where}: timeout must be a number of seconds")
@@ -94,12 +96,18 @@ def _server(name: str, table: Any, where: str) -> ServerConfig:
         name=name,
         command=os.path.expanduser(command),
         args=tuple(os.path.expanduser(a) for a in args),
-        env={str(k): os.path.expanduser(v) for k, v in env.items()},
+        env={str(k): _expand(v) for k, v in env.items()},
         url=url,
+        headers={str(k): os.path.expandvars(v) for k, v in headers.items()},
         rule=_rule(table, where),
         timeout=float(timeout),
         tools={tool: _rule(rule, f"{where}.tools.{tool}") for tool, rule in tools.items()},
     )
+
+
+def _expand(value: str) -> str:
+    """`~` and `$VARIABLE`s, so a key can stay in the environment, out of config.toml."""
+    return os.path.expandvars(os.path.expanduser(value))
 
 
 def _rule(table: Any, where: str) -> Rule:

@@ -91,14 +91,16 @@ def config_toml(servers: dict[str, dict[str, Any]]) -> str:
 
 
 @contextmanager
-def http_server(notes: Path) -> Iterator[str]:
-    """This server over streamable HTTP on a free loopback port; yields its URL."""
+def http_server(notes: Path, token: str = "") -> Iterator[str]:
+    """This server over streamable HTTP on a free loopback port; yields its URL. With a
+    `token`, requests without `Authorization: Bearer TOKEN` are refused (401)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     env = {**os.environ, "NOTES_DIR": str(notes), "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen([sys.executable, "-m", "tests.support.mcp_server", "--http",
-                                str(port)], env=env, cwd=ROOT, stderr=subprocess.DEVNULL)
+                                str(port), "--token", token], env=env, cwd=ROOT,
+                               stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -115,14 +117,33 @@ def http_server(notes: Path) -> Iterator[str]:
         process.wait(10)
 
 
+def _guarded(asgi: Any, token: str) -> Any:
+    """Refuse HTTP requests that do not carry the bearer token."""
+    expected = f"Bearer {token}".encode()
+
+    async def guarded(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and dict(scope["headers"]).get(b"authorization") != expected:
+            await send({"type": "http.response.start", "status": 401, "headers": []})
+            await send({"type": "http.response.body", "body": b"a token is needed"})
+            return
+        await asgi(scope, receive, send)
+
+    return guarded
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--http", type=int, help="serve streamable HTTP on this loopback port")
+    parser.add_argument("--token", default="", help="over HTTP, require this bearer token")
     args = parser.parse_args()
-    if args.http:
-        app.run("streamable-http", host="127.0.0.1", port=args.http)
-    else:
+    if not args.http:
         app.run()
+        return
+    import uvicorn
+
+    asgi = app.streamable_http_app()
+    uvicorn.run(_guarded(asgi, args.token) if args.token else asgi, host="127.0.0.1",
+                port=args.http, log_level="warning")
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ def notes(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def url(notes: Path) -> Iterator[str]:
-    with http_server(notes) as running:
+    with http_server(notes, token="s3cret-token") as running:
         yield running
 
 
@@ -109,17 +109,22 @@ def test_a_tool_result_claiming_approval_approves_nothing(
     assert "untrusted data" in shown and INJECTION in shown.split('untrusted="true">', 1)[1]
 
 
-def test_streamable_http_server_and_a_failing_one_beside_it(
-    server: LLMServer, notes: Path, url: str
+def test_streamable_http_server_and_failing_ones_beside_it(
+    server: LLMServer, notes: Path, url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """One server does not start: one notice, and the HTTP server's tools still work."""
+    """Two servers do not start (no such command; no token): one notice each, and the HTTP
+    server reached with its token from the environment still works."""
+    monkeypatch.setenv("NOTES_TOKEN", "s3cret-token")
     server.add(raw_tool_call('{"name": "groceries.txt"}', name="web__read_note"), text("milk"))
-    servers = {"broken": {"command": "no-such-mcp-server-zz"}, "web": {"url": url}}
+    servers = {"broken": {"command": "no-such-mcp-server-zz"}, "locked": {"url": url},
+               "web": {"url": url, "headers": {"Authorization": "Bearer $NOTES_TOKEN"}}}
     with make(server, servers, approval="auto") as assistant:
         events = list(assistant.turn("what is on my list?"))
     notices = [e.text for e in events if isinstance(e, Notice)]
-    assert notices == ["MCP server broken did not start (no-such-mcp-server-zz: command not "
-                       "found): its tools are not offered"]
+    assert notices[0] == ("MCP server broken did not start (no-such-mcp-server-zz: command "
+                          "not found): its tools are not offered")
+    assert notices[1:] == ["MCP server locked did not start (Server returned an error "
+                           "response): its tools are not offered"]
     ran = [e for e in events if isinstance(e, RunEnd)]
     assert len(ran) == 1 and ran[0].exit_status == 0 and "milk" in ran[0].output
     offered = [t["function"]["name"] for t in server.chat_requests[0].body["tools"]]
