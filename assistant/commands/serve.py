@@ -58,6 +58,9 @@ def main(argv: list[str]) -> int:
     if not is_loopback(args.host) and not (args.tls_cert and args.tls_key):
         return fail(f"{args.host} is not a loopback address: pass --tls-cert and --tls-key "
                     "to serve it over HTTPS, or leave --host out")
+    if args.host.strip("[]") in ("0.0.0.0", "::"):
+        return fail(f"--host {args.host} names no address: give this machine's address on the "
+                    "network, the one other name (besides loopback) the page answers to")
     flags = {k: v for k, v in vars(args).items()
              if k in ("model", "api_base", "api_key", "code_style", "profile", "offline")}
     try:

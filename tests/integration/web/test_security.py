@@ -224,6 +224,11 @@ def test_another_address_than_loopback_needs_tls() -> None:
          "--model", "openai/x"], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert result.returncode == 2 and not result.stdout
     assert "--tls-cert" in result.stderr and "0.0.0.0" in result.stderr
+    result = subprocess.run(
+        [sys.executable, "-m", "assistant.cli", "serve", "--host", "0.0.0.0", "--port", "0",
+         "--tls-cert", "c.pem", "--tls-key", "k.pem", "--model", "openai/x"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 2 and "this machine's address" in result.stderr
 
 
 def test_with_tls_it_serves_https_and_the_cookie_is_secure(server: LLMServer,
