@@ -15,7 +15,7 @@ header); only the page can give a person's approval of high-risk code.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs
 
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse, RedirectResponse, Response
@@ -137,9 +137,3 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(name).is_loopback
     except ValueError:
         return False
-
-
-def origin_of(url: str) -> str:
-    """scheme://host:port of a URL (what a browser sends as Origin)."""
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"
