@@ -10,10 +10,10 @@ that was shown: a decision about other code is refused, and the proposal keeps w
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
-import itertools
 import threading
-import time
+import uuid
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,7 +23,6 @@ from assistant.web.render import as_data
 
 KEEPALIVE_S = 15.0
 Message = tuple[str, int, dict[str, Any]]  # turn id, index in the turn, the event's data
-_turn_numbers = itertools.count(1)
 
 
 class Busy(Exception):
@@ -44,7 +43,7 @@ class LiveTurn:
 
     text: str
     conversation_id: str = ""
-    id: str = field(default_factory=lambda: f"t{next(_turn_numbers)}-{int(time.time())}")
+    id: str = field(default_factory=lambda: f"t{uuid.uuid4().hex[:12]}")
     events: list[dict[str, Any]] = field(default_factory=list)
     over: bool = False
 
@@ -69,7 +68,8 @@ class _Follower:
         self.queue: asyncio.Queue[Message | None] = asyncio.Queue()
 
     def put(self, message: Message | None) -> None:
-        self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+        with contextlib.suppress(RuntimeError):  # the loop is closed: the server has stopped
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
 
 
 class Hub:
