@@ -248,10 +248,50 @@ def check_node(settings: Settings) -> Check:
     return Check("node", True, version.stdout.strip() or path)
 
 
+def check_plugins(settings: Settings) -> Check:
+    from assistant.plugins.registry import installed
+
+    found = installed()
+    if found.problems:
+        return Check("plugins", False, "; ".join(found.problems),
+                     "install what the plugin imports, or pip uninstall its package")
+    names = ", ".join(f"{p.name} ({p.package} {p.version})" for p in found.loaded)
+    return Check("plugins", True, names or "none installed")
+
+
+def check_mcp_servers(settings: Settings) -> Check:
+    """Starts the configured servers on this machine and its network (no others), as a
+    turn would, and counts their tools."""
+    if not settings.mcp_servers:
+        return Check("MCP servers", True, "none configured ([mcp_servers.NAME] in config.toml)")
+    from assistant.llm.local import is_local_address
+    from assistant.tools.toolbox import Toolbox
+
+    near = {name: config for name, config in settings.mcp_servers.items()
+            if not config.url or is_local_address(config.url)}
+    toolbox = Toolbox(near, timeout=settings.timeout)
+    try:
+        problems = toolbox.start()
+        counts = {name: 0 for name in near}
+        for tool in toolbox.listing():
+            counts[tool.name.partition(".")[0]] += 1
+    finally:
+        toolbox.close()
+    said = [f"{name}: {count} tools" for name, count in counts.items()
+            if not any(f"server {name} " in problem for problem in problems)]
+    said += [f"{name}: not probed (outside this machine)"
+             for name in settings.mcp_servers if name not in near]
+    if problems:
+        return Check("MCP servers", False, "; ".join(problems + said),
+                     "fix the server's command or url in config.toml (assistant tools lists "
+                     "what starts)")
+    return Check("MCP servers", True, "; ".join(said))
+
+
 CHECKS: tuple[Callable[[Settings], Check], ...] = (
     check_display, check_tray, check_microphone, check_audio_out, check_stt, check_tts,
     check_ocr, check_accessibility, check_llm, check_ollama, check_embedded, check_sandbox,
-    check_node,
+    check_node, check_plugins, check_mcp_servers,
 )
 
 

@@ -48,9 +48,11 @@ class Toolbox:
         *,
         timeout: float = 120.0,
         max_output: int = 2800,
+        offline: bool = False,
     ) -> None:
         self.timeout = timeout
         self.max_output = max_output
+        self.offline = offline  # servers outside this machine and its network are not reached
         self._background = Background()
         self._waiting = [MCPServer(config, self._background)
                          for config in (servers or {}).values()]
@@ -71,7 +73,7 @@ class Toolbox:
         if not settings.mcp_servers and not plugin_tools:
             return None
         return cls(settings.mcp_servers, plugin_tools, timeout=settings.timeout,
-                   max_output=settings.max_output)
+                   max_output=settings.max_output, offline=settings.offline)
 
     def start(self) -> list[str]:
         """Start the servers not started yet, side by side, and again those that stopped
@@ -81,9 +83,19 @@ class Toolbox:
                 server.close()
                 del self._servers[name]
                 self._waiting.append(MCPServer(server.config, self._background))
+        problems = []
+        if self.offline:
+            from assistant.llm.local import is_local_address
+
+            for server in [s for s in self._waiting if s.config.url]:
+                if not is_local_address(server.config.url):
+                    problems.append(f"MCP server {server.config.name} was not started: "
+                                    f"{server.config.url} is outside this machine and its "
+                                    "network, and offline mode is on")
+                    self._waiting.remove(server)
+                    server.close()
         starting = [(server, server.start()) for server in self._waiting]
         self._waiting = []
-        problems = []
         for server, future in starting:
             try:
                 future.result()

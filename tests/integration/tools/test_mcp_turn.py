@@ -195,3 +195,19 @@ def test_config_denies_a_tool_and_lowers_another(server: LLMServer, notes: Path)
     assert "notes__delete_note" not in offered and "notes__echo" in offered
     assert asked(events) == [] and (notes / "plan.txt").exists()
     assert "there is no tool 'notes__delete_note'" in tool_messages(server, 1)[0]
+
+
+def test_offline_mode_reaches_no_server_outside_this_machine(
+    server: LLMServer, notes: Path, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NOTES_TOKEN", "s3cret-token")
+    server.add(text("ok"))
+    servers = {"hosted": {"url": "https://mcp.example.com/mcp"},
+               "web": {"url": url, "headers": {"Authorization": "Bearer $NOTES_TOKEN"}}}
+    with make(server, servers, offline=True) as assistant:
+        events = list(assistant.turn("hello"))
+    notices = [e.text for e in events if isinstance(e, Notice)]
+    assert notices == ["MCP server hosted was not started: https://mcp.example.com/mcp is "
+                       "outside this machine and its network, and offline mode is on"]
+    offered = [t["function"]["name"] for t in server.chat_requests[0].body["tools"]]
+    assert "web__list_notes" in offered and not any(n.startswith("hosted") for n in offered)

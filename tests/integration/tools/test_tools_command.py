@@ -56,3 +56,23 @@ def serving(notes: Path) -> list[str]:
         except OSError:
             continue
     return found
+
+
+def test_doctor_starts_the_servers_nearby_and_names_the_plugins(tmp_path: Path) -> None:
+    from assistant.commands.doctor import check_mcp_servers, check_plugins
+    from assistant.config import load_settings
+    from assistant.plugins.registry import installed
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    Path(os.environ["ASSISTANT_CONFIG_DIR"], "config.toml").write_text(config_toml({
+        "notes": stdio_config(notes), "hosted": {"url": "https://mcp.example.com/mcp"},
+        "gone": {"command": "no-such-mcp-server-zz"}}))
+    servers = check_mcp_servers(load_settings())
+    assert not servers.ok
+    assert servers.detail == ("MCP server gone did not start (no-such-mcp-server-zz: command "
+                              "not found): its tools are not offered; notes: 6 tools; hosted: "
+                              "not probed (outside this machine)")
+    plugins = check_plugins(load_settings())
+    named = [f"{p.name} ({p.package} {p.version})" for p in installed().loaded]
+    assert plugins.ok and plugins.detail == (", ".join(named) or "none installed")
