@@ -10,7 +10,7 @@
 
 Settings cannot be changed here. A decision names the sha256 of the code it was shown; any
 other code gets 409 and nothing runs. Turns and decisions each start an LLM call, and are
-limited to `serve_llm_calls_per_minute`.
+limited to `serve_llm_calls_per_minute` (see CallLimit).
 """
 
 from __future__ import annotations
@@ -47,7 +47,11 @@ class Driver(Protocol):
 
 
 class CallLimit:
-    """At most `per_minute` LLM calls started through the API in any 60 s (0: no limit)."""
+    """At most `per_minute` LLM calls started through the API in any 60 s (0: no limit).
+
+    A turn is refused when the window is full; a decision is only counted: it sends its
+    turn back to the LLM, but a person must always be able to answer a waiting proposal.
+    """
 
     def __init__(self, per_minute: int) -> None:
         self.per_minute = per_minute
@@ -66,6 +70,10 @@ class CallLimit:
                 return 60 - (now - self._times[0])
             self._times.append(now)
             return 0.0
+
+    def note(self) -> None:
+        with self._lock:
+            self._times.append(time.monotonic())
 
 
 def error(status: int, why: str, **headers: str) -> JSONResponse:
@@ -142,7 +150,8 @@ class Api:
         if self.hub.turn(turn_id) is None:
             return error(404, f"no turn {turn_id!r}")
         last = request.headers.get("last-event-id", "")
-        after = int(last.rsplit(".", 1)[1]) if last.startswith(turn_id + ".") else -1
+        index = last.removeprefix(turn_id + ".")
+        after = int(index) if last.startswith(turn_id + ".") and index.isdigit() else -1
         return _stream(self.hub, turn_id, after)
 
     async def all_events(self, request: Request) -> Response:
@@ -166,10 +175,6 @@ class Api:
                 or not isinstance(code, str)):
             return error(400, "send {\"approved\": true|false, \"sha256\": \"<sha256 of the "
                               "code shown>\"} and optionally \"code\" (edited) and \"always\"")
-        wait = self.limit.wait_s()
-        if wait:
-            return error(429, f"too many LLM calls this minute: try again in {wait:.0f} s",
-                         **{"Retry-After": str(int(wait) + 1)})
         approval = page_decision(proposal_id, approved=approved, code=code,
                                  always=body.get("always") is True,
                                  caller=request.scope.get(CALLER, "api"))
@@ -184,6 +189,7 @@ class Api:
                 await asyncio.sleep(0.005)
             except Conflict as exc:
                 return error(409, str(exc))
+        self.limit.note()  # the turn goes back to the LLM; never refused, so one can decline
         verdict = await _verdict(turn, proposal_id)
         return JSONResponse(verdict or {"accepted": proposal_id}, status_code=200 if verdict
                             else 202)
@@ -191,7 +197,7 @@ class Api:
     async def conversations(self, request: Request) -> Response:
         query = request.query_params.get("q", "")
         try:
-            limit = min(int(request.query_params.get("limit", "50")), 500)
+            limit = max(1, min(int(request.query_params.get("limit", "50")), 500))
         except ValueError:
             return error(400, "limit must be a number")
         rows = await asyncio.to_thread(self.journal.conversations, limit, query)

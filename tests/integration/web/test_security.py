@@ -182,13 +182,20 @@ def test_the_token_never_reaches_the_journal_or_the_log(served: Served, server: 
 
 
 def test_the_llm_calls_per_minute_are_limited(server: LLMServer, tmp_path: Path) -> None:
+    server.add(tool_call("shell", "echo waiting"), text("Second."), text("Declined."))
     running = serve(server, tmp_path, env={"ASSISTANT_SERVE_LLM_CALLS_PER_MINUTE": "2"})
     try:
-        statuses = [running.request("POST", "/api/turns", {"text": f"hi {n}"}).status
-                    for n in range(3)]
-        assert statuses[:2] == [202, 202]
-        reply = running.request("POST", "/api/turns", {"text": "one more"})
+        first = running.start_turn("one")
+        proposal = proposal_of(running, first)
+        assert running.request("POST", "/api/turns", {"text": "two"}).status == 202
+        reply = running.request("POST", "/api/turns", {"text": "three"})
         assert reply.status == 429 and int(reply.headers["retry-after"]) > 0
+        # A person can always answer what waits, even with the minute's calls used up.
+        reply = running.request("POST", f"/api/proposals/{proposal['id']}/decision",
+                                {"approved": False, "sha256": digest(proposal["code"])})
+        assert reply.status == 200
+        assert running.events(first)[-1]["text"] == "Declined."
+        assert running.request("POST", "/api/turns", {"text": "four"}).status == 429
     finally:
         stop(running)
 
