@@ -229,7 +229,16 @@ function follow() {
     events.addEventListener(kind, (message) => onEvent(JSON.parse(message.data),
       message.lastEventId));
   }
-  events.onerror = () => setStatus("reconnecting…", "waiting");
+  events.onerror = async () => {
+    setStatus("reconnecting…", "waiting");
+    const probe = await fetch("/api/turns").catch(() => null);
+    if (probe && probe.status === 401) {  // the token was replaced (--new-token)
+      events.close();
+      setStatus("locked out", "waiting");
+      add(place(view), el("div", "error", "This page's token is no longer valid: open the " +
+        "address `assistant serve` printed last."));
+    }
+  };
   events.onopen = () => setStatus(state.live.size ? "working" : "idle",
     state.live.size ? "busy" : "idle");
 }
