@@ -22,7 +22,7 @@ from assistant.llm.results import untrusted
 from assistant.runtime.limit import OutputLimit
 from assistant.safety.risk import Assessment
 from assistant.tools.background import Background
-from assistant.tools.mcp_client import MCPServer, Outcome, ToolError
+from assistant.tools.mcp_client import START_SECONDS, MCPServer, Outcome, ToolError
 from assistant.tools.servers import Rule, ServerConfig
 from assistant.tools.tool import PluginTool, Tool, rate
 
@@ -236,7 +236,7 @@ def _reason(exc: BaseException, server: MCPServer) -> str:
     while getattr(exc, "exceptions", None):  # an exception group: its first member
         exc = exc.exceptions[0]  # type: ignore[attr-defined]
     if isinstance(exc, (asyncio.TimeoutError, FutureTimeout)):
-        said = "no answer in 30 s"
+        said = f"no answer in {START_SECONDS:g} s"
     elif isinstance(exc, FileNotFoundError):
         said = f"{server.config.command}: command not found"
     else:
