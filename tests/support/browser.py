@@ -5,6 +5,7 @@ downloaded; chromium's own background traffic (updates, sync, metrics) is switch
 
     with chromium() as browser:        # headless; chromium(headless=False) draws on $DISPLAY
         browser.get(url)
+        wait_for(browser, ".answer", containing="Done.")   # shown, then returned
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+WAIT_S = 60
 QUIET = (
     "--no-first-run", "--no-default-browser-check", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--disable-default-apps",
@@ -57,3 +59,24 @@ def chromium(*, headless: bool = True, size: tuple[int, int] = (1280, 800)) -> I
             yield driver
         finally:
             driver.quit()
+
+
+def wait_for(browser: Any, css: str, *, containing: str = "", click: bool = False) -> Any:
+    """The first element matching `css` (holding `containing`) once it is shown; `click`
+    clicks it in the same step (lists are redrawn, so a found item may be gone a moment
+    later)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def found(driver: Any) -> Any:
+        for element in driver.find_elements(By.CSS_SELECTOR, css):
+            if element.is_displayed() and containing in element.text:
+                if click:
+                    element.click()
+                return element
+        return False
+
+    return WebDriverWait(browser, WAIT_S, poll_frequency=0.05,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(
+        found, f"no {css} holding {containing!r}")

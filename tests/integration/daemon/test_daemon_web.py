@@ -15,8 +15,7 @@ import pytest
 from tests.integration.conftest import ROOT
 from tests.integration.daemon.conftest import DaemonProcess, daemon_env
 from tests.integration.daemon.test_daemon import POPUP, type_request, visible_window, write_code
-from tests.integration.web.test_page import wait_for
-from tests.support.browser import chromium, missing
+from tests.support.browser import chromium, missing, wait_for
 from tests.support.llm_server import LLMServer, text, tool_call
 from tests.support.require import require
 

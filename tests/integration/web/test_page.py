@@ -9,11 +9,9 @@ from typing import Any
 import pytest
 
 from tests.integration.web.conftest import Served
-from tests.support.browser import chromium, missing
+from tests.support.browser import chromium, missing, wait_for
 from tests.support.llm_server import LLMServer, text, tool_call
 from tests.support.require import require
-
-WAIT_S = 60
 
 
 @pytest.fixture
@@ -21,27 +19,6 @@ def browser() -> Iterator[Any]:
     require(not missing(), missing())
     with chromium() as driver:
         yield driver
-
-
-def wait_for(browser: Any, css: str, *, containing: str = "", click: bool = False) -> Any:
-    """The first element matching `css` (holding `containing`) once it is shown; `click`
-    clicks it in the same step (lists are redrawn, so a found item may be gone a moment
-    later)."""
-    from selenium.common.exceptions import StaleElementReferenceException
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    def found(driver: Any) -> Any:
-        for element in driver.find_elements(By.CSS_SELECTOR, css):
-            if element.is_displayed() and containing in element.text:
-                if click:
-                    element.click()
-                return element
-        return False
-
-    return WebDriverWait(browser, WAIT_S, poll_frequency=0.05,
-                         ignored_exceptions=(StaleElementReferenceException,)).until(
-        found, f"no {css} holding {containing!r}")
 
 
 def test_a_whole_turn_in_the_page_then_found_in_history(browser: Any, served: Served,
