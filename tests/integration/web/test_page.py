@@ -121,3 +121,22 @@ def test_turns_running_at_once_each_keep_their_own_place(browser: Any, served: S
     assert "a request from the page" in second.text and "Page answer." in second.text
     assert "Script answer." not in second.text and not second.find_elements(
         By.CSS_SELECTOR, ".proposal")
+
+
+def test_markup_from_the_llm_or_a_program_is_shown_as_text(browser: Any, served: Served,
+                                                           server: LLMServer) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    code = "echo '<b id=\"from-output\">bold?</b>'  # <b id=\"from-code\">x</b>"
+    server.add(tool_call("shell", code, text='<b id="from-words">Hi</b>'),
+               text('Printed <img id="from-answer" src="x">.'))
+    browser.get(served.url)
+    wait_for(browser, "#request").send_keys("<b id='from-request'>go</b>", Keys.ENTER)
+    wait_for(browser, ".proposal .actions")
+    browser.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_for(browser, ".answer", containing='<img id="from-answer" src="x">')
+    for name in ("from-output", "from-code", "from-words", "from-answer", "from-request"):
+        assert not browser.find_elements(By.ID, name)
+    assert '<b id="from-output">bold?</b>' in browser.find_element(By.CSS_SELECTOR,
+                                                                   ".output").text
