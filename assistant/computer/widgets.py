@@ -21,7 +21,6 @@ ROLE_WORDS = {
     "entry": a11y.EDITABLE, "field": a11y.EDITABLE, "textbox": a11y.EDITABLE,
     "input": a11y.EDITABLE, "checkbox": {"check box", "check menu item"},
     "tab": {"page tab"}, "menu": {"menu", "menu item", "check menu item", "radio menu item"},
-    "text": {"label", "static", "paragraph", "heading", "text"},
 }
 CHROMIUM = ("chrom", "electron", "code", "slack", "discord", "teams", "brave", "edge")
 _stack: list[tuple[str, list[dict[str, Any]]]] = []  # the window stack of the latest screen
