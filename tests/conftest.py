@@ -12,6 +12,7 @@ import pytest
 # Whisper model for the session.
 from tests.support.a11y_bus import a11y_bus
 from tests.support.audio import pulse, speech, transcriber
+from tests.support.environ import variable
 
 __all__ = ["a11y_bus", "pulse", "speech", "transcriber"]
 
@@ -43,13 +44,5 @@ def display() -> Iterator[str]:
     """One Xvfb for the whole session; DISPLAY is set for the tests and their children."""
     from tests.support.display import xvfb
 
-    with xvfb() as name:
-        previous = os.environ.get("DISPLAY")
-        os.environ["DISPLAY"] = name
-        try:
-            yield name
-        finally:
-            if previous is None:
-                os.environ.pop("DISPLAY", None)
-            else:
-                os.environ["DISPLAY"] = previous
+    with xvfb() as name, variable("DISPLAY", name):
+        yield name

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.dbus_session import has_owner, session_bus, started
+from tests.support.environ import variable
 from tests.support.require import lacking
 
 LAUNCHER = Path("/usr/libexec/at-spi-bus-launcher")
@@ -41,19 +42,11 @@ def missing() -> str:
 @contextmanager
 def accessibility_bus(display: str, timeout: float = 10.0) -> Iterator[str]:
     """A session bus with the AT-SPI bus up on it; DBUS_SESSION_BUS_ADDRESS points at it."""
-    previous = os.environ.get("DBUS_SESSION_BUS_ADDRESS")
-    with session_bus() as (address, _bus):
-        os.environ["DBUS_SESSION_BUS_ADDRESS"] = address
+    with session_bus() as (address, _bus), variable("DBUS_SESSION_BUS_ADDRESS", address):
         env = {**os.environ, "DISPLAY": display}
-        try:
-            with started([str(LAUNCHER), "--launch-immediately"], env,
-                         lambda: has_owner(address, "org.a11y.Bus"), timeout):
-                yield address
-        finally:
-            if previous is None:
-                os.environ.pop("DBUS_SESSION_BUS_ADDRESS", None)
-            else:
-                os.environ["DBUS_SESSION_BUS_ADDRESS"] = previous
+        with started([str(LAUNCHER), "--launch-immediately"], env,
+                     lambda: has_owner(address, "org.a11y.Bus"), timeout):
+            yield address
 
 
 @pytest.fixture(scope="session")

@@ -32,6 +32,7 @@ import pytest
 
 from tests.support import require as prerequisite
 from tests.support.dbus_session import has_owner, session_bus, started
+from tests.support.environ import variable
 
 SNI_WATCHER = "org.kde.StatusNotifierWatcher"
 TRAYER = ["trayer", "--edge", "top", "--align", "right", "--widthtype", "request",
@@ -138,20 +139,12 @@ def running(display: str, timeout: float = 10.0) -> Iterator[TrayHost]:
     if existing.manager() and existing.bus_address:
         yield existing
         return
-    previous = os.environ.get("DBUS_SESSION_BUS_ADDRESS")
-    with session_bus() as (address, bus):
-        os.environ["DBUS_SESSION_BUS_ADDRESS"] = address
+    with session_bus() as (address, bus), variable("DBUS_SESSION_BUS_ADDRESS", address):
         host = TrayHost(display, address, [bus])
-        try:
-            env = {**os.environ, "DISPLAY": display}
-            with started(TRAYER, env, lambda: bool(host.manager()), timeout) as trayer:
-                host.processes.append(trayer)
-                yield host
-        finally:
-            if previous is None:
-                os.environ.pop("DBUS_SESSION_BUS_ADDRESS", None)
-            else:
-                os.environ["DBUS_SESSION_BUS_ADDRESS"] = previous
+        env = {**os.environ, "DISPLAY": display}
+        with started(TRAYER, env, lambda: bool(host.manager()), timeout) as trayer:
+            host.processes.append(trayer)
+            yield host
 
 
 @contextmanager
