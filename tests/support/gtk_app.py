@@ -5,7 +5,8 @@
 It publishes its widgets over AT-SPI when started inside a D-Bus session with the
 accessibility bus up (see tests/support/a11y_bus.py). "widgets" has icon-only buttons
 with accessible names, a label that repeats a button's name, an entry labelled
-"Customer", a check box and a disabled button; "many" has 211 named buttons and labels.
+"Customer", a check box, a disabled button and a "Send later" button; "many" has 211
+named buttons and labels.
 Each log line is {"event": ..., "widget": ..., ...}; the first is {"event": "ready"}.
 """
 
@@ -55,6 +56,9 @@ def _widgets(grid: Any, log: Any) -> None:
     delete.set_sensitive(False)
     delete.connect("clicked", lambda _b: log("clicked", "Delete"))
     grid.attach(delete, 2, 3, 1, 1)
+    later = Gtk.Button(label="Send later")  # holds the name of the Send icon: exact wins
+    later.connect("clicked", lambda _b: log("clicked", "Send later"))
+    grid.attach(later, 0, 4, 2, 1)
 
 
 def _many(grid: Any, log: Any) -> None:

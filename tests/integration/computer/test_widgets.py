@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from assistant import computer
-from assistant.computer import a11y, widgets
+from assistant.computer import a11y, views, widgets
 from tests.support.gtk_app import ICONS, GtkApp
 from tests.support.logged_window import LoggedWindow
 from tests.support.tk_app import TkApp
@@ -34,6 +34,49 @@ def test_each_icon_only_button_is_clicked_by_its_name(gtk: GtkApp, name: str,
     clicked = computer.mouse.click(name)
     assert clicked.via == "accessibility" and "push button" in clicked.what
     signal(gtk, start, "clicked", name)
+
+
+def test_a_name_that_only_contains_the_words_is_clicked_by_its_whole_name(
+        gtk: GtkApp) -> None:
+    start = gtk.mark()
+    computer.mouse.click("Send later")
+    signal(gtk, start, "clicked", "Send later")
+    start = gtk.mark()
+    computer.mouse.click("Send")
+    signal(gtk, start, "clicked", "Send")
+    assert [r["widget"] for r in gtk.records()[start:] if r["event"] == "clicked"] == ["Send"]
+
+
+def test_the_tree_is_read_once_per_screen_and_again_when_it_changes(gtk: GtkApp) -> None:
+    port = computer.display.viewport()
+    before = widgets.screen_key(computer.display.capture(port))
+    first = a11y.elements(None, before)
+    assert a11y.elements(None, before) is first
+    box = next(e for e in first if e.name == "Remember me")
+    start = gtk.mark()
+    computer.mouse.click("Remember me")
+    toggled = signal(gtk, start, "toggled", "Remember me")["active"]
+    time.sleep(0.2)  # the tick is drawn after the signal
+    after = widgets.screen_key(computer.display.capture(port))
+    assert after != before
+    again = next(e for e in a11y.elements(None, after) if e.name == "Remember me")
+    assert ("checked" in again.states) is toggled and ("checked" in box.states) is not toggled
+
+
+def test_boxes_are_in_the_coordinates_of_a_scaled_view(gtk: GtkApp,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(views.MAX_SIDE_VARIABLE, "640")
+    computer.display.view()
+    items = computer.display.text_map()
+    play = next(item for item in items if item["text"] == "Play")
+    gear = next(e for e in a11y.elements("Widgets") if e.name == "Play")
+    assert abs(play["box"][0] - gear.box.left / 2) <= 1 and play["box"][2] <= gear.box.width
+    start = gtk.mark()
+    computer.mouse.click(id=play["id"])
+    signal(gtk, start, "clicked", "Play")
+    start = gtk.mark()
+    assert computer.mouse.click("Play").via == "accessibility"
+    signal(gtk, start, "clicked", "Play")
 
 
 def test_the_button_is_clicked_not_the_label_that_says_the_same(gtk: GtkApp) -> None:
