@@ -38,15 +38,15 @@ def write(text: str, into: str | None = None) -> None:
 
 def _fill(name: str, text: str) -> bool:
     """Put `text` in the field named `name`: through its editable-text interface (True),
-    else focused with its old text selected, for the keys to replace (False)."""
+    else clicked (the one focus every toolkit and window manager honours) with its old
+    text selected, for the keys to replace (False)."""
     from assistant.computer import a11y, display, widgets
 
     port = display.viewport()
     field = widgets.field(name, port, display.capture(port))
     if a11y.put_text(field, text):
         return True
-    if not a11y.focus(field):
-        _gui().click(*field.center())
+    _gui().click(*field.center())
     _gui().hotkey("ctrl", "a")
     return False
 

@@ -5,8 +5,8 @@
 It publishes its widgets over AT-SPI when started inside a D-Bus session with the
 accessibility bus up (see tests/support/a11y_bus.py). "widgets" has icon-only buttons
 with accessible names, a label that repeats a button's name, an entry labelled
-"Customer", a check box, a disabled button and a "Send later" button; "many" has 211
-named buttons and labels.
+"Customer", a check box, a disabled button, a "Send later" button and a field that takes
+only keys; "many" has 211 named buttons and labels.
 Each log line is {"event": ..., "widget": ..., ...}; the first is {"event": "ready"}.
 """
 
@@ -59,6 +59,31 @@ def _widgets(grid: Any, log: Any) -> None:
     later = Gtk.Button(label="Send later")  # holds the name of the Send icon: exact wins
     later.connect("clicked", lambda _b: log("clicked", "Send later"))
     grid.attach(later, 0, 4, 2, 1)
+    grid.attach(_keys_only_field(log), 2, 4, 2, 1)
+
+
+def _keys_only_field(log: Any) -> Any:
+    """A field named "Notes" that takes keys but has no editable-text interface (as some
+    toolkits' custom fields): text gets into it only by typing. Each key is logged."""
+    import gi
+
+    gi.require_version("Atk", "1.0")
+    from gi.repository import Atk, Gdk, Gtk
+
+    field = Gtk.EventBox(can_focus=True)
+    field.add(Gtk.Label(label="(notes)"))
+    field.add_events(Gdk.EventMask.KEY_PRESS_MASK | Gdk.EventMask.BUTTON_PRESS_MASK)
+    field.get_accessible().set_name("Notes")
+    field.get_accessible().set_role(Atk.Role.ENTRY)
+    field.connect("button-press-event", lambda w, _e: w.grab_focus())
+
+    def key(_widget: Any, event: Any) -> bool:
+        log("key", "Notes", char=Gdk.keyval_to_unicode(event.keyval),
+            ctrl=bool(event.state & Gdk.ModifierType.CONTROL_MASK))
+        return True
+
+    field.connect("key-press-event", key)
+    return field
 
 
 def _many(grid: Any, log: Any) -> None:

@@ -126,6 +126,15 @@ def test_text_goes_into_the_field_named_by_its_label(gtk: GtkApp) -> None:
     gtk.wait_for(lambda r: r.get("value") == "Zoë — 東京", after=start)
 
 
+def test_a_field_without_editable_text_is_clicked_then_typed_into(gtk: GtkApp) -> None:
+    start = gtk.mark()
+    computer.keyboard.write("abc", into="Notes")
+    gtk.wait_for(lambda r: r["event"] == "key" and r["char"] == ord("c"), after=start)
+    typed = [(chr(r["char"]), r["ctrl"]) for r in gtk.records()[start:]
+             if r["event"] == "key" and r["char"]]  # Control itself has no character
+    assert typed == [("a", True), ("a", False), ("b", False), ("c", False)]  # ctrl+a first
+
+
 def test_the_text_map_has_roles_and_icons_with_ids(gtk: GtkApp) -> None:
     items = computer.display.text_map()
     assert [item["id"] for item in items] == list(range(1, len(items) + 1))
