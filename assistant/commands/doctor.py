@@ -149,8 +149,8 @@ def check_accessibility(settings: Settings) -> Check:
     if "PyGObject" in detail:
         return Check("accessibility", False, detail, apt(*a11y.PACKAGES))
     return Check("accessibility", False, f"{detail}; clicks by name use OCR only",
-                 "log in to a desktop session (it starts the bus), or run "
-                 "/usr/libexec/at-spi-bus-launcher --launch-immediately & "
+                 "log in to a desktop session (it starts the buses); by hand: inside "
+                 "dbus-run-session, /usr/libexec/at-spi-bus-launcher --launch-immediately & "
                  "(package at-spi2-core); Qt apps also need QT_ACCESSIBILITY=1")
 
 
