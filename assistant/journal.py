@@ -7,6 +7,7 @@ conversation resumes exactly where it stopped.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -54,7 +55,12 @@ class Journal:
         try:
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             # User-only from the first byte: SQLite gives its -wal and -shm files the same mode.
-            os.close(os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600))
+            # Only a new file is opened here: closing a descriptor of a file drops every
+            # POSIX lock this process holds on it, so another journal open in this process
+            # (the daemon's next conversation) would lose its SQLite locks, and another
+            # process could checkpoint and delete the WAL under it (disk I/O error).
+            with contextlib.suppress(FileExistsError):
+                os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600))
             os.chmod(self.path, 0o600)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")

@@ -80,3 +80,22 @@ def test_search_finds_conversations_by_title_and_by_any_step(tmp_path: Path) -> 
     assert found["Zoë's photos"] == [files]  # stored as JSON, found as typed
     assert found["100%"] == [other] and found["0%"] == [other]
     assert found["_"] == [] and found["nothing like it"] == []
+
+
+def test_a_second_journal_in_this_process_keeps_the_first_ones_locks(tmp_path: Path) -> None:
+    """The daemon opens the next conversation's journal while the last one is open; another
+    process reading the journal then must not checkpoint and delete the WAL under it."""
+    import subprocess
+    import sys
+
+    first = Journal.in_dir(tmp_path)
+    cid = first.start_conversation("m1")
+    first.record(cid, 1, {"kind": "user", "text": "one"})
+    Journal.in_dir(tmp_path).close()
+    reader = ("import sys; from pathlib import Path; from assistant.journal import Journal; "
+              "j = Journal.in_dir(Path(sys.argv[1])); j.conversations(); j.close()")
+    subprocess.run([sys.executable, "-c", reader, str(tmp_path)], check=True, timeout=60)
+    assert (tmp_path / "journal.db-wal").exists(), "the WAL was deleted while still open"
+    first.record(cid, 1, {"kind": "user", "text": "two"})
+    assert [r["text"] for r in first.conversation(cid)["records"]] == ["one", "two"]
+    first.close()
