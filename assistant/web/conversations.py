@@ -59,6 +59,12 @@ class Conversations:
     def start(self, text: str, conversation_id: str = NEW) -> LiveTurn:
         """Begin a turn (in a new conversation for NEW); raises Busy or JournalError."""
         with self._lock:
+            ending = [thread for _, turn, thread in self._running.values()
+                      if conversation_id and turn.conversation_id == conversation_id
+                      and turn.over]
+        for thread in ending:  # its end is out; its thread is putting the conversation back
+            thread.join(10)
+        with self._lock:
             if any(turn.conversation_id == conversation_id and conversation_id
                    for _, turn, _ in self._running.values()):
                 raise Busy(f"conversation {conversation_id} is in a turn: wait for its end, "

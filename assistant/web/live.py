@@ -46,6 +46,7 @@ class LiveTurn:
     id: str = field(default_factory=lambda: f"t{uuid.uuid4().hex[:12]}")
     events: list[dict[str, Any]] = field(default_factory=list)
     over: bool = False
+    stopped: str = ""  # why it was interrupted: what it proposes from now on is declined
 
     def describe(self) -> dict[str, Any]:
         return {"turn_id": self.id, "conversation_id": self.conversation_id, "text": self.text,
@@ -121,14 +122,17 @@ class Hub:
     def offer(self, turn: LiveTurn, proposal: Proposal, answer: Callable[[Approval], None]) -> None:
         """Wait for a decision on `proposal`; `answer` gets it (at most once)."""
         with self._lock:
-            if not self.closed and not turn.over:
+            if not self.closed and not turn.over and not turn.stopped:
                 self._pending[proposal.id] = _Pending(proposal, turn, answer)
                 return
-        answer(Approval(proposal.id, False, "caller", reason="the server is stopping"))
+        answer(Approval(proposal.id, False, "user" if turn.stopped else "caller",
+                        reason=turn.stopped or "the server is stopping"))
 
     def cancel(self, turn: LiveTurn | None, reason: str) -> None:
         """Decline what waits in `turn` (every turn for None): an interrupt, a shutdown."""
         with self._lock:
+            if turn is not None:
+                turn.stopped = reason  # also for a proposal the policy is about to ask about
             gone = [p for p in self._pending.values() if turn is None or p.turn is turn]
             for pending in gone:
                 del self._pending[pending.proposal.id]

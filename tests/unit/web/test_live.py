@@ -37,6 +37,10 @@ def test_interrupt_and_close_decline_what_waits() -> None:
     hub.offer(turn, Proposal("p1", "shell", "ls"), answers.append)
     hub.cancel(turn, "interrupted")
     assert [(a.approved, a.reason) for a in answers] == [(False, "interrupted")]
+    # A proposal the policy asks about just after the interrupt is declined at once.
+    hub.offer(turn, Proposal("p1b", "shell", "ls"), answers.append)
+    assert (answers[-1].proposal_id, answers[-1].approved, answers[-1].decided_by,
+            answers[-1].reason) == ("p1b", False, "user", "interrupted")
     hub.close()
     hub.offer(turn, Proposal("p2", "shell", "ls"), answers.append)
     assert answers[-1].approved is False
