@@ -75,8 +75,13 @@ class DaemonWeb:
 
     def start(self, text: str, conversation_id: str = "") -> LiveTurn:
         daemon = self.daemon
-        if daemon.state not in READY:
-            raise Busy(f"the daemon is {daemon.state.replace('_', ' ')}: wait, or interrupt")
+        deadline = time.monotonic() + START_S
+        while daemon.state not in READY:  # a turn whose end is out is over in a moment
+            turn = self._turn
+            if turn is None or not turn.over or time.monotonic() > deadline:
+                raise Busy(f"the daemon is {daemon.state.replace('_', ' ')}: wait, or "
+                           "interrupt")
+            time.sleep(0.02)
         if conversation_id and conversation_id != daemon.assistant.conversation_id:
             daemon.open_conversation(conversation_id)
         with self._begun:

@@ -111,22 +111,33 @@ def test_a_request_from_the_page_runs_in_the_daemon_and_esc_cancels(
 def test_the_page_waits_while_the_daemon_is_busy(serving: tuple[DaemonProcess, str],
                                                  llm: LLMServer) -> None:
     import http.client
+    import json
 
     daemon, url = serving
     port = int(url.split(":")[2].split("/")[0])
     token = url.rsplit("=", 1)[1]
-    llm.add(text("A slow answer. " * 20, pace=0.05))
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    llm.add(text("A slow answer. " * 20, pace=0.05), text("Next."))
     start = daemon.mark()
 
-    def post(body: str) -> int:
+    def post(body: str) -> tuple[int, dict]:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        connection.request("POST", "/api/turns", body, {
-            "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
-        status = connection.getresponse().status
+        connection.request("POST", "/api/turns", body, headers)
+        response = connection.getresponse()
+        reply = response.status, json.loads(response.read())
         connection.close()
-        return status
+        return reply
 
-    assert post('{"text": "talk slowly"}') == 202
+    status, turn = post('{"text": "talk slowly"}')
+    assert status == 202
     daemon.wait_state("thinking", start)
-    assert post('{"text": "and another"}') == 409
+    assert post('{"text": "and another"}')[0] == 409
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    connection.request("GET", f"/api/turns/{turn['turn_id']}/events", headers=headers)
+    stream = connection.getresponse()
+    while '"turn_end"' not in stream.readline().decode():
+        pass
+    connection.close()
+    assert post('{"text": "right after its end"}')[0] == 202  # not refused as busy
+    daemon.wait_for("assistant daemon: answer Next.", start, timeout=60)
     daemon.wait_state("idle", start, timeout=60)
