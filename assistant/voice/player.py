@@ -85,6 +85,7 @@ class Player:
         with self._lock:
             stream, self._stream = self._stream, None
             self._queue.clear()
+            self._offset = 0  # of the dropped first array: the next one starts at its start
             self._drained.set()
         if stream is not None:
             stream.abort()

@@ -137,3 +137,31 @@ def test_speaker_stop_silences_at_once_and_the_next_answer_is_heard(pulse) -> No
     assert returned < 0.1, returned
     assert heard_after_stop == [], heard_after_stop[:3]
     assert [t for t in monitor.loud_times() if t > stop_at + 0.6], "nothing said after stop"
+
+
+def test_after_a_stop_a_short_word_is_heard(pulse) -> None:
+    """A stop mid-sentence left the played part's length behind: the next piece, a word
+    shorter than that, was skipped unheard (or broke the output callback, and the speaker
+    never drained)."""
+    from assistant.voice.player import Player
+    from assistant.voice.tts import make_engine
+
+    engine = make_engine("espeak-ng")
+    audio, rate = engine.synthesize(LONG)
+    word, _ = engine.synthesize("Yes.")
+    player = Player("pulse")
+    with speaker_monitor(pulse) as monitor:
+        player.open(rate)
+        player.write(audio)
+        deadline = time.monotonic() + 10
+        while len(monitor.loud_times()) < 100 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        player.stop()
+        time.sleep(0.5)
+        again = time.monotonic()
+        player.open(rate)
+        player.write(word)
+        assert player.drain(5), "the word after the stop never finished playing"
+        time.sleep(0.5)
+    player.close()
+    assert [t for t in monitor.loud_times() if t > again], "the word after the stop was not heard"
