@@ -12,7 +12,7 @@ from typing import Literal
 
 from assistant.events import Approval, Proposal
 
-Meaning = Literal["approve", "decline", "revise"]
+Meaning = Literal["approve", "decline", "revise", "read"]
 
 # A reply is yes (or no) when every word is one of these and one is a real yes (or no).
 APPROVE_WORDS = {"yes", "yeah", "yep", "yup", "ok", "okay", "sure", "go", "ahead", "run", "it",
@@ -23,10 +23,16 @@ APPROVE_ANCHORS = {"yes", "yeah", "yep", "yup", "ok", "okay", "sure", "go", "run
 DECLINE_WORDS = {"no", "nope", "cancel", "stop", "don't", "dont", "do", "not", "never", "mind",
                  "it", "abort", "please", "thanks", "thank", "you", "that", "run"}
 DECLINE_ANCHORS = {"no", "nope", "cancel", "stop", "don't", "dont", "not", "never", "abort"}
+# "read the code", "read me the code please": the code itself, aloud, then ask again.
+READ_WORDS = {"read", "say", "me", "the", "code", "it", "out", "please", "aloud", "whole",
+              "can", "you", "could"}
 
 
 def classify_answer(text: str) -> Meaning:
+    """What a spoken reply to a proposal means; "read" asks for the code aloud."""
     words = set(re.sub(r"[^a-z' ]+", " ", text.lower()).split())
+    if words <= READ_WORDS and "code" in words and words & {"read", "say"}:
+        return "read"
     if words and words <= APPROVE_WORDS and words & APPROVE_ANCHORS:
         return "approve"
     if words and words <= DECLINE_WORDS and words & DECLINE_ANCHORS:

@@ -27,7 +27,8 @@ from assistant.events import (
     assert_never,
 )
 from assistant.voice.approval import classify_answer, spoken_approval
-from assistant.voice.speakable import speak_proposal
+from assistant.voice.brief import plan_of
+from assistant.voice.speakable import speak_proposal, spoken_code
 
 if TYPE_CHECKING:
     from assistant.api import Assistant
@@ -109,18 +110,19 @@ class VoiceConversation:
         """Speak the proposal, then wait for the spoken reply."""
         if self.speaker is not None:
             self.speaker.end_of_text()
-        plan = self._words.strip().splitlines()[-1] if self._words.strip() else ""
         self.out.write(f"\n--- {proposal.language} ({proposal.risk} risk) ---\n"
                        f"{proposal.code}\n---\n")
-        self.say(speak_proposal(proposal.language, proposal.code, plan, self.speak_mode)
-                 + " Shall I run it?")
+        self.say(speak_proposal(proposal.language, proposal.code, plan_of(self._words),
+                                self.speak_mode) + " Shall I run it?")
         self._words = ""
         while True:
             reply = self.transcripts.get()
             if reply is None:
                 self.transcripts.put(None)  # the conversation is ending; let run() see it
                 return Approval(proposal.id, False, "user", reason="the conversation ended")
-            if reply.strip():
+            if reply.strip() and classify_answer(reply) == "read":
+                self.say(spoken_code(proposal.language, proposal.code) + ". Shall I run it?")
+            elif reply.strip():
                 break
         self.out.write(f"> {reply}\n")
         meaning = classify_answer(reply)

@@ -1,10 +1,12 @@
 """A proposal in words a listener can follow, since code read symbol by symbol is noise.
 
 Modes (the `speak_proposals` setting):
-- code:    the plan, then short code in a spoken form ("run shell: list files, long
-           format, in downloads"), or a summary when the code is long;
-- summary: the plan, then a summary ("a 40-line Python script that renames files");
-- both:    the plan, the summary, and the spoken form when the code is short.
+- code:    the plan, then code of one short line in a spoken form ("run shell: list
+           files, long format, in downloads"); longer code is summarised only when there
+           is no plan ("a 40-line Python script that renames files"), since the plan says
+           what it does and the code is on screen;
+- summary: the plan, then a summary;
+- both:    the plan, the summary, and the spoken form of one short line.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from assistant.choices import SpeakProposals, choices
 from assistant.runtime.languages import canonical_language
 
 SHORT_LINES = 3
-SHORT_CHARS = 120
+ONE_LINE_CHARS = 60  # code read aloud in the `code` mode: one line, at most this long
 
 # How each language is said aloud (the aliases a fence may use are resolved first).
 SPOKEN_NAMES = {"shell": "shell", "python": "Python", "javascript": "JavaScript"}
@@ -55,21 +57,29 @@ ACTIONS = (
 def speak_proposal(language: str, code: str, plan: str = "",
                    mode: SpeakProposals = "code") -> str:
     """The words to say before asking for approval of `code`."""
+    parts = [sentence(plan)] if plan.strip() else []
+    words = code_words(language, code, mode, planned=bool(parts))
+    return " ".join(parts + ([words] if words else []))
+
+
+def code_words(language: str, code: str, mode: SpeakProposals = "code", *,
+               planned: bool = False) -> str:
+    """What is said of the code itself, after the plan (`planned`: one was said)."""
     if mode not in choices(SpeakProposals):
         raise ValueError(f"speak_proposals must be one of {', '.join(choices(SpeakProposals))}, "
                          f"not {mode!r}")
-    parts = [plan.strip()] if plan.strip() else []
-    short = is_short(code)
-    if mode in ("summary", "both") or not short:
+    parts = []
+    one_line = is_one_short_line(code)
+    if mode in ("summary", "both") or (not one_line and not planned):
         parts.append(summary(language, code))
-    if mode in ("code", "both") and short:
+    if mode in ("code", "both") and one_line:
         parts.append(spoken_code(language, code))
     return " ".join(sentence(part) for part in parts)
 
 
-def is_short(code: str) -> bool:
+def is_one_short_line(code: str) -> bool:
     lines = [line for line in code.strip().splitlines() if line.strip()]
-    return len(lines) <= SHORT_LINES and len(code.strip()) <= SHORT_CHARS
+    return len(lines) == 1 and len(lines[0].strip()) <= ONE_LINE_CHARS
 
 
 def summary(language: str, code: str) -> str:

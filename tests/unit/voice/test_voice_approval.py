@@ -22,3 +22,13 @@ def test_plain_no_declines(text) -> None:
                                   "No, the other folder."])
 def test_anything_else_revises(text) -> None:
     assert classify_answer(text) == "revise"
+
+
+@pytest.mark.parametrize("text", ["Read the code.", "Read me the code, please.",
+                                  "Can you read the code?", "say the code"])
+def test_asking_for_the_code_reads_it(text) -> None:
+    assert classify_answer(text) == "read"
+
+
+def test_code_in_an_instruction_is_not_a_reading() -> None:
+    assert classify_answer("read the code in notes.txt") == "revise"

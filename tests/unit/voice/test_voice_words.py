@@ -21,9 +21,23 @@ def test_short_shell_is_read_as_words_after_the_plan() -> None:
                      "Run shell: list files, long format, including hidden, in downloads.")
 
 
-def test_long_code_is_summarised_by_size_and_effect() -> None:
-    words = speak_proposal("python", LONG_PYTHON, plan="This renames the screenshots.")
-    assert words == "This renames the screenshots. A 39-line Python script that renames files."
+def test_longer_code_is_not_read_the_plan_says_what_it_does() -> None:
+    assert speak_proposal("python", LONG_PYTHON, plan="This renames the screenshots.") == (
+        "This renames the screenshots.")
+    assert speak_proposal("shell", "cd ~/x\nls -l") == (
+        "A 2-line shell command.")
+
+
+def test_without_a_plan_long_code_is_summarised_by_size_and_effect() -> None:
+    assert speak_proposal("python", LONG_PYTHON) == "A 39-line Python script that renames files."
+    assert speak_proposal("python", LONG_PYTHON, mode="summary", plan="Renaming.") == (
+        "Renaming. A 39-line Python script that renames files.")
+
+
+def test_one_line_is_read_only_when_short() -> None:
+    line = "print(open('notes.txt').read().splitlines()[0] if True else 'nothing at all')"
+    assert speak_proposal("python", line, plan="I'll read it") == "I'll read it."
+    assert speak_proposal("python", line) == "A 1-line Python script."
 
 
 @pytest.mark.parametrize(("mode", "expected"), [
