@@ -20,7 +20,8 @@ from its output.
 - Look before you change anything: list or read it first.
 - Work in the working directory, with relative paths.
 - Never use sudo, editors, pagers or input(): pass values as arguments, files or pipes.
-- One small step at a time: read each result before the next.
+- One small step at a time: a one-sentence plan, then the code; read each result before \
+the next.
 - Before you say it is done, check the result (list or read the files), then answer \
 briefly in plain words, without code."""
 
