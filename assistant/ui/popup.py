@@ -5,6 +5,9 @@ session threads call `approve(proposal)`, which blocks until the human decides, 
 `show(event)`. Both reach Tk through a queue that the Tk thread polls with `after`.
 The popup never decides on its own: no timeout ever turns into a Run or a Cancel.
 Several proposals waiting at once are shown one after another, in the order they came.
+A front end that calls `begin(request)` gets a panel from the start of the turn: the
+request, "Thinking…", then the LLM's words as they stream, until a proposal or the
+answer takes their place.
 """
 
 from __future__ import annotations
@@ -66,6 +69,7 @@ class Popup:
         self._queue: deque[_Request] = deque()
         self._current: _Request | None = None
         self._turn_over = True
+        self._streaming = False  # begin() was called: the turn's words are shown as they come
         self._close_timer: str | None = None
         self._last_work = time.monotonic()  # polls are fast for IDLE_AFTER_S after this
 
@@ -87,6 +91,27 @@ class Popup:
     def show(self, event: Event) -> None:
         """Render an event of the turn (output, run end, answer) if the popup is showing it."""
         self._submit(lambda: self._render(event))
+
+    def begin(self, request: str, note: str = "", timeout: float = 5.0) -> bool:
+        """Show the panel of a turn that starts now (the request, "Thinking…", then the words
+        as they stream); returns once it is on screen, False if the popup is not running."""
+        if threading.current_thread() is self._tk_thread:
+            self._begin(request, note)
+            return True
+        shown = threading.Event()
+
+        def task() -> None:
+            try:
+                self._begin(request, note)
+            finally:
+                shown.set()
+
+        return self._submit(task) and shown.wait(timeout)
+
+    def tell(self, text: str, error: bool = False) -> None:
+        """Show a message nobody else could show (no notification service): on its own, then
+        hidden after CLOSE_AFTER; below the output when a proposal is up."""
+        self._submit(lambda: self._tell(text, error))
 
     def resolve(self, approval: Approval) -> None:
         """Answer a waiting proposal from elsewhere (the tray menu, a spoken "yes")."""
@@ -187,6 +212,24 @@ class Popup:
         assert self._window is not None
         return self._window
 
+    def _begin(self, request: str, note: str) -> None:
+        if self._current is not None:
+            return  # a proposal is up: it keeps the window
+        self._cancel_close()
+        self._ui.clear_output()
+        self._turn_over, self._streaming = False, True
+        self._ui.show_request(request, note)
+        self._ui.reveal(focus=False)
+
+    def _tell(self, text: str, error: bool) -> None:
+        if self._current is not None:
+            self._ui.append_output(text + "\n", "stderr" if error else "status")
+            return
+        self._cancel_close()
+        self._ui.show_message(text, error)
+        self._ui.reveal(focus=False)
+        self._close_timer = self._ui.root.after(int(CLOSE_AFTER * 1000), self._close)
+
     def _present(self, request: _Request) -> None:
         self._cancel_close()
         if self._turn_over:
@@ -263,12 +306,15 @@ class Popup:
             case Error():
                 ui.show_answer(event.text, error=True)
             case TurnEnd():
-                self._turn_over = True
+                self._turn_over, self._streaming = True, False
                 ui.show_answer(event.text or f"The turn ended: {event.reason.replace('_', ' ')}.")
                 if self._current is None and ui.visible():
                     self._close_timer = ui.root.after(int(CLOSE_AFTER * 1000), self._close)
-            case TextDelta() | Usage():
-                pass  # the answer is shown whole at the turn's end; usage is not shown
+            case TextDelta():
+                if self._streaming and self._current is None:
+                    ui.append_stream(event.text)
+            case Usage():
+                pass  # usage is the journal's
             case Proposal() | Approval():
                 pass  # proposals come through approve(), which shows and decides them
             case _:

@@ -1,4 +1,5 @@
-"""The confirmation popup's window: summary, highlighted code, risk, buttons, live output.
+"""The confirmation popup's window: the request and the LLM's words as they stream, then
+summary, highlighted code, risk, buttons, live output and the answer.
 
 Everything here runs on the one thread that owns Tk; `assistant.ui.popup` decides what to
 show and when, and is the only way other threads reach this window.
@@ -23,11 +24,13 @@ RIGHT_MARGIN = 16  # px from the screen's right edge
 BOTTOM_MARGIN = 56  # px from the bottom: room for the panel that holds the tray
 CODE_LINES = 14
 OUTPUT_LINES = 8
+STREAM_LINES = 8
 WIDTH_CHARS = 80
 BACKGROUND = "#fafafa"
 EDIT_BACKGROUND = "#fffde7"
 TITLES = {  # the title says what the window waits for: tests and scripts find it by its title
     "idle": "assistant",
+    "thinking": "assistant: thinking",
     "asking": "assistant: run this?",
     "running": "assistant: running",
     "answered": "assistant: answer",
@@ -65,6 +68,8 @@ class PopupWindow:
         label: dict[str, Any] = {"background": BACKGROUND, "anchor": "w", "justify": "left",
                                  "wraplength": 620}
         heading = tkfont.nametofont("TkDefaultFont").actual()
+        self.request = tk.Label(root, foreground="#555",
+                                font=(heading["family"], heading["size"], "italic"), **label)
         self.summary = tk.Label(root, font=(heading["family"], heading["size"] + 2, "bold"),
                                 **label)
         self.meta = tk.Label(root, **label)
@@ -86,21 +91,69 @@ class PopupWindow:
                               foreground="#eceff1", relief="flat", state="disabled")
         self.output.tag_configure("stderr", foreground="#ff8a80")
         self.output.tag_configure("status", foreground="#a5d6a7")
+        self.stream = tk.Text(root, width=WIDTH_CHARS, height=1, wrap="word",
+                              background=BACKGROUND, relief="flat", state="disabled",
+                              font=tkfont.nametofont("TkDefaultFont"))
         self.answer = tk.Label(root, **label)
-        self.summary.grid(row=0, column=0, sticky="we")
-        self.meta.grid(row=1, column=0, sticky="we", pady=(4, 0))
-        self.reasons.grid(row=2, column=0, sticky="we")
-        self.code.grid(row=3, column=0, sticky="we", pady=6)
+        self.request.grid(row=0, column=0, sticky="we", pady=(0, 4))
+        self.summary.grid(row=1, column=0, sticky="we")
+        self.meta.grid(row=2, column=0, sticky="we", pady=(4, 0))
+        self.reasons.grid(row=3, column=0, sticky="we")
+        self.code.grid(row=4, column=0, sticky="we", pady=6)
         self._buttons = buttons
-        buttons.grid(row=4, column=0, sticky="w")
-        self.output.grid(row=5, column=0, sticky="we", pady=(8, 0))
-        self.answer.grid(row=6, column=0, sticky="we", pady=(6, 0))
-        self.output.grid_remove()
+        buttons.grid(row=5, column=0, sticky="w")
+        self.output.grid(row=6, column=0, sticky="we", pady=(8, 0))
+        self.stream.grid(row=7, column=0, sticky="we", pady=(6, 0))
+        self.answer.grid(row=8, column=0, sticky="we", pady=(6, 0))
+        self._parts = (self.request, self.meta, self.reasons, self.code, buttons, self.output,
+                       self.stream)
+        self._only(self.meta, self.code, buttons)
         root.bind("<Return>", self._return)
         root.bind("<KP_Enter>", self._return)
         root.bind("<Escape>", lambda _event: self._on_escape())
         self.code.bind("<Control-Return>", self._control_return)
         self.code.bind("<KeyRelease>", lambda _event: self.root.after_idle(self._rehighlight))
+
+    def _only(self, *shown: tk.Widget) -> None:
+        """Show these of the optional parts, hide the others."""
+        for widget in self._parts:
+            if widget in shown:
+                widget.grid()
+            else:
+                widget.grid_remove()
+
+    def show_request(self, request: str, note: str = "") -> None:
+        """The panel of a turn that has just begun: the request as heard, and "Thinking…"
+        until the LLM's words arrive."""
+        self.editing = False
+        self.request.configure(text=f"“{request}”" + (f"\n{note}" if note else ""))
+        self.summary.configure(text="Thinking…")
+        self._set_stream("")
+        self.answer.configure(text="")
+        self._only(self.request)
+        self.root.title(TITLES["thinking"])
+
+    def append_stream(self, text: str) -> None:
+        """The LLM's words (and code) as they stream, below what is shown."""
+        self._set_stream(self.stream.get("1.0", "end-1c") + text)
+        if not self.stream.winfo_ismapped() and self.stream.get("1.0", "end-1c").strip():
+            self.stream.grid()
+        self.place()
+
+    def _set_stream(self, text: str) -> None:
+        self.stream.configure(state="normal")
+        self.stream.delete("1.0", "end")
+        self.stream.insert("1.0", text.lstrip())
+        counted = self.stream.count("1.0", "end", "displaylines")
+        lines = counted[0] if counted else 1
+        self.stream.configure(height=max(1, min(STREAM_LINES, lines)), state="disabled")
+        self.stream.see("end")
+
+    def show_message(self, text: str, error: bool = False) -> None:
+        """A message on its own (an answer or an error nobody else could show)."""
+        self.summary.configure(text="assistant")
+        self._only()
+        self.show_answer(text, error)
 
     def _return(self, event: tk.Event) -> None:
         if self.editing and event.widget is self.code:
@@ -120,10 +173,9 @@ class PopupWindow:
         self.meta.configure(text=f"{proposal.language} · risk: {proposal.risk}", foreground=colour)
         reasons = "\n".join(f"• {reason}" for reason in proposal.reasons)
         self.reasons.configure(text=reasons, foreground=colour)
-        if reasons:
-            self.reasons.grid()
-        else:
-            self.reasons.grid_remove()
+        self._only(self.meta, self.code, self._buttons,
+                   *([self.request] if self.request.cget("text") else []),
+                   *([self.reasons] if reasons else []))
         self.editing = False
         code = proposal.code.replace("\r\n", "\n")
         lines = max(3, min(CODE_LINES, code.count("\n") + 1))
@@ -135,7 +187,7 @@ class PopupWindow:
         self.code.configure(state="disabled")
         self.set_waiting(waiting)
         self.edit_button.configure(state="normal")
-        self._buttons.grid()
+        self._set_stream("")  # its words are the header now, its code is above
         self.answer.configure(text="")
         self.root.title(TITLES["asking"])
 
@@ -192,6 +244,8 @@ class PopupWindow:
         self.output.delete("1.0", "end")
         self.output.configure(state="disabled")
         self.output.grid_remove()
+        self.request.configure(text="")
+        self._set_stream("")
         self.answer.configure(text="")
 
     def append_output(self, text: str, tag: str = "") -> None:
@@ -204,13 +258,16 @@ class PopupWindow:
         return self.output.get("1.0", "end-1c")
 
     def show_answer(self, text: str, error: bool = False) -> None:
+        self.stream.grid_remove()  # the answer is shown whole instead
         self.answer.configure(text=text, foreground="#c62828" if error else "black")
         if self.root.title() != TITLES["asking"]:
             self.root.title(TITLES["answered"])
         self.place()
 
-    def reveal(self) -> None:
-        """Show the window on top, near the bottom-right corner, with the keyboard focus.
+    def reveal(self, focus: bool = True) -> None:
+        """Show the window on top, near the bottom-right corner, with the keyboard focus
+        unless `focus` is False (the panel of a turn must not take it from the user's
+        window).
 
         Placed before it is mapped: a window mapped first opens where Tk put it, the
         top-left corner, and only then moves (or, under some window managers, stays)."""
@@ -218,7 +275,8 @@ class PopupWindow:
         self.root.deiconify()
         self.root.attributes("-topmost", True)
         self.root.lift()
-        self.root.focus_force()
+        if focus:
+            self.root.focus_force()
 
     def place(self) -> None:
         """Keep the bottom-right corner where the tray is, whatever the window's height."""
