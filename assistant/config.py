@@ -72,6 +72,9 @@ class Settings:
     hotkey_mode: HotkeyMode = "hold"
     speak_proposals: SpeakProposals = "code"
     voice_approves_high_risk: bool = False
+    # the daemon: a request after this many minutes of silence starts a new conversation
+    # (0 = never)
+    conversation_idle_minutes: float = 10.0
     # local models: offline = only models on this machine or its network (--local);
     # vision_model replaces model for turns that carry an image; embedded = start the
     # embedded model when no other model is configured or found; embedded_model = which

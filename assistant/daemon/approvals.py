@@ -16,7 +16,8 @@ from assistant.choices import SpeakProposals
 from assistant.daemon.parts import PopupLike
 from assistant.events import Approval, Proposal
 from assistant.voice.approval import classify_answer, spoken_approval
-from assistant.voice.speakable import speak_proposal
+from assistant.voice.brief import plan_of
+from assistant.voice.speakable import code_words, spoken_code
 
 HIGH_RISK_BY_VOICE = ("This is high risk: click Run in the popup, or pick Run pending in the "
                       "tray menu.")
@@ -32,7 +33,7 @@ class Approvals:
         self.say = say
         self.speak_mode = speak_mode
         self.voice_approves_high_risk = voice_approves_high_risk
-        self.plan = ""  # the LLM's words just before the proposal: its plan, shown first
+        self.plan = ""  # the LLM's words before the proposal: their first sentence is its plan
         self.speak_plan = True  # False when the plan was already spoken as it streamed
         self._on_change = on_change or (lambda proposal, summary: None)
         self._lock = threading.Lock()
@@ -44,15 +45,19 @@ class Approvals:
         return self._pending
 
     def __call__(self, proposal: Proposal) -> Approval:
-        """Speak the proposal, show it, and wait for the first human answer."""
-        plan = self.plan.strip().splitlines()[-1] if self.plan.strip() else ""
-        summary = speak_proposal(proposal.language, proposal.code, plan, self.speak_mode)
+        """Speak the proposal, show it, and wait for the first human answer.
+
+        The header (and the tray's item) is the plan, plain; without one, what the code
+        does. Spoken: the plan, unless it was heard as it streamed, then the code only
+        when it is one short line."""
+        plan = plan_of(self.plan)
+        said = code_words(proposal.language, proposal.code, self.speak_mode, planned=bool(plan))
+        summary = plan or said
         with self._lock:
             self._pending, self.summary = proposal, summary
         self._on_change(proposal, summary)
-        spoken = summary if self.speak_plan or not plan else speak_proposal(
-            proposal.language, proposal.code, "", self.speak_mode)
-        self.say(spoken + " Shall I run it?")
+        spoken = [plan] if plan and self.speak_plan else []
+        self.say(" ".join([*spoken, *([said] if said else []), "Shall I run it?"]))
         try:
             return self.popup.approve(proposal, summary)
         finally:
@@ -75,13 +80,17 @@ class Approvals:
     def voice_reply(self, text: str) -> str:
         """A spoken reply to the pending proposal: approve, decline or revise it.
 
-        Returns what it meant ("approve", "decline", "revise"), "confirm" when high-risk
-        code needs a click instead, or "" when nothing was pending.
+        Returns what it meant ("approve", "decline", "revise", "read": the code was read
+        out), "confirm" when high-risk code needs a click instead, or "" when nothing was
+        pending.
         """
         proposal = self._pending
         if proposal is None:
             return ""
         meaning = classify_answer(text)
+        if meaning == "read":
+            self.say(f"{spoken_code(proposal.language, proposal.code)}. Shall I run it?")
+            return meaning
         if meaning == "approve" and proposal.risk == "high" and not self.voice_approves_high_risk:
             self.say(HIGH_RISK_BY_VOICE)
             return "confirm"

@@ -11,19 +11,17 @@ This object is also what the tray menu reads and calls (assistant.ui.tray.TrayAc
 
 from __future__ import annotations
 
-import contextlib
 import queue
-import shutil
-import subprocess
 import threading
+import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from assistant.choices import ApprovalMode
 from assistant.config import Settings
 from assistant.daemon.approvals import Approvals
 from assistant.daemon.entry import RequestEntry
+from assistant.daemon.fresh import asks_fresh_start, idle_note
+from assistant.daemon.menu import TrayMenu
 from assistant.daemon.notices import Notifier
 from assistant.daemon.parts import (
     PopupLike,
@@ -34,6 +32,7 @@ from assistant.daemon.parts import (
     TrayLike,
     TurnWatcher,
 )
+from assistant.daemon.speech import TurnSpeech
 from assistant.daemon.state import State, StateMachine
 from assistant.events import (
     Approval,
@@ -48,6 +47,7 @@ from assistant.events import (
     Usage,
     assert_never,
 )
+from assistant.voice.brief import brief_error
 
 if TYPE_CHECKING:
     from assistant.api import Assistant
@@ -57,7 +57,7 @@ MakeAssistant = Callable[..., "Assistant"]
 RECENT = 8
 
 
-class Daemon:
+class Daemon(TrayMenu):
     """Drives one conversation at a time (an Assistant, replaced when the model or the
     conversation changes) by voice, popup and tray; see the module docstring."""
 
@@ -80,8 +80,11 @@ class Daemon:
         self.approvals = Approvals(popup, self.say, speak_mode=settings.speak_proposals,
                                    voice_approves_high_risk=settings.voice_approves_high_risk,
                                    on_change=self._pending_changed)
+        self.speech = TurnSpeech()
         self._make_assistant = make_assistant
         self.assistant = make_assistant(settings=settings, approver=self.approvals)
+        self._last_request = time.monotonic()  # a request after a long silence starts afresh
+        self._turning = False  # the worker is in a turn (it may go on after a barge-in)
         self.entry = RequestEntry(self.submit)
         self._jobs: queue.Queue[Job | None] = queue.Queue()
         self._unspoken: list[str] = []  # told before the voice was loaded
@@ -107,20 +110,27 @@ class Daemon:
     def attach_speaker(self, speaker: SpeakerLike) -> None:
         """Speak from now on; the LLM's words are then spoken as they stream, so a
         proposal's spoken summary leaves out the plan already heard."""
-        self.speaker = speaker
+        self.speaker = self.speech.speaker = speaker
         self.approvals.speak_plan = False
         for text in self._unspoken:
             self.say(text)
         self._unspoken.clear()
 
     def tell_once(self, key: str, text: str) -> None:
-        """Something the user must hear about once (a missing part): in the log, and as a
-        notification, or spoken when notifications cannot be shown."""
+        """Something the user must know about once (a missing part): in the log, and as a
+        notification, or else in the popup and said in a short sentence."""
         if self.notifier.once(key, text) is False:
+            self.popup.tell(text)
             if self.speaker is not None:
-                self.say(text)
+                self.say(brief_error(text))
             else:
-                self._unspoken.append(text)
+                self._unspoken.append(brief_error(text))
+
+    def show(self, title: str, text: str, error: bool = False) -> None:
+        """An answer or error the popup is not showing: a notification, or else the popup
+        shows it by itself and hides after the usual delay."""
+        if not self.notifier.notify(title, text):
+            self.popup.tell(text, error)
 
     # What the tray reads.
 
@@ -201,10 +211,12 @@ class Daemon:
         if self.recorder is None or self.transcriber is None:
             self.type_request()
             return
+        speaking = self.speaker is not None and not self.speaker.wait(0)
         self._begin_take()  # listening first, so the turn that ends now cannot say idle
-        if self.speaker is not None:
-            self.speaker.stop()  # barge-in
-        if state == "thinking":
+        if speaking or state == "speaking":  # barge-in: the turn goes on, silently
+            self.log("assistant daemon: hotkey: stopped speaking")
+            self.speech.mute()
+        elif state == "thinking":
             self.assistant.interrupt()
 
     def key_up(self) -> None:
@@ -214,8 +226,8 @@ class Daemon:
         state = self.state
         if state == "listening":
             self._end_take()
-        elif state == "speaking" and self.speaker is not None:
-            self.speaker.stop()
+        elif state == "speaking":
+            self.speech.mute()
         elif state in ("running", "thinking"):
             self.assistant.interrupt()
         else:
@@ -258,7 +270,8 @@ class Daemon:
             text = take.finish()
         except ModelError as exc:
             self.machine.to("error", str(exc))
-            self.say(str(exc))
+            self.popup.tell(str(exc), error=True)
+            self.say(brief_error(str(exc)))
             self.machine.to("idle", only_from=("error",))
             return
         self.log(f"assistant daemon: heard {text}")
@@ -267,17 +280,31 @@ class Daemon:
             if text:
                 self.approvals.voice_reply(text)
             return
-        if not text:
-            self.machine.to("idle", "nothing heard", only_from=("transcribing",))
+        if not text:  # a barge-in that only silenced a turn: it goes on
+            self.machine.to("thinking" if self._turning else "idle", "nothing heard",
+                            only_from=("transcribing",))
             return
         self.submit(text)
 
     # Requests and the turns they start (the worker thread).
 
     def submit(self, text: str) -> None:
-        """A request from any channel (voice, the typed entry): a turn on the worker."""
+        """A request from any channel (voice, the typed entry): a turn on the worker, its
+        panel on screen at once. "Start over" (or a request after a long silence) begins a
+        new conversation."""
+        if asks_fresh_start(text):
+            self.machine.to("idle", "new conversation", only_from=("transcribing",))
+            self.new_conversation()
+            return
+        note = idle_note(time.monotonic() - self._last_request,
+                         self.settings.conversation_idle_minutes, bool(self.assistant.messages))
+        self._last_request = time.monotonic()
         self.machine.to("thinking", text, only_from=("idle", "transcribing", "error",
                                                      "speaking"))
+        if note:
+            self.log(f"assistant daemon: {note}")
+            self._jobs.put(self._fresh)
+        self.popup.begin(text, note)
         self._jobs.put(lambda: self._turn(text))
 
     def _work(self) -> None:
@@ -287,25 +314,30 @@ class Daemon:
             except Exception as exc:  # the daemon outlives any one turn
                 self.log(f"assistant daemon: error {type(exc).__name__}: {exc}")
                 if self.machine.follow("error", str(exc)):
-                    self.say(f"Something went wrong: {exc}")
+                    self.say(brief_error(str(exc)))
                 self.machine.follow("idle")
 
     def _turn(self, text: str) -> None:
         self.popup.wake()
         self.machine.follow("thinking", text)
+        self.speech.begin()
         self.approvals.plan = ""
         answer, error = "", ""
         for watcher in self.watchers:
             watcher.begin(text)
-        for event in self.assistant.turn(text):
-            self.popup.show(event)
-            for watcher in self.watchers:
-                watcher.show(event)
-            self._on_event(event)
-            if isinstance(event, Error):
-                error = event.text
-            elif isinstance(event, TurnEnd):
-                answer = event.text
+        self._turning = True
+        try:
+            for event in self.assistant.turn(text):
+                self.popup.show(event)
+                for watcher in self.watchers:
+                    watcher.show(event)
+                self._on_event(event)
+                if isinstance(event, Error):
+                    error = event.text
+                elif isinstance(event, TurnEnd):
+                    answer = event.text
+        finally:
+            self._turning = False
         self._conclude(answer, error)
 
     def _on_event(self, event: Event) -> None:
@@ -313,15 +345,15 @@ class Daemon:
         match event:
             case TextDelta():
                 self.approvals.plan += event.text
-                if self.speaker is not None and not self._user_talking():
-                    self.speaker.feed(event.text)
+                if not self._user_talking():
+                    self.speech.feed(event.text)  # shown already: the popup had it first
             case Proposal():
-                if self.speaker is not None:
-                    self.speaker.end_of_text()  # the plan, before the proposal is read out
+                self.speech.proposal()  # the plan was said; the proposal is read out next
             case Approval():
                 self.machine.follow("running" if event.approved else "thinking",
                                     event.reason if not event.approved else "")
             case RunEnd():
+                self.speech.run_over()
                 self.approvals.plan = ""
                 self.machine.follow("thinking")
             case Notice():
@@ -335,16 +367,18 @@ class Daemon:
 
     def _conclude(self, answer: str, error: str) -> None:
         """The turn is over: say how it ended, let the speech finish, go idle."""
-        if self.speaker is not None and not self._user_talking():
-            self.speaker.end_of_text()
+        if not self._user_talking():
+            self.speech.answer_end()
+        self._last_request = time.monotonic()
         if answer:
             self.log(f"assistant daemon: answer {answer}")
         if error:
             if self.machine.follow("error", error):
-                self.say(error)
-            self.notifier.notify("assistant: error", error)
+                self.say(brief_error(error))
+            if not self._popup_visible():
+                self.show("assistant: error", error, error=True)
         elif answer and not self._popup_visible():
-            self.notifier.notify("assistant", answer)
+            self.show("assistant", answer)
         if self.speaker is not None and not self.speaker.wait(0):
             self.machine.follow("speaking")
             self.speaker.wait()
@@ -359,96 +393,3 @@ class Daemon:
             return bool(self.popup.call(lambda window: window.visible()))
         except RuntimeError:
             return False
-
-    # The tray menu's other items.
-
-    def run_pending(self) -> None:
-        self.approvals.answer(True, "tray menu")
-
-    def cancel_pending(self) -> None:
-        self.approvals.answer(False, "tray menu")
-
-    def set_auto_approval(self, on: bool) -> None:
-        """The tray's Auto-run: the `auto` approval mode, low risk only, never medium or high
-        (a mode of never stays never)."""
-        mode: ApprovalMode = "auto" if on else "ask"
-        if self.assistant.policy.mode != "never":
-            self.assistant.policy.mode = mode
-            self.settings = self.settings.replace(approval=mode)
-        self.log(f"assistant daemon: auto-run {'on' if on else 'off'}")
-        self._state_changed(self.state, self.detail)
-
-    def set_screen_context(self, on: bool) -> None:
-        self.settings = self.settings.replace(screen_context="auto" if on else "never")
-        self._jobs.put(self._rebuild)
-
-    def set_model(self, name: str) -> None:
-        self.settings = self.settings.replace(model=name)
-        self._jobs.put(self._rebuild)
-
-    def _rebuild(self) -> None:
-        """A new Assistant for changed settings, continuing the same conversation."""
-        old = self.assistant
-        self.assistant = self._make_assistant(
-            settings=self.settings.replace(approval=old.policy.mode), approver=self.approvals,
-            messages=old.messages, conversation_id=old.conversation_id)
-        old.close()
-        self.log(f"assistant daemon: model {self.model}, screen context "
-                 f"{self.settings.screen_context}")
-        self._state_changed(self.state, self.detail)
-
-    def open_conversation(self, conversation_id: str) -> None:
-        def resume() -> None:
-            journal = self.assistant.journal
-            assert journal is not None  # checked before this job was queued
-            record = journal.conversation(conversation_id)
-            old = self.assistant
-            self.assistant = self._make_assistant(
-                settings=self.settings, approver=self.approvals,
-                messages=record["messages"], conversation_id=record["id"])
-            old.close()
-            self.notifier.notify("assistant", f"continuing {record['title'] or record['id']}")
-
-        if self.assistant.journal is not None:
-            self._jobs.put(resume)
-
-    def open_journal_folder(self) -> None:
-        self._open(self.assistant.settings.data_path)
-
-    def open_settings(self) -> None:
-        path = self.settings.config_path / "config.toml"
-        if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text("# assistant settings: see README.md, \"Settings\"\n")
-        self._open(path)
-
-    def _open(self, path: Path) -> None:
-        opener = shutil.which("xdg-open")
-        if opener is None:
-            self.notifier.notify("assistant", f"open {path} (xdg-open is not installed)")
-            return
-        subprocess.Popen([opener, str(path)], stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         start_new_session=True)
-
-    def set_hotkey_paused(self, paused: bool) -> None:
-        self.hotkey_paused = paused
-        self.log(f"assistant daemon: hotkey {'paused' if paused else 'armed'}")
-        self._state_changed(self.state, self.detail)
-
-    def type_request(self) -> None:
-        with contextlib.suppress(RuntimeError):
-            self.popup.call(self.entry.show)
-
-    def bring_forward(self) -> str:
-        """A second start asked for us: show the waiting proposal, else the entry."""
-        if self.approvals.pending is not None:
-            with contextlib.suppress(RuntimeError):
-                self.popup.call(lambda window: window.reveal())
-        else:
-            self.type_request()
-        return "ok"
-
-    def quit(self) -> None:
-        self.log("assistant daemon: quitting")
-        self.popup.stop()

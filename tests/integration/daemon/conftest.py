@@ -4,6 +4,7 @@ documented log lines on stderr."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -106,16 +107,27 @@ def llm() -> Iterator[LLMServer]:
         yield server
 
 
-@pytest.fixture(scope="module")
-def running(display: str, pulse, tmp_path_factory: pytest.TempPathFactory,
-            llm: LLMServer) -> Iterator[DaemonProcess]:
-    """One daemon for the module's tests, ready (speech model loaded) and idle."""
+@contextlib.contextmanager
+def ready_daemon(home: Path, llm: LLMServer, config: str = "") -> Iterator[DaemonProcess]:
+    """A daemon ready (speech model loaded) and idle, with `config` as its config.toml;
+    stopped after, and it must stop cleanly."""
     require(shutil.which("xdotool") is not None, "xdotool is not installed")
     require(shutil.which("espeak-ng") is not None, "espeak-ng is not installed")
     require(shutil.which("parec") is not None, "parec is not installed (pulseaudio-utils)")
-    daemon = start_daemon(tmp_path_factory.mktemp("daemon-home"), llm.openai_url)
+    if config:
+        (home / "config").mkdir(parents=True, exist_ok=True)
+        (home / "config" / "config.toml").write_text(config)
+    daemon = start_daemon(home, llm.openai_url)
     try:
         daemon.wait_for("assistant daemon: ready", timeout=90)
         yield daemon
     finally:
         assert daemon.stop() == 0, "\n".join(daemon.lines[-30:])
+
+
+@pytest.fixture(scope="module")
+def running(display: str, pulse, tmp_path_factory: pytest.TempPathFactory,
+            llm: LLMServer) -> Iterator[DaemonProcess]:
+    """One daemon for the module's tests, ready (speech model loaded) and idle."""
+    with ready_daemon(tmp_path_factory.mktemp("daemon-home"), llm) as daemon:
+        yield daemon

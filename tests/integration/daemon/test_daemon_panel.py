@@ -1,0 +1,153 @@
+"""A turn as a user lives it: the panel from the first word (the request, then the LLM's
+words as they stream, then the buttons), speech that never runs ahead of the screen and
+says only the plan, a barge-in that silences the answer without cutting it short, and
+conversations that start afresh."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from assistant.journal import Journal
+from tests.integration.daemon.conftest import HOTKEY, DaemonProcess, ready_daemon
+from tests.integration.daemon.test_daemon import (
+    POPUP,
+    press_in_popup,
+    type_request,
+    visible_window,
+    write_code,
+)
+from tests.support.audio import speaker_monitor
+from tests.support.display import xdotool
+from tests.support.llm_server import LLMServer, text, tool_call
+
+PANEL = "assistant: thinking"
+IDLE_MINUTES = 0.05  # 3 s of silence start a new conversation here
+
+
+@pytest.fixture(scope="module")
+def daemon(display: str, pulse, tmp_path_factory: pytest.TempPathFactory,
+           llm: LLMServer) -> Iterator[DaemonProcess]:
+    with ready_daemon(tmp_path_factory.mktemp("panel-home"), llm,
+                      f"conversation_idle_minutes = {IDLE_MINUTES}\n") as running:
+        running.wait_for("tray icon", timeout=30)  # shown, or said to be missing (aloud)
+        yield running
+
+
+def sent(llm: LLMServer) -> list[dict]:
+    """The messages of the last chat request, without the system message."""
+    return [m for m in llm.chat_requests[-1].body["messages"] if m["role"] != "system"]
+
+
+def journal_records(daemon: DaemonProcess) -> list[dict]:
+    journal = Journal.in_dir(daemon.home / "data")
+    try:
+        return journal.conversation(None)["records"]
+    finally:
+        journal.close()
+
+
+def quiet(monitor, seconds: float = 1.5, timeout: float = 30) -> None:
+    """Wait until nothing has been heard for `seconds`."""
+    deadline = time.monotonic() + timeout
+    while (heard := monitor.loud_times()) and heard[-1] > time.monotonic() - seconds:
+        assert time.monotonic() < deadline, "the daemon does not stop speaking"
+        time.sleep(0.1)
+    time.sleep(max(0.0, seconds - 1))
+
+
+def test_the_panel_streams_before_the_proposal_and_speech_follows_it(
+        daemon: DaemonProcess, llm: LLMServer, pulse) -> None:
+    from assistant.computer import display
+
+    words = ("I'll write the panel file. Nothing else on this machine is changed by it, and the "
+             "file holds one short word that you can read later with any editor you like.")
+    slow = dataclasses.replace(tool_call("python", write_code(daemon.home / "panel.txt"),
+                                         text=words), pace=0.3)
+    llm.add(slow, text("Alright, I left it alone."))
+    with speaker_monitor(pulse) as monitor:
+        quiet(monitor)  # what the daemon said at start (a missing tray) is over
+        start, asked_at = daemon.mark(), time.monotonic()
+        type_request(daemon, "write the panel file")
+        visible_window(PANEL)
+        panel_at = time.monotonic()
+
+        def proposed() -> bool:
+            return any("-> awaiting_approval" in line for line in daemon.lines[start:])
+
+        while not display.find_text("machine"):  # streamed words, not the request
+            assert not proposed(), "the words were not on screen before the proposal"
+            time.sleep(0.1)
+        assert not proposed()
+        daemon.wait_state("awaiting_approval", start)
+        visible_window(POPUP)
+        heard = [at for at in monitor.loud_times() if at > asked_at]
+    assert heard and min(heard) > panel_at, "speech began before the panel was on screen"
+    assert "(I'll write the panel file.)" in daemon.wait_state("awaiting_approval", start)
+    assert "assistant daemon: say Shall I run it?" in daemon.lines[start:]
+    press_in_popup("Escape")
+    daemon.wait_state("idle", start, timeout=30)
+
+
+def test_a_barge_in_after_the_run_stops_speaking_and_keeps_the_answer(
+        daemon: DaemonProcess, llm: LLMServer, pulse) -> None:
+    answer = ("The barge file is written, and this first sentence goes on long enough to be "
+              "heard while the rest of the answer is still streaming in. "
+              + "More words follow here. " * 8).strip()
+    llm.add(tool_call("python", write_code(daemon.home / "barge.txt"), text="I'll write it."),
+            text(answer, pace=0.15))
+    start = daemon.mark()
+    type_request(daemon, "write the barge file")
+    daemon.wait_state("awaiting_approval", start)
+    press_in_popup("Return")
+    ran = daemon.mark()
+    daemon.wait_state("running", start)
+    with speaker_monitor(pulse) as monitor:
+        daemon.wait_state("thinking", ran)
+        answering = time.monotonic()
+        deadline = answering + 30
+        while not [at for at in monitor.loud_times() if at > answering]:
+            assert time.monotonic() < deadline, "the answer was not heard"
+            time.sleep(0.02)
+        assert not any("assistant daemon: answer" in line for line in daemon.lines[ran:])
+        xdotool("keydown", HOTKEY)
+        daemon.wait_for("assistant daemon: hotkey: stopped speaking", ran)
+        time.sleep(0.3)
+        xdotool("keyup", HOTKEY)
+    said = daemon.wait_for(f"assistant daemon: answer {answer}", ran, timeout=30)
+    daemon.wait_state("idle", daemon.lines.index(said, ran), timeout=30)  # the turn is over
+    assert not any("interrupted" in line for line in daemon.lines[start:]), daemon.lines[start:]
+    assert [r for r in journal_records(daemon) if r["kind"] == "turn_end"][-1]["text"] == answer
+
+
+def test_start_over_and_a_long_silence_begin_new_conversations(daemon: DaemonProcess,
+                                                                llm: LLMServer) -> None:
+    llm.add(text("Noted."), text("You have not said a word yet."), text("Still nothing."))
+    start = daemon.mark()
+    type_request(daemon, "remember the word apple")
+    daemon.wait_state("idle", start, timeout=30)
+    asked = len(llm.chat_requests)
+    again = daemon.mark()
+    type_request(daemon, "Start over.")
+    daemon.wait_for("assistant daemon: new conversation", again)
+    type_request(daemon, "which word did I say")
+    daemon.wait_state("idle", again, timeout=30)
+    assert len(llm.chat_requests) == asked + 1, "start over is not a request to the LLM"
+    assert [m["content"] for m in sent(llm)] == ["which word did I say"]
+
+    time.sleep(IDLE_MINUTES * 60 + 0.5)
+    later = daemon.mark()
+    type_request(daemon, "and now")
+    assert "since the last request" in daemon.wait_for("assistant daemon: New conversation: ",
+                                                       later)
+    daemon.wait_state("idle", later, timeout=30)
+    assert [m["content"] for m in sent(llm)] == ["and now"]
+    journal = Journal.in_dir(daemon.home / "data")
+    try:
+        titles = [row["title"] for row in journal.conversations(10)]
+    finally:
+        journal.close()
+    assert len(titles) >= 3, titles  # every conversation stays in the journal
