@@ -13,6 +13,7 @@ from typing import Any
 from assistant.config import Settings
 from assistant.llm import context, errors, fenced, local, ollama, tools
 from assistant.llm.backend import load_litellm
+from assistant.llm.pump import Stopped, pumped
 from assistant.llm.reply import CodeCall, LLMError, Reply
 from assistant.llm.results import fenced_message, tool_messages
 
@@ -33,6 +34,7 @@ class _Collected:
     usage: tuple[int, int] | None = None
     model: str = ""
     stopped: bool = False
+    response: Any = None  # the open stream, for a stop from another thread to close
 
 
 class LLM:
@@ -93,7 +95,7 @@ class LLM:
         for attempt in range(len(RETRY_DELAYS) + 1):
             got = _Collected()
             try:
-                yield from self._receive(request, got, should_stop)
+                yield from self._pumped(request, got, should_stop)
                 break
             except Exception as exc:
                 failure = errors.classify(exc)
@@ -114,10 +116,29 @@ class LLM:
             return tool_messages(results)
         return [fenced_message(results)]
 
+    def _pumped(
+        self, request: dict[str, Any], got: _Collected, should_stop: Callable[[], bool] | None
+    ) -> Iterator[str]:
+        """`_receive` on a reader thread: a stop while the server is silent ends the reply
+        at once with the words so far; the reader finishes what it received on its own."""
+        reading = _Collected()
+        try:
+            for piece in pumped(lambda: self._receive(request, reading, should_stop),
+                                should_stop):
+                got.pieces.append(piece)
+                yield piece
+        except Stopped:
+            got.stopped = True
+            if reading.response is not None:  # the server stops generating for no one
+                _close(reading.response)
+            return
+        got.calls, got.usage, got.model, got.stopped = (
+            reading.calls, reading.usage, reading.model, reading.stopped)
+
     def _receive(
         self, request: dict[str, Any], got: _Collected, should_stop: Callable[[], bool] | None
     ) -> Iterator[str]:
-        response = load_litellm().completion(**request)
+        response = got.response = load_litellm().completion(**request)
         try:
             for chunk in response:
                 got.usage = _usage_of(chunk) or got.usage

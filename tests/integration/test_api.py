@@ -22,7 +22,15 @@ from assistant.events import (
     Usage,
 )
 from assistant.journal import Journal
-from tests.support.llm_server import LLMServer, closed_port_url, error, text, tool_call, tool_calls
+from tests.support.llm_server import (
+    LLMServer,
+    closed_port_url,
+    delay,
+    error,
+    text,
+    tool_call,
+    tool_calls,
+)
 
 
 def make(server: LLMServer, **kwargs: object) -> Assistant:
@@ -132,6 +140,29 @@ def test_interrupt_from_another_thread_stops_the_run(server: LLMServer) -> None:
     assert events[-1].reason == "interrupted"
     assert time.monotonic() - started < 10
     assert len(server.chat_requests) == 1
+
+
+def test_interrupt_while_the_model_is_silent_ends_the_turn_at_once(server: LLMServer) -> None:
+    """A local model reading a long prompt sends nothing for seconds: a stop must not wait."""
+    server.add(delay(20, text("too late")), text("The next turn is answered."))
+    interrupted_at: list[float] = []
+
+    def interrupt_once_asked() -> None:
+        while not server.chat_requests:
+            time.sleep(0.01)
+        time.sleep(0.3)
+        interrupted_at.append(time.monotonic())
+        a.interrupt()
+
+    with make(server) as a:
+        threading.Thread(target=interrupt_once_asked, daemon=True).start()
+        events = list(a.turn("hi"))
+        took = time.monotonic() - interrupted_at[0]
+        assert isinstance(events[-1], TurnEnd) and events[-1].reason == "interrupted"
+        assert took < 2, took
+        assert not [e for e in events if isinstance(e, Error)]
+        later = list(a.turn("and now?"))
+    assert isinstance(later[-1], TurnEnd) and later[-1].text == "The next turn is answered."
 
 
 def test_llm_errors_end_the_turn_with_one_line(server: LLMServer) -> None:
