@@ -38,9 +38,9 @@ def serving(display: str, pulse, tmp_path_factory: pytest.TempPathFactory,
     daemon = DaemonProcess(home, ["--model", "openai/gpt-4o-mini", "--api-base",
                                   llm.openai_url, "--quiet"], env)
     try:
-        line = daemon.wait_for("assistant daemon: web page on", timeout=90)
+        line = daemon.wait_for("assistant daemon: web page on", timeout=180)
         assert f"http://127.0.0.1:{port}/" in line and "token" not in line.split("(")[0]
-        daemon.wait_for("assistant daemon: ready", timeout=90)
+        daemon.wait_for("assistant daemon: ready", timeout=180)  # a loaded machine
         url = subprocess.run([sys.executable, "-m", "assistant.cli", "serve", "--url"],
                              env={**env, "PYTHONPATH": str(ROOT)}, capture_output=True,
                              text=True, check=True, timeout=60).stdout.strip()
