@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from tests.integration.web.conftest import Served, serve
-from tests.support.llm_server import LLMServer, text, tool_call
+from tests.support.llm_server import LLMServer, hang, text, tool_call
 
 
 def digest(code: str) -> str:
@@ -73,8 +73,8 @@ def test_a_conversation_continues_and_one_turn_at_a_time(served: Served,
     assert missing.status == 404
 
 
-def test_interrupt_stops_a_streaming_answer_and_a_waiting_proposal(served: Served,
-                                                                   server: LLMServer) -> None:
+def test_interrupt_stops_an_answer_a_silent_model_and_a_waiting_proposal(
+        served: Served, server: LLMServer) -> None:
     server.add(text(" ".join(["word"] * 200), pace=0.1))
     turn = served.start_turn("talk for a while")
     served.events(turn, until="text")
@@ -82,6 +82,15 @@ def test_interrupt_stops_a_streaming_answer_and_a_waiting_proposal(served: Serve
     assert served.request("POST", f"/api/turns/{turn}/interrupt").status == 202
     events = served.events(turn, timeout=30)
     assert events[-1]["reason"] == "interrupted" and time.monotonic() - started < 5
+    server.add(hang())
+    asked = len(server.chat_requests)
+    turn = served.start_turn("wait for a silent model")
+    while len(server.chat_requests) == asked:
+        time.sleep(0.05)
+    started = time.monotonic()
+    assert served.request("POST", f"/api/turns/{turn}/interrupt").status == 202
+    assert served.events(turn, timeout=30)[-1]["reason"] == "interrupted"
+    assert time.monotonic() - started < 5
     server.add(tool_call("shell", "echo never"), text("ok"))
     turn = served.start_turn("propose something")
     proposal = served.events(turn, until="proposal")[-1]
