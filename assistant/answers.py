@@ -37,9 +37,16 @@ MAKES = re.compile(r"\b(write|save|create|make|generate|export|convert|produce|p
 CHANGES = re.compile(r"\b(change|set|update|replace|edit|modify|rename|add|append|insert|"
                      r"remove|delete|drop|fix|sort|dedupe|dedup|clean|bump|increase|"
                      r"decrease|uppercase|lowercase)\b", re.IGNORECASE)
-NEGATION = re.compile(r"\b(not|no|never|cannot|unable|failed|couldn't|didn't|wasn't)\b",
-                      re.IGNORECASE)
-NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w])")
+# An answer that says the job was not done (bare "no" and "not" are too common to count:
+# "No files changed, as expected").
+NEGATION = re.compile(
+    r"\b(cannot|can't|could not|couldn't|unable|failed|did not|didn't|was not|wasn't|"
+    r"has not|hasn't|have not|haven't|does not exist|doesn't exist|not (been )?(created|"
+    r"written|saved|changed|done|found))\b", re.IGNORECASE)
+# A path in an answer: relative or absolute, ending in a file extension.
+ANSWER_PATH = re.compile(r"(?<![\w.-])((?:~?/)?(?:[\w.-]+/)*[\w.-]*\w\.(?:" + EXTENSIONS
+                         + r"))(?![\w/])", re.IGNORECASE)
+NUMBER = re.compile(r"(?<![\w./-])-?\d[\d,]*(?:\.\d+)?(?![\w/])")
 LIST_MARKER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
 
 NO_RUN = (
@@ -53,6 +60,10 @@ UNSEEN_NUMBERS = (
 UNCHANGED = (
     "No run in this turn changed any file in the working folder, so {} is as it was. If "
     "the change is needed, make it and check it; if it was already so, say that."
+)
+UNSEEN_PATHS = (
+    "Your answer names {}, which does not exist and appears in no output of your runs. "
+    "Read the output again and answer from what it shows, or run code that finds out."
 )
 MISSING_FILES = (
     "{} does not exist in the working folder, so the task is not done. Do it, check "
@@ -125,8 +136,14 @@ class AnswerCheck:
         if (present and not self.changed and CHANGES.search(self.request)
                 and not NEGATION.search(answer)):
             return UNCHANGED.format(", ".join(present))
-        seen = numbers("\n".join([self.request, self.context, *self.outputs, *self.code]))
-        unseen = sorted(n for n in numbers(answer) if not _close_to_any(n, seen))
+        known = "\n".join([self.request, self.context, *self.outputs, *self.code])
+        invented = [path for path in dict.fromkeys(ANSWER_PATH.findall(answer))
+                    if path not in known and not (self.folder / Path(path).expanduser()).exists()]
+        if invented:
+            return UNSEEN_PATHS.format(", ".join(invented))
+        seen = numbers(known)
+        figures = numbers(ANSWER_PATH.sub(" ", answer))  # not the digits of a file's name
+        unseen = sorted(n for n in figures if not _close_to_any(n, seen))
         if unseen:
             return UNSEEN_NUMBERS.format(", ".join(_shown(n) for n in unseen))
         return None

@@ -177,10 +177,10 @@ class Session:
         if self.tools is not None:  # servers start on first need; one that fails is said
             for problem in self.tools.start():
                 yield self._emit(Notice(problem))
-        state = _TurnState(self._answer_check(text))
         notes = (self.llm.system_addendum(), self.screen.addendum(), self.runtimes.describe())
         addendum = "\n\n".join(note for note in notes if note)
         system = system_message(self.system, addendum)  # once a turn: it holds for all its calls
+        state = _TurnState(self._answer_check(text, system))
         while True:
             yield from self._show_screen()
             reply = yield from self._ask(system)
@@ -313,11 +313,12 @@ class Session:
             return told, ("max_runs", state.runs)
         return told, None
 
-    def _answer_check(self, request: str) -> AnswerCheck:
-        """The check of this turn's answer; figures said earlier in the conversation count."""
-        earlier = "\n".join(m["content"] for m in self.messages[:-1]
-                            if isinstance(m.get("content"), str))
-        return AnswerCheck(request, Path(self.runtimes.cwd or os.getcwd()), earlier)
+    def _answer_check(self, request: str, system: str) -> AnswerCheck:
+        """The check of this turn's answer; what the system message and earlier messages
+        said (the date, a figure from the last turn) counts as seen."""
+        earlier = [m["content"] for m in self.messages[:-1] if isinstance(m.get("content"), str)]
+        return AnswerCheck(request, Path(self.runtimes.cwd or os.getcwd()),
+                           "\n".join([system, *earlier]))
 
     def _run(self, language: str, code: str, proposal_id: str) -> Generator[Event, None, Ran]:
         """Run approved code; its RunEnd, and what it changed in the working folder."""

@@ -9,6 +9,7 @@ from assistant.answers import (
     NO_RUN,
     UNCHANGED,
     UNSEEN_NUMBERS,
+    UNSEEN_PATHS,
     AnswerCheck,
     named_files,
     numbers,
@@ -103,3 +104,39 @@ def test_a_change_that_changed_a_file_or_cannot_be_told_is_accepted(tmp_path: Pa
         check.proposed("...")
         check.ran("", changes)
         assert check.problem("The port is changed to 9090.") is None, changes
+
+
+def test_a_path_that_exists_nowhere_and_no_output_showed_is_sent_back(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir(exist_ok=True)  # the tests' data folder may be there already
+    (tmp_path / "data" / "big.bin.txt").write_text("x" * 5000)
+    check = AnswerCheck("which file in data is the largest?", tmp_path)
+    check.proposed("ls -lh data | sort -hr | head -n 1")
+    check.ran("total 16K\n", NO_CHANGES)
+    invented = f"{tmp_path}/data/2026-11-23_14_59_08.csv"
+    assert check.problem(f"The largest is `{invented}`.") == UNSEEN_PATHS.format(invented)
+
+
+def test_paths_that_exist_or_were_seen_are_accepted(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir(exist_ok=True)
+    (tmp_path / "data" / "big.bin.txt").write_text("x")
+    check = AnswerCheck("clean up old.log and find the largest file", tmp_path)
+    check.proposed("rm old.log; ls -S data | head -1")
+    check.ran("big.bin.txt\n", NO_CHANGES)
+    assert check.problem("Removed old.log; the largest is data/big.bin.txt, then "
+                         f"{tmp_path}/data/big.bin.txt.") is None
+
+
+def test_a_figure_from_the_system_message_is_accepted(tmp_path: Path) -> None:
+    check = AnswerCheck("what is today's date?", tmp_path, context="Date: 2026-11-23 (Monday)")
+    check.proposed("date +%F")
+    check.ran("2026-11-23\n", NO_CHANGES)
+    assert check.problem("Today is 2026-11-23.") is None
+
+
+def test_saying_that_nothing_else_changed_is_not_saying_it_failed(tmp_path: Path) -> None:
+    (tmp_path / "inventory.csv").write_text("sku\n")
+    check = AnswerCheck("convert inventory.csv to inventory.json", tmp_path)
+    check.proposed("print(rows)")
+    check.ran("[...]\n", NO_CHANGES)
+    assert check.problem("The output is correct. No files have changed, as expected.") == (
+        MISSING_FILES.format("inventory.json"))
