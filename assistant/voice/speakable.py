@@ -1,10 +1,10 @@
 """A proposal in words a listener can follow, since code read symbol by symbol is noise.
 
 Modes (the `speak_proposals` setting):
-- code:    the plan, then code of one short line in a spoken form ("run shell: list
-           files, long format, in downloads"); longer code is summarised only when there
-           is no plan ("a 40-line Python script that renames files"), since the plan says
-           what it does and the code is on screen;
+- code:    the plan alone: it says what the code does, and the code is on screen (read
+           out on request). Without a plan, code of one short line in a spoken form ("run
+           shell: list files, long format, in downloads"), longer code as a summary ("a
+           40-line Python script that renames files");
 - summary: the plan, then a summary;
 - both:    the plan, the summary, and the spoken form of one short line.
 """
@@ -72,7 +72,7 @@ def code_words(language: str, code: str, mode: SpeakProposals = "code", *,
     one_line = is_one_short_line(code)
     if mode in ("summary", "both") or (not one_line and not planned):
         parts.append(summary(language, code))
-    if mode in ("code", "both") and one_line:
+    if one_line and (mode == "both" or (mode == "code" and not planned)):
         parts.append(spoken_code(language, code))
     return " ".join(sentence(part) for part in parts)
 

@@ -55,8 +55,8 @@ def test_the_tray_answers_first_and_a_later_click_changes_nothing(
     approvals.plan = "Listing your files.\n"
     proposal = Proposal("tray-first", "shell", "ls -l ~/Downloads")
     future = ask(session, approvals, popup, proposal)
-    assert said == ["Listing your files. Run shell: list files, long format, in downloads. "
-                    "Shall I run it?"]
+    assert said == ["Listing your files. Shall I run it?"]
+    assert approvals.summary == "Listing your files."  # the header and the tray's item
     assert approvals.answer(False, "tray menu")
     decision = future.result(5)
     assert decision == Approval("tray-first", False, "user",
@@ -88,6 +88,21 @@ def test_voice_replies_approve_decline_and_revise(popup: Popup,
         decision = future.result(5)
         assert (decision.approved, decision.decided_by, decision.reason) == (
             approved, "user", reason)
+
+
+def test_read_the_code_reads_it_and_the_proposal_still_waits(popup: Popup,
+                                                             session: ThreadPoolExecutor) -> None:
+    said: list[str] = []
+    approvals = Approvals(popup, said.append)
+    approvals.plan = "I'll show the free space. It uses df.\n```shell\ndf -h\n```"
+    proposal = Proposal("read", "shell", "df -h")
+    future = ask(session, approvals, popup, proposal)
+    assert said == ["I'll show the free space. Shall I run it?"]
+    assert approvals.voice_reply("Read me the code.") == "read"
+    assert said[-1] == "Run shell: show free disk space, readable sizes. Shall I run it?"
+    assert not future.done() and shown(popup, proposal)
+    approvals.voice_reply("no")
+    assert not future.result(5).approved
 
 
 def test_high_risk_is_not_approved_by_voice_alone(popup: Popup,

@@ -15,10 +15,14 @@ LONG_PYTHON = "\n".join(
 )
 
 
-def test_short_shell_is_read_as_words_after_the_plan() -> None:
+def test_with_a_plan_the_plan_is_said_and_the_code_left_on_screen() -> None:
     words = speak_proposal("shell", "ls -la ~/Downloads", plan="I'll look in your downloads")
-    assert words == ("I'll look in your downloads. "
-                     "Run shell: list files, long format, including hidden, in downloads.")
+    assert words == "I'll look in your downloads."
+
+
+def test_without_a_plan_one_short_line_is_read_as_words() -> None:
+    assert speak_proposal("shell", "ls -la ~/Downloads") == (
+        "Run shell: list files, long format, including hidden, in downloads.")
 
 
 def test_longer_code_is_not_read_the_plan_says_what_it_does() -> None:
@@ -36,13 +40,12 @@ def test_without_a_plan_long_code_is_summarised_by_size_and_effect() -> None:
 
 def test_one_line_is_read_only_when_short() -> None:
     line = "print(open('notes.txt').read().splitlines()[0] if True else 'nothing at all')"
-    assert speak_proposal("python", line, plan="I'll read it") == "I'll read it."
     assert speak_proposal("python", line) == "A 1-line Python script."
 
 
 @pytest.mark.parametrize(("mode", "expected"), [
     ("summary", "Deleting it. A 1-line shell command that deletes files."),
-    ("code", "Deleting it. Run shell: delete, recursively, forced, build."),
+    ("code", "Deleting it."),
     ("both", "Deleting it. A 1-line shell command that deletes files. "
              "Run shell: delete, recursively, forced, build."),
 ])
