@@ -1,4 +1,5 @@
-"""The daemon's figures: key release to popup, and what the daemon costs while idle.
+"""The daemon's figures: key release to the panel and to the popup, how long a proposal is
+spoken, and what the daemon costs while idle.
 
 One `assistant daemon` process serves all of them, on the desktop figures' Xvfb, with the
 speech figures' private PulseAudio (its microphone fed the speech fixtures) and a scripted
@@ -25,6 +26,8 @@ from bench_registry import Bench, NotMeasurable, figure
 
 HOTKEY = "ctrl+alt+space"
 POPUP = "assistant: run this?"
+PANEL = "assistant: thinking"  # the panel with the request as heard, before any answer
+PROPOSAL_SAID = "Shall I run it?"  # ends the line the daemon says for every proposal
 
 
 class BenchDaemon:
@@ -60,6 +63,7 @@ class BenchDaemon:
                "ASSISTANT_SCREEN_CONTEXT": "never"}
         self.lines: list[str] = []
         self.stamps: list[float] = []  # time.monotonic() when each line arrived
+        self.patience = 600.0 if embedded else 60.0  # seconds a turn may take
         self.process = subprocess.Popen(
             [sys.executable, "-m", "assistant.cli", "daemon", *model], env=env, cwd=self.home,
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -152,30 +156,44 @@ class BenchDaemon:
         subprocess.run(["xdotool", "keyup", HOTKEY], check=True, timeout=10)
         return mark
 
-    def release_to_popup(self, audio: Any) -> float:
-        """One voice turn: speech while the key is held; seconds from release to the popup
-        on screen; then Cancel, back to idle."""
-        from tests.support.llm_server import text, tool_call
+    def visible(self, title: str) -> bool:
+        return bool(subprocess.run(["xdotool", "search", "--onlyvisible", "--name", title],
+                                   capture_output=True, check=False).stdout.strip())
 
-        self.llm.add(tool_call("shell", "ls -l ~/Downloads"), text("Alright."))
+    def release_to(self, title: str, audio: Any, *replies: Any) -> float:
+        """One voice turn: speech while the key is held; seconds from release until a
+        window titled `title` is on screen; then the proposal is cancelled, back to idle.
+        `replies` are the scripted LLM's (none with the embedded model)."""
+        if replies:
+            self.llm.add(*replies)
         mark = self.say(audio)
         released = time.perf_counter()
-        while not subprocess.run(["xdotool", "search", "--onlyvisible", "--name", POPUP],
-                                 capture_output=True, check=False).stdout.strip():
-            if time.perf_counter() - released > 60:
-                raise RuntimeError("the popup did not appear")
+        while not self.visible(title):
+            if time.perf_counter() - released > self.patience:
+                raise RuntimeError(f"no window {title!r} within {self.patience:g} s")
             time.sleep(0.005)
         seconds = time.perf_counter() - released
-        self.wait_for("-> awaiting_approval", 10, mark)
+        self.wait_for("-> awaiting_approval", self.patience, mark)
+        self.cancel()
+        self.wait_idle(self.patience)
+        return seconds
+
+    def cancel(self) -> None:
+        """Escape in the popup, brought forward with the focus."""
         from assistant.daemon.instance import ask
 
-        ask(self.data, "raise")  # brings the popup forward with the focus
+        ask(self.data, "raise")
         window = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", POPUP],
                                 capture_output=True, text=True, check=True).stdout.split()[0]
         subprocess.run(["xdotool", "windowfocus", "--sync", window, "key", "Escape"],
                        check=True, timeout=10)
-        self.wait_idle()
-        return seconds
+
+    def release_to_popup(self, audio: Any) -> float:
+        """Key release to the proposal on screen, the LLM answering at once."""
+        from tests.support.llm_server import text, tool_call
+
+        return self.release_to(POPUP, audio, tool_call("shell", "ls -l ~/Downloads"),
+                               text("Alright."))
 
 
 def settle(daemon: BenchDaemon) -> None:
@@ -236,3 +254,59 @@ def daemon_idle_cpu_pct(bench: Bench) -> float:
     time.sleep(window)
     return 100 * (daemon.cpu_seconds() - before) / (time.monotonic() - start)
 
+
+
+@figure("voice_first_feedback_ms")
+def voice_first_feedback_ms(bench: Bench) -> float:
+    """Key release to the panel on screen with the request as heard (the tail of the
+    transcription and the panel; the scripted LLM answers a second later), median."""
+    from tests.support.llm_server import delay, text, tool_call
+
+    daemon = bench_daemon()
+    audio = daemon.fixtures["piper_disk"]["audio"]
+    times = []
+    for _ in range(bench.reps(6, 3)):
+        times.append(daemon.release_to(PANEL, audio, delay(1.0, tool_call("shell", "df -h")),
+                                       text("Alright.")))
+        settle(daemon)
+    return 1000 * statistics.median(times)
+
+
+def spoken_length(daemon: BenchDaemon, monitor: Any, audio: Any, *replies: Any) -> float:
+    """One spoken request: seconds from the first sound after release to the last before
+    the proposal's read-out ends (silence for a second after it was said); then Cancel."""
+    daemon.llm.add(*replies)
+    mark = daemon.say(audio)
+    released = time.monotonic()
+    daemon.wait_for(PROPOSAL_SAID, daemon.patience, mark)
+    while True:
+        heard = [at for at in monitor.loud_times() if at > released]
+        if heard and time.monotonic() - heard[-1] > 1.0:
+            break
+        if time.monotonic() - released > daemon.patience:
+            raise RuntimeError("the proposal was not heard")
+        time.sleep(0.05)
+    daemon.cancel()
+    daemon.wait_idle(daemon.patience)
+    return heard[-1] - heard[0]
+
+
+@figure("spoken_proposal_s")
+def spoken_proposal_s(bench: Bench) -> float:
+    """How long a proposal is spoken, from its first sound to the end of "Shall I run it?":
+    a model's one-sentence plan, a paragraph after it and one short line of shell (median)."""
+    from tests.support.audio import speaker_monitor
+    from tests.support.llm_server import text, tool_call
+
+    daemon = bench_daemon()
+    audio = daemon.fixtures["piper_disk"]["audio"]
+    words = ("I'll check the free disk space. The df command lists every mounted file "
+             "system with its size, what is used and what is left, in a readable format:")
+    lengths = []
+    with speaker_monitor(daemon.pulse) as monitor:
+        for _ in range(bench.reps(5, 2)):
+            settle(daemon)
+            lengths.append(spoken_length(daemon, monitor, audio,
+                                         tool_call("shell", "df -h", text=words),
+                                         text("Alright.")))
+    return statistics.median(lengths)

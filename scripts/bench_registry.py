@@ -38,6 +38,8 @@ FIGURE_NAMES = [
     "a11y_tree_ms",
     "click_a11y_ms",
     "voice_turn_overhead_ms",
+    "voice_first_feedback_ms",
+    "spoken_proposal_s",
     "mcp_call_overhead_ms",
     "daemon_turn_growth_mb",
     "daemon_idle_rss_mb",
@@ -50,6 +52,7 @@ FIGURE_NAMES = [
     "embedded_first_token_cold_s",
     "embedded_task_median_s",
     "voice_first_audio_embedded_s",
+    "voice_popup_embedded_s",
 ]
 
 

@@ -36,6 +36,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     "a11y_tree_ms": ("max", 150),
     "click_a11y_ms": ("max", 60),
     "voice_turn_overhead_ms": ("max", 500),
+    "voice_first_feedback_ms": ("max", 300),
+    "spoken_proposal_s": ("max", 4),
     "mcp_call_overhead_ms": ("max", 15),  # over the MCP server's own time for the call
     "daemon_turn_growth_mb": ("max", 1),
     "daemon_idle_rss_mb": ("max", 350),
@@ -43,6 +45,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     "web_event_latency_ms": ("max", 20),  # an event in the server to the page's DOM
     "embedded_task_median_s": ("max", 20),
     "voice_first_audio_embedded_s": ("max", 3),
+    "voice_popup_embedded_s": ("max", 8),
 }
 SIGNS = {"max": "≤", "below": "<", "min": "≥"}
 

@@ -1,16 +1,18 @@
 """The embedded model's figures for real work: a task's time, and a voice turn's first
-spoken word. Registered on import (bench_figures imports this module).
+spoken word and proposal on screen. Registered on import (bench_figures imports this
+module).
 
 Both use the embedded model a user gets, served as the assistant serves it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import statistics
-import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,6 @@ from bench_registry import Bench, NotMeasurable, figure
 
 # Short everyday tasks from the task benchmark (scripts/tasks_suite.py), in this order.
 QUICK_TASKS = ("logs_to_old", "csv_total", "hello_file", "json_port", "count_lines")
-PROPOSAL_SAID = "Shall I run it?"  # ends the line the daemon says for every proposal
 
 
 @functools.cache
@@ -55,9 +56,7 @@ def embedded_task_median_s(bench: Bench) -> float:
 def first_word_of_proposal(daemon: Any, monitor: Any, audio: Any) -> float:
     """One spoken request: seconds from key release to the first sound of the line that
     reads the proposal out; then Cancel, and back to idle."""
-    from bench_daemon import POPUP
-
-    from assistant.daemon.instance import ask
+    from bench_daemon import PROPOSAL_SAID
 
     mark = daemon.say(audio)
     released = time.monotonic()
@@ -69,13 +68,25 @@ def first_word_of_proposal(daemon: Any, monitor: Any, audio: Any) -> float:
             raise RuntimeError("the proposal was not heard within 30 s of being said")
         time.sleep(0.01)
     heard = min(at for at in monitor.loud_times() if at >= said)
-    ask(daemon.data, "raise")
-    window = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", POPUP],
-                            capture_output=True, text=True, check=True).stdout.split()[0]
-    subprocess.run(["xdotool", "windowfocus", "--sync", window, "key", "Escape"], check=True,
-                   timeout=10)
+    daemon.cancel()
     daemon.wait_idle(180)
     return heard - released
+
+
+@contextlib.contextmanager
+def embedded_daemon() -> Iterator[Any]:
+    """A daemon with no model configured, so it runs the embedded model itself, as for a
+    new user; the scripted one is stopped first (one daemon holds the hotkey)."""
+    from bench_daemon import BenchDaemon, bench_daemon
+
+    embedded_model()
+    if bench_daemon.cache_info().currsize:
+        bench_daemon().stop()
+    daemon = BenchDaemon(embedded=True)
+    try:
+        yield daemon
+    finally:
+        daemon.stack.close()
 
 
 @figure("voice_first_audio_embedded_s", limit_s=900)
@@ -83,15 +94,11 @@ def voice_first_audio_embedded_s(bench: Bench) -> float:
     """Key release to the first spoken word of a proposal, with no model configured: the
     daemon runs the embedded model itself. The request is a recorded "How much space is
     left on my disk?"; the first turn warms the model's cache and is not counted."""
-    from bench_daemon import BenchDaemon, bench_daemon, settle
+    from bench_daemon import settle
 
     from tests.support.audio import speaker_monitor
 
-    embedded_model()
-    if bench_daemon.cache_info().currsize:
-        bench_daemon().stop()  # one daemon at a time holds the hotkey on this display
-    daemon = BenchDaemon(embedded=True)
-    try:
+    with embedded_daemon() as daemon:
         audio = daemon.fixtures["piper_disk"]["audio"]
         times = []
         with speaker_monitor(daemon.pulse) as monitor:
@@ -99,5 +106,18 @@ def voice_first_audio_embedded_s(bench: Bench) -> float:
                 times.append(first_word_of_proposal(daemon, monitor, audio))
                 settle(daemon)
         return statistics.median(times[1:])
-    finally:
-        daemon.stack.close()
+
+
+@figure("voice_popup_embedded_s", limit_s=900)
+def voice_popup_embedded_s(bench: Bench) -> float:
+    """Key release to the proposal's buttons on screen with the embedded model (the same
+    recorded request; the first turn warms the model's cache and is not counted)."""
+    from bench_daemon import POPUP, settle
+
+    with embedded_daemon() as daemon:
+        audio = daemon.fixtures["piper_disk"]["audio"]
+        times = []
+        for _ in range(1 + bench.reps(3, 1)):
+            times.append(daemon.release_to(POPUP, audio))
+            settle(daemon)
+        return statistics.median(times[1:])
