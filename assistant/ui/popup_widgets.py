@@ -92,8 +92,9 @@ class PopupWindow:
         self.output.tag_configure("stderr", foreground="#ff8a80")
         self.output.tag_configure("status", foreground="#a5d6a7")
         self.stream = tk.Text(root, width=WIDTH_CHARS, height=1, wrap="word",
-                              background=BACKGROUND, relief="flat", state="disabled",
-                              font=tkfont.nametofont("TkDefaultFont"))
+                              background=BACKGROUND, relief="flat", borderwidth=0,
+                              highlightthickness=0, state="disabled",
+                              font=self._fonts[False, False])
         self.answer = tk.Label(root, **label)
         self.request.grid(row=0, column=0, sticky="we", pady=(0, 4))
         self.summary.grid(row=1, column=0, sticky="we")
@@ -144,10 +145,11 @@ class PopupWindow:
         self.stream.configure(state="normal")
         self.stream.delete("1.0", "end")
         self.stream.insert("1.0", text.lstrip())
-        counted = self.stream.count("1.0", "end", "displaylines")
-        lines = counted[0] if counted else 1
+        last = self.stream.search(r"\S", "end", backwards=True, regexp=True) or "1.0"
+        counted = self.stream.count("1.0", last, "displaylines")  # blank lines at the end
+        lines = (counted[0] if counted else 0) + 1  # are not worth a line of the screen
         self.stream.configure(height=max(1, min(STREAM_LINES, lines)), state="disabled")
-        self.stream.see("end")
+        self.stream.see(last)
 
     def show_message(self, text: str, error: bool = False) -> None:
         """A message on its own (an answer or an error nobody else could show)."""
