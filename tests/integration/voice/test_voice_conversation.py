@@ -50,9 +50,9 @@ def last_tool_result(request) -> str:
 def test_yes_runs_the_proposal_and_the_answer_is_printed(server) -> None:
     server.add(tool_call("python", "print(6 * 7)", text="I'll compute it."),
                text("It is 42."))
-    out, requests = talk(server, "what is six times seven", "Yes, go ahead.")
-    assert "Run Python: print 6 * 7. Shall I run it?" in out
-    assert "I'll compute it." in out
+    out, requests = talk(server, "what is six times seven", "Read the code.", "Yes, go ahead.")
+    assert "I'll compute it. Shall I run it?" in out  # the plan, the code on screen
+    assert "Run Python: print 6 * 7. Shall I run it?" in out  # read on request
     assert "42" in last_tool_result(requests[-1])
     assert out.rstrip().endswith("It is 42.")
 
