@@ -284,18 +284,17 @@ class Daemon(TrayMenu):
             self.machine.to("thinking" if self._turning else "idle", "nothing heard",
                             only_from=("transcribing",))
             return
+        if asks_fresh_start(text):
+            self.machine.to("idle", "new conversation", only_from=("transcribing",))
+            self.new_conversation()
+            return
         self.submit(text)
 
     # Requests and the turns they start (the worker thread).
 
     def submit(self, text: str) -> None:
-        """A request from any channel (voice, the typed entry): a turn on the worker, its
-        panel on screen at once. "Start over" (or a request after a long silence) begins a
-        new conversation."""
-        if asks_fresh_start(text):
-            self.machine.to("idle", "new conversation", only_from=("transcribing",))
-            self.new_conversation()
-            return
+        """A request from any channel (voice, the typed entry, the web page): a turn on the
+        worker, its panel on screen at once; after a long silence, in a new conversation."""
         note = idle_note(time.monotonic() - self._last_request,
                          self.settings.conversation_idle_minutes, bool(self.assistant.messages))
         self._last_request = time.monotonic()

@@ -11,6 +11,7 @@ import contextlib
 import queue
 import shutil
 import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -39,6 +40,7 @@ class TrayMenu:
     hotkey_paused: bool
     log: Callable[[str], None]
     _jobs: queue.Queue[Callable[[], None] | None]
+    _last_request: float  # monotonic; a conversation chosen now is not left for silence
     _make_assistant: Callable[..., Assistant]
 
     @property
@@ -94,6 +96,7 @@ class TrayMenu:
     def new_conversation(self) -> None:
         """Start afresh (the tray, a spoken "start over"); the last one stays in the
         journal."""
+        self._last_request = time.monotonic()
         self._jobs.put(self._fresh)
         self.popup.tell("New conversation: the last one is kept in the journal.")
         self.say("Starting a new conversation.")
@@ -119,6 +122,7 @@ class TrayMenu:
             self.notifier.notify("assistant", f"continuing {record['title'] or record['id']}")
 
         if self.assistant.journal is not None:
+            self._last_request = time.monotonic()
             self._jobs.put(resume)
 
     def open_journal_folder(self) -> None:

@@ -123,16 +123,34 @@ def test_a_barge_in_after_the_run_stops_speaking_and_keeps_the_answer(
     assert [r for r in journal_records(daemon) if r["kind"] == "turn_end"][-1]["text"] == answer
 
 
+def say_into_the_microphone(daemon: DaemonProcess, pulse, words: str) -> None:
+    """Hold the hotkey while `words` (spoken by Piper) play into the microphone."""
+    from assistant.voice.tts import make_engine
+    from assistant.voice.wav import resample
+
+    audio, rate = make_engine("piper").synthesize(words)
+    start = daemon.mark()
+    xdotool("keydown", HOTKEY)
+    daemon.wait_state("listening", start)
+    pulse.play_into_mic(resample(audio, rate))
+    while not pulse.mic_idle():
+        time.sleep(0.02)
+    time.sleep(0.3)
+    xdotool("keyup", HOTKEY)
+
+
 def test_start_over_and_a_long_silence_begin_new_conversations(daemon: DaemonProcess,
-                                                                llm: LLMServer) -> None:
+                                                                llm: LLMServer, pulse,
+                                                                speech) -> None:
+    """(`speech` makes sure Piper is there: it says "start over".)"""
     llm.add(text("Noted."), text("You have not said a word yet."), text("Still nothing."))
     start = daemon.mark()
     type_request(daemon, "remember the word apple")
     daemon.wait_state("idle", start, timeout=30)
     asked = len(llm.chat_requests)
     again = daemon.mark()
-    type_request(daemon, "Start over.")
-    daemon.wait_for("assistant daemon: new conversation", again)
+    say_into_the_microphone(daemon, pulse, "Start over.")
+    daemon.wait_for("assistant daemon: new conversation", again, timeout=60)
     type_request(daemon, "which word did I say")
     daemon.wait_state("idle", again, timeout=30)
     assert len(llm.chat_requests) == asked + 1, "start over is not a request to the LLM"
