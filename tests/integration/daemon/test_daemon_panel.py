@@ -117,10 +117,15 @@ def test_a_barge_in_after_the_run_stops_speaking_and_keeps_the_answer(
         daemon.wait_for("assistant daemon: hotkey: stopped speaking", ran)
         time.sleep(0.3)
         xdotool("keyup", HOTKEY)
-    said = daemon.wait_for(f"assistant daemon: answer {answer}", ran, timeout=30)
-    daemon.wait_state("idle", daemon.lines.index(said, ran), timeout=30)  # the turn is over
+    turn_over(daemon, answer, ran)
     assert not any("interrupted" in line for line in daemon.lines[start:]), daemon.lines[start:]
     assert [r for r in journal_records(daemon) if r["kind"] == "turn_end"][-1]["text"] == answer
+
+
+def turn_over(daemon: DaemonProcess, answer: str, after: int) -> None:
+    """Wait for the turn that answers `answer` to end (idle after its answer)."""
+    said = daemon.wait_for(f"assistant daemon: answer {answer}", after, timeout=30)
+    daemon.wait_state("idle", daemon.lines.index(said, after), timeout=30)
 
 
 def say_into_the_microphone(daemon: DaemonProcess, pulse, words: str) -> None:
@@ -146,13 +151,13 @@ def test_start_over_and_a_long_silence_begin_new_conversations(daemon: DaemonPro
     llm.add(text("Noted."), text("You have not said a word yet."), text("Still nothing."))
     start = daemon.mark()
     type_request(daemon, "remember the word apple")
-    daemon.wait_state("idle", start, timeout=30)
+    turn_over(daemon, "Noted.", start)
     asked = len(llm.chat_requests)
     again = daemon.mark()
     say_into_the_microphone(daemon, pulse, "Start over.")
     daemon.wait_for("assistant daemon: new conversation", again, timeout=60)
     type_request(daemon, "which word did I say")
-    daemon.wait_state("idle", again, timeout=30)
+    turn_over(daemon, "You have not said a word yet.", again)
     assert len(llm.chat_requests) == asked + 1, "start over is not a request to the LLM"
     assert [m["content"] for m in sent(llm)] == ["which word did I say"]
 
@@ -161,7 +166,7 @@ def test_start_over_and_a_long_silence_begin_new_conversations(daemon: DaemonPro
     type_request(daemon, "and now")
     assert "since the last request" in daemon.wait_for("assistant daemon: New conversation: ",
                                                        later)
-    daemon.wait_state("idle", later, timeout=30)
+    turn_over(daemon, "Still nothing.", later)
     assert [m["content"] for m in sent(llm)] == ["and now"]
     journal = Journal.in_dir(daemon.home / "data")
     try:
