@@ -174,3 +174,33 @@ def test_start_over_and_a_long_silence_begin_new_conversations(daemon: DaemonPro
     finally:
         journal.close()
     assert len(titles) >= 3, titles  # every conversation stays in the journal
+
+
+def test_a_closed_panel_comes_back_with_the_answer_without_notifications(
+        daemon: DaemonProcess, llm: LLMServer) -> None:
+    """There is no notification service here: the popup shows the answer by itself."""
+    from tests.integration.daemon.test_daemon import ANSWER, click_into
+
+    llm.add(text("Tea is better than coffee, and this answer takes its time to arrive.",
+                 pace=0.3))
+    start = daemon.mark()
+    type_request(daemon, "tea or coffee")
+    click_into(visible_window(PANEL))
+    xdotool("key", "Escape")
+    deadline = time.monotonic() + 10
+    while xdotool_finds(PANEL):
+        assert time.monotonic() < deadline, "Esc did not close the panel"
+        time.sleep(0.05)
+    assert not any("assistant daemon: answer" in line for line in daemon.lines[start:])
+    daemon.wait_for("assistant daemon: notice assistant: Tea is better", start)
+    visible_window(ANSWER)
+    turn_over(daemon, "Tea is better than coffee", start)
+
+
+def xdotool_finds(title: str) -> bool:
+    import subprocess
+
+    try:
+        return bool(xdotool("search", "--onlyvisible", "--name", title).split())
+    except subprocess.CalledProcessError:
+        return False
