@@ -313,6 +313,7 @@ class Daemon(TrayMenu):
             except Exception as exc:  # the daemon outlives any one turn
                 self.log(f"assistant daemon: error {type(exc).__name__}: {exc}")
                 if self.machine.follow("error", str(exc)):
+                    self.popup.tell(f"Something went wrong: {exc}", error=True)
                     self.say(brief_error(str(exc)))
                 self.machine.follow("idle")
 
