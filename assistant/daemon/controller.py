@@ -350,11 +350,11 @@ class Daemon(TrayMenu):
             case Proposal():
                 self.speech.proposal()  # the plan was said; the proposal is read out next
             case Approval():
+                self.approvals.plan = ""  # the next proposal's plan is in the words to come
                 self.machine.follow("running" if event.approved else "thinking",
                                     event.reason if not event.approved else "")
             case RunEnd():
                 self.speech.run_over()
-                self.approvals.plan = ""
                 self.machine.follow("thinking")
             case Notice():
                 self.log(f"assistant daemon: notice {event.text}")
