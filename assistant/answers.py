@@ -43,6 +43,11 @@ NEGATION = re.compile(
     r"\b(cannot|can't|could not|couldn't|unable|failed|did not|didn't|was not|wasn't|"
     r"has not|hasn't|have not|haven't|does not exist|doesn't exist|not (been )?(created|"
     r"written|saved|changed|done|found))\b", re.IGNORECASE)
+# The request is about the working folder: "the .jpeg files here", "*.log".
+HERE = re.compile(r"\b(here|this (folder|directory))\b|(?<![\w/])\*?\.\w{1,5} files\b|\*\.\w+",
+                  re.IGNORECASE)
+# A value an answer quotes as code: `localhost`, `dates.py` (one line, short).
+QUOTED = re.compile(r"(?<!`)`([^`\n]{1,80})`(?!`)")
 # A path in an answer: relative or absolute, ending in a file extension.
 ANSWER_PATH = re.compile(r"(?<![\w.-])((?:~?/)?(?:[\w.-]+/)*[\w.-]*\w\.(?:" + EXTENSIONS
                          + r"))(?![\w/])", re.IGNORECASE)
@@ -61,8 +66,8 @@ UNCHANGED = (
     "No run in this turn changed any file in the working folder, so {} is as it was. If "
     "the change is needed, make it and check it; if it was already so, say that."
 )
-UNSEEN_PATHS = (
-    "Your answer names {}, which does not exist and appears in no output of your runs. "
+UNSEEN_NAMES = (
+    "Your answer names {}, which appears in no output of your runs and is not here. "
     "Read the output again and answer from what it shows, or run code that finds out."
 )
 MISSING_FILES = (
@@ -123,24 +128,30 @@ class AnswerCheck:
         return problem
 
     def _find(self, answer: str) -> str | None:
-        present = [name for name, existed in self._existed.items() if existed]
-        if not self.code:
-            asks = ABOUT_THIS_MACHINE.search(self.request) or present
-            return NO_RUN if asks else None
-        if not self.outputs:
+        if self.code and not self.outputs:
             return None  # nothing ran: the user declined, and the answer says so
+        present = [name for name, existed in self._existed.items() if existed]
         missing = [name for name, existed in self._existed.items()
                    if not existed and not (self.folder / name).exists()]
         if missing and MAKES.search(self.request) and not NEGATION.search(answer):
             return MISSING_FILES.format(", ".join(missing))
-        if (present and not self.changed and CHANGES.search(self.request)
-                and not NEGATION.search(answer)):
-            return UNCHANGED.format(", ".join(present))
+        if not self.code:
+            asks = ABOUT_THIS_MACHINE.search(self.request) or present
+            return NO_RUN if asks else None
+        if (not self.changed and CHANGES.search(self.request) and not NEGATION.search(answer)
+                and (present or HERE.search(self.request))):
+            return UNCHANGED.format(", ".join(present) or "everything here")
+        return self._unseen(answer)
+
+    def _unseen(self, answer: str) -> str | None:
+        """Names and figures in the answer that nothing in the turn showed."""
         known = "\n".join([self.request, self.context, *self.outputs, *self.code])
-        invented = [path for path in dict.fromkeys(ANSWER_PATH.findall(answer))
-                    if path not in known and not (self.folder / Path(path).expanduser()).exists()]
+        cited = [*ANSWER_PATH.findall(answer), *QUOTED.findall(answer)]
+        invented = [name for name in dict.fromkeys(cited)
+                    if name.lower() not in known.lower()
+                    and not (self.folder / Path(name).expanduser()).exists()]
         if invented:
-            return UNSEEN_PATHS.format(", ".join(invented))
+            return UNSEEN_NAMES.format(", ".join(invented))
         seen = numbers(known)
         figures = numbers(ANSWER_PATH.sub(" ", answer))  # not the digits of a file's name
         unseen = sorted(n for n in figures if not _close_to_any(n, seen))

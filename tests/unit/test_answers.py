@@ -8,8 +8,8 @@ from assistant.answers import (
     MISSING_FILES,
     NO_RUN,
     UNCHANGED,
+    UNSEEN_NAMES,
     UNSEEN_NUMBERS,
-    UNSEEN_PATHS,
     AnswerCheck,
     named_files,
     numbers,
@@ -113,7 +113,7 @@ def test_a_path_that_exists_nowhere_and_no_output_showed_is_sent_back(tmp_path: 
     check.proposed("ls -lh data | sort -hr | head -n 1")
     check.ran("total 16K\n", NO_CHANGES)
     invented = f"{tmp_path}/data/2026-11-23_14_59_08.csv"
-    assert check.problem(f"The largest is `{invented}`.") == UNSEEN_PATHS.format(invented)
+    assert check.problem(f"The largest is `{invented}`.") == UNSEEN_NAMES.format(invented)
 
 
 def test_paths_that_exist_or_were_seen_are_accepted(tmp_path: Path) -> None:
@@ -140,3 +140,36 @@ def test_saying_that_nothing_else_changed_is_not_saying_it_failed(tmp_path: Path
     check.ran("[...]\n", NO_CHANGES)
     assert check.problem("The output is correct. No files have changed, as expected.") == (
         MISSING_FILES.format("inventory.json"))
+
+
+def test_a_quoted_value_no_output_showed_is_sent_back(tmp_path: Path) -> None:
+    check = AnswerCheck("what is the hostname of this computer?", tmp_path)
+    check.proposed("hostname")
+    check.ran("vm\n", NO_CHANGES)
+    assert check.problem("The hostname is `localhost`.") == UNSEEN_NAMES.format("localhost")
+    quoted = AnswerCheck("what is the hostname of this computer?", tmp_path)
+    quoted.proposed("hostname")
+    quoted.ran("vm\n", NO_CHANGES)
+    assert quoted.problem("The hostname of this computer is `vm` (from `hostname`).") is None
+
+
+def test_a_file_to_make_answered_in_words_is_sent_back(tmp_path: Path) -> None:
+    check = AnswerCheck("create a package.json for a project named tiny-tool", tmp_path)
+    assert check.problem('```json\n{"name": "tiny-tool"}\n```') == MISSING_FILES.format(
+        "package.json")
+
+
+def test_a_change_to_files_here_that_changed_nothing_is_sent_back(tmp_path: Path) -> None:
+    check = AnswerCheck("rename the .jpeg files here to .jpg", tmp_path)
+    check.proposed("mv *.jpeg *.jpg")
+    check.ran("mv: target '*.jpg': No such file or directory\n", NO_CHANGES)
+    check.proposed("ls -l *.jpeg")
+    check.ran("beach.jpeg\ncat.jpeg\n", NO_CHANGES)
+    assert check.problem("The task is done.") == UNCHANGED.format("everything here")
+
+
+def test_a_change_elsewhere_is_not_judged_by_the_working_folder(tmp_path: Path) -> None:
+    check = AnswerCheck("add an alias ll='ls -l' to my .bashrc", tmp_path)
+    check.proposed("echo \"alias ll='ls -l'\" >> ~/.bashrc")
+    check.ran("", NO_CHANGES)
+    assert check.problem("The alias is added.") is None
