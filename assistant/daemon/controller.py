@@ -259,6 +259,7 @@ class Daemon(TrayMenu):
                 return
             assert self.recorder is not None
             self.recorder.stop()
+        self.popup.wake()  # the panel follows the transcript: the popup polls at full speed
         self.machine.to("transcribing")
         threading.Thread(target=self._transcribed, args=(take,), name="transcript",
                          daemon=True).start()
