@@ -40,11 +40,11 @@ def pumped(read: Callable[[], Iterator[T]], should_stop: Callable[[], bool] | No
 
     threading.Thread(target=work, name="llm-reply", daemon=True).start()
     while True:
+        if should_stop():  # also between items already read: none after the stop
+            raise Stopped
         try:
             item = items.get(timeout=POLL_S)
         except queue.Empty:
-            if should_stop():
-                raise Stopped from None
             continue
         if item is _DONE:
             return

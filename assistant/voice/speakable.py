@@ -69,6 +69,8 @@ def code_words(language: str, code: str, mode: SpeakProposals = "code", *,
         raise ValueError(f"speak_proposals must be one of {', '.join(choices(SpeakProposals))}, "
                          f"not {mode!r}")
     parts = []
+    if "." in language:  # a tool call: its JSON arguments are what a person decides on
+        code = " ".join(code.split())
     one_line = is_one_short_line(code)
     if mode in ("summary", "both") or (not one_line and not planned):
         parts.append(summary(language, code))
