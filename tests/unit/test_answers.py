@@ -19,6 +19,15 @@ from assistant.runtime.changes import NO_CHANGES
 CREATED = "Files in the working directory: created out.txt."
 
 
+def after_run(request: str, folder: Path, output: str, changes: str = NO_CHANGES,
+              code: str = "...") -> AnswerCheck:
+    """The check of a turn in which one proposal ran."""
+    check = AnswerCheck(request, folder)
+    check.proposed(code)
+    check.ran(output, changes)
+    return check
+
+
 def test_named_files_are_relative_paths_with_file_extensions() -> None:
     request = ("convert inventory.csv to data/inventory.json, not /etc/hosts.txt or "
                "~/x.txt; see example.com and version 2.0")
@@ -42,9 +51,9 @@ def test_a_general_question_answered_without_code_is_accepted(tmp_path: Path) ->
 
 
 def test_a_figure_no_output_shows_is_sent_back(tmp_path: Path) -> None:
-    check = AnswerCheck("which port does the database use in config.json?", tmp_path)
-    check.proposed("print(json.load(open('config.json'))['database']['port'])")
-    check.ran("6432\n", NO_CHANGES)
+    check = after_run("which port does the database use in config.json?", tmp_path,
+                      "6432\n",
+                      code="print(json.load(open('config.json'))['database']['port'])")
     assert check.problem("The database uses port 5432.") == UNSEEN_NUMBERS.format("5432")
 
 
@@ -58,22 +67,18 @@ def test_figures_from_the_output_request_or_earlier_turns_are_accepted(tmp_path:
 
 def test_a_file_to_make_that_is_missing_is_sent_back(tmp_path: Path) -> None:
     (tmp_path / "inventory.csv").write_text("sku\n")
-    check = AnswerCheck("convert inventory.csv to inventory.json", tmp_path)
-    check.proposed("print(rows)")
-    check.ran("[...]\n", NO_CHANGES)
+    check = after_run("convert inventory.csv to inventory.json", tmp_path,
+                      "[...]\n",
+                      code="print(rows)")
     assert check.problem("The task is done.") == MISSING_FILES.format("inventory.json")
 
 
 def test_a_missing_file_is_accepted_when_made_or_when_the_answer_says_it_failed(
         tmp_path: Path) -> None:
-    made = AnswerCheck("write hello to hello.txt", tmp_path)
-    made.proposed("...")
-    made.ran("", CREATED)
+    made = after_run("write hello to hello.txt", tmp_path, "", CREATED, code="...")
     (tmp_path / "hello.txt").write_text("hello")
     assert made.problem("Done.") is None
-    failed = AnswerCheck("save the list as list.txt", tmp_path)
-    failed.proposed("...")
-    failed.ran("", NO_CHANGES)
+    failed = after_run("save the list as list.txt", tmp_path, "", code="...")
     assert failed.problem("I could not write list.txt: the folder is read-only.") is None
 
 
@@ -91,9 +96,7 @@ def test_a_question_naming_a_file_here_answered_without_code_is_sent_back(
 
 def test_a_change_to_a_file_here_that_changed_nothing_is_sent_back(tmp_path: Path) -> None:
     (tmp_path / "config.ini").write_text("[server]\nport = 8080\n")
-    check = AnswerCheck("change the server port in config.ini to 9090", tmp_path)
-    check.proposed("...")
-    check.ran("", NO_CHANGES)
+    check = after_run("change the server port in config.ini to 9090", tmp_path, "", code="...")
     assert check.problem("The port is changed to 9090.") == UNCHANGED.format("config.ini")
 
 
@@ -109,9 +112,9 @@ def test_a_change_that_changed_a_file_or_cannot_be_told_is_accepted(tmp_path: Pa
 def test_a_path_that_exists_nowhere_and_no_output_showed_is_sent_back(tmp_path: Path) -> None:
     (tmp_path / "data").mkdir(exist_ok=True)  # the tests' data folder may be there already
     (tmp_path / "data" / "big.bin.txt").write_text("x" * 5000)
-    check = AnswerCheck("which file in data is the largest?", tmp_path)
-    check.proposed("ls -lh data | sort -hr | head -n 1")
-    check.ran("total 16K\n", NO_CHANGES)
+    check = after_run("which file in data is the largest?", tmp_path,
+                      "total 16K\n",
+                      code="ls -lh data | sort -hr | head -n 1")
     invented = f"{tmp_path}/data/2026-11-23_14_59_08.csv"
     assert check.problem(f"The largest is `{invented}`.") == UNSEEN_NAMES.format(invented)
 
@@ -119,9 +122,9 @@ def test_a_path_that_exists_nowhere_and_no_output_showed_is_sent_back(tmp_path: 
 def test_paths_that_exist_or_were_seen_are_accepted(tmp_path: Path) -> None:
     (tmp_path / "data").mkdir(exist_ok=True)
     (tmp_path / "data" / "big.bin.txt").write_text("x")
-    check = AnswerCheck("clean up old.log and find the largest file", tmp_path)
-    check.proposed("rm old.log; ls -S data | head -1")
-    check.ran("big.bin.txt\n", NO_CHANGES)
+    check = after_run("clean up old.log and find the largest file", tmp_path,
+                      "big.bin.txt\n",
+                      code="rm old.log; ls -S data | head -1")
     assert check.problem("Removed old.log; the largest is data/big.bin.txt, then "
                          f"{tmp_path}/data/big.bin.txt.") is None
 
@@ -135,21 +138,17 @@ def test_a_figure_from_the_system_message_is_accepted(tmp_path: Path) -> None:
 
 def test_saying_that_nothing_else_changed_is_not_saying_it_failed(tmp_path: Path) -> None:
     (tmp_path / "inventory.csv").write_text("sku\n")
-    check = AnswerCheck("convert inventory.csv to inventory.json", tmp_path)
-    check.proposed("print(rows)")
-    check.ran("[...]\n", NO_CHANGES)
+    check = after_run("convert inventory.csv to inventory.json", tmp_path,
+                      "[...]\n",
+                      code="print(rows)")
     assert check.problem("The output is correct. No files have changed, as expected.") == (
         MISSING_FILES.format("inventory.json"))
 
 
 def test_a_quoted_value_no_output_showed_is_sent_back(tmp_path: Path) -> None:
-    check = AnswerCheck("what is the hostname of this computer?", tmp_path)
-    check.proposed("hostname")
-    check.ran("vm\n", NO_CHANGES)
+    check = after_run("what is the hostname of this computer?", tmp_path, "vm\n", code="hostname")
     assert check.problem("The hostname is `localhost`.") == UNSEEN_NAMES.format("localhost")
-    quoted = AnswerCheck("what is the hostname of this computer?", tmp_path)
-    quoted.proposed("hostname")
-    quoted.ran("vm\n", NO_CHANGES)
+    quoted = after_run("what is the hostname of this computer?", tmp_path, "vm\n", code="hostname")
     assert quoted.problem("The hostname of this computer is `vm` (from `hostname`).") is None
 
 
@@ -160,16 +159,16 @@ def test_a_file_to_make_answered_in_words_is_sent_back(tmp_path: Path) -> None:
 
 
 def test_a_change_to_files_here_that_changed_nothing_is_sent_back(tmp_path: Path) -> None:
-    check = AnswerCheck("rename the .jpeg files here to .jpg", tmp_path)
-    check.proposed("mv *.jpeg *.jpg")
-    check.ran("mv: target '*.jpg': No such file or directory\n", NO_CHANGES)
+    check = after_run("rename the .jpeg files here to .jpg", tmp_path,
+                      "mv: target '*.jpg': No such file or directory\n",
+                      code="mv *.jpeg *.jpg")
     check.proposed("ls -l *.jpeg")
     check.ran("beach.jpeg\ncat.jpeg\n", NO_CHANGES)
     assert check.problem("The task is done.") == UNCHANGED.format("everything here")
 
 
 def test_a_change_elsewhere_is_not_judged_by_the_working_folder(tmp_path: Path) -> None:
-    check = AnswerCheck("add an alias ll='ls -l' to my .bashrc", tmp_path)
-    check.proposed("echo \"alias ll='ls -l'\" >> ~/.bashrc")
-    check.ran("", NO_CHANGES)
+    check = after_run("add an alias ll='ls -l' to my .bashrc", tmp_path,
+                      "",
+                      code="echo \"alias ll='ls -l'\" >> ~/.bashrc")
     assert check.problem("The alias is added.") is None
