@@ -75,6 +75,15 @@ MISSING_FILES = (
     "that the file is there, then answer."
 )
 
+# kind -> (what the model is told, what the user is told if the answer stays as it is)
+FINDINGS = {
+    "no_run": (NO_RUN, "nothing ran to find this out"),
+    "missing": (MISSING_FILES, "{} does not exist"),
+    "unchanged": (UNCHANGED, "no file in the working folder changed"),
+    "names": (UNSEEN_NAMES, "{} appears in no output"),
+    "numbers": (UNSEEN_NUMBERS, "{} appears in no output"),
+}
+
 
 def named_files(request: str) -> list[str]:
     """The relative file paths a request names, in order, each once."""
@@ -121,29 +130,39 @@ class AnswerCheck:
 
     def problem(self, answer: str) -> str | None:
         """What to tell the model about `answer` before accepting it; None to accept it."""
-        if self.asked:
+        found = None if self.asked else self._find(answer)
+        if found is None:
             return None
-        problem = self._find(answer)
-        self.asked = problem is not None
-        return problem
+        self.asked = True
+        kind, detail = found
+        return FINDINGS[kind][0].format(detail)
 
-    def _find(self, answer: str) -> str | None:
+    def unconfirmed(self, answer: str) -> str | None:
+        """What the user should know about the answer accepted after the model was asked
+        once already: the check still fails, and the answer is shown as given."""
+        found = self._find(answer) if self.asked else None
+        if found is None:
+            return None
+        kind, detail = found
+        return f"Not confirmed by what ran: {FINDINGS[kind][1].format(detail)}."
+
+    def _find(self, answer: str) -> tuple[str, str] | None:
         if self.code and not self.outputs:
             return None  # nothing ran: the user declined, and the answer says so
         present = [name for name, existed in self._existed.items() if existed]
         missing = [name for name, existed in self._existed.items()
                    if not existed and not (self.folder / name).exists()]
         if missing and MAKES.search(self.request) and not NEGATION.search(answer):
-            return MISSING_FILES.format(", ".join(missing))
+            return "missing", ", ".join(missing)
         if not self.code:
             asks = ABOUT_THIS_MACHINE.search(self.request) or present
-            return NO_RUN if asks else None
+            return ("no_run", "") if asks else None
         if (not self.changed and CHANGES.search(self.request) and not NEGATION.search(answer)
                 and (present or HERE.search(self.request))):
-            return UNCHANGED.format(", ".join(present) or "everything here")
+            return "unchanged", ", ".join(present) or "everything here"
         return self._unseen(answer)
 
-    def _unseen(self, answer: str) -> str | None:
+    def _unseen(self, answer: str) -> tuple[str, str] | None:
         """Names and figures in the answer that nothing in the turn showed."""
         known = "\n".join([self.request, self.context, *self.outputs, *self.code])
         cited = [*ANSWER_PATH.findall(answer), *QUOTED.findall(answer)]
@@ -151,12 +170,12 @@ class AnswerCheck:
                     if name.lower() not in known.lower()
                     and not (self.folder / Path(name).expanduser()).exists()]
         if invented:
-            return UNSEEN_NAMES.format(", ".join(invented))
+            return "names", ", ".join(invented)
         seen = numbers(known)
         figures = numbers(ANSWER_PATH.sub(" ", answer))  # not the digits of a file's name
         unseen = sorted(n for n in figures if not _close_to_any(n, seen))
         if unseen:
-            return UNSEEN_NUMBERS.format(", ".join(_shown(n) for n in unseen))
+            return "numbers", ", ".join(_shown(n) for n in unseen)
         return None
 
 

@@ -208,6 +208,9 @@ class Session:
                                         "was asked to look again."))
                 continue
             if not reply.calls:
+                doubt = state.answer.unconfirmed(reply.text)
+                if doubt:
+                    yield self._emit(Notice(doubt))
                 yield from self._end(reply.text, "answered")
                 return
             results, stop = yield from self._act(reply.calls, state)

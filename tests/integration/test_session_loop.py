@@ -306,3 +306,14 @@ def test_a_change_that_changed_nothing_is_sent_back(server: LLMServer, work: Pat
     assert "config.ini is as it was" in told(server, 2)
     assert config.read_text() == "[server]\nport = 9090\n"
     assert isinstance(events[-1], TurnEnd) and events[-1].text == "Changed to 9090."
+
+
+def test_an_answer_that_stays_unsupported_is_shown_with_a_notice(server: LLMServer,
+                                                                  work: Path) -> None:
+    server.add(tool_call("shell", "echo box-7"), text("The hostname is `localhost`."),
+               text("The hostname is `localhost`."))
+    with make(server, "tools") as a:
+        events = list(a.turn("what is the hostname of this computer?"))
+    assert isinstance(events[-1], TurnEnd) and events[-1].text == "The hostname is `localhost`."
+    assert "Not confirmed by what ran: localhost appears in no output." in notices(events)
+    assert len(server.chat_requests) == 3

@@ -172,3 +172,12 @@ def test_a_change_elsewhere_is_not_judged_by_the_working_folder(tmp_path: Path) 
                       "",
                       code="echo \"alias ll='ls -l'\" >> ~/.bashrc")
     assert check.problem("The alias is added.") is None
+
+
+def test_an_answer_that_stays_wrong_is_marked_unconfirmed_for_the_user(tmp_path: Path) -> None:
+    check = after_run("which port is in config.json?", tmp_path, "6432\n")
+    assert check.unconfirmed("Port 5432.") is None  # the model is asked first
+    assert check.problem("Port 5432.") == UNSEEN_NUMBERS.format("5432")
+    assert check.unconfirmed("Port 5432.") == (
+        "Not confirmed by what ran: 5432 appears in no output.")
+    assert check.unconfirmed("Port 6432.") is None
