@@ -66,11 +66,12 @@ def test_figures_from_the_output_request_or_earlier_turns_are_accepted(tmp_path:
 
 
 def test_a_file_to_make_that_is_missing_is_sent_back(tmp_path: Path) -> None:
+    """Saying that nothing else changed, "as expected", is not saying it failed."""
     (tmp_path / "inventory.csv").write_text("sku\n")
-    check = after_run("convert inventory.csv to inventory.json", tmp_path,
-                      "[...]\n",
-                      code="print(rows)")
-    assert check.problem("The task is done.") == MISSING_FILES.format("inventory.json")
+    for answer in ("The task is done.", "The output is correct. No files have changed."):
+        check = after_run("convert inventory.csv to inventory.json", tmp_path, "[...]\n",
+                          code="print(rows)")
+        assert check.problem(answer) == MISSING_FILES.format("inventory.json"), answer
 
 
 def test_a_missing_file_is_accepted_when_made_or_when_the_answer_says_it_failed(
@@ -134,15 +135,6 @@ def test_a_figure_from_the_system_message_is_accepted(tmp_path: Path) -> None:
     check.proposed("date +%F")
     check.ran("2026-11-23\n", NO_CHANGES)
     assert check.problem("Today is 2026-11-23.") is None
-
-
-def test_saying_that_nothing_else_changed_is_not_saying_it_failed(tmp_path: Path) -> None:
-    (tmp_path / "inventory.csv").write_text("sku\n")
-    check = after_run("convert inventory.csv to inventory.json", tmp_path,
-                      "[...]\n",
-                      code="print(rows)")
-    assert check.problem("The output is correct. No files have changed, as expected.") == (
-        MISSING_FILES.format("inventory.json"))
 
 
 def test_a_quoted_value_no_output_showed_is_sent_back(tmp_path: Path) -> None:
