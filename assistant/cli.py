@@ -101,18 +101,11 @@ def run_chat(argv: list[str]) -> int:
     settings = load_settings(flags)
     if not settings.model and not settings.offline and args.resume is not None:
         return chat(args, settings)  # the journal knows the conversation's model
-    from assistant.llm import embedded, local
 
     def tell(line: str) -> None:
         print(f"assistant: {line}", file=sys.stderr)
 
-    try:
-        with local.ready(settings, tell) as ready:
-            return chat(args, ready)
-    except local.LocalError as exc:
-        return fail(str(exc))
-    except embedded.EmbeddedError as exc:
-        return fail(str(exc), 1)
+    return commands.with_model(settings, tell, lambda ready: chat(args, ready))
 
 
 def chat(args: argparse.Namespace, settings: Settings) -> int:

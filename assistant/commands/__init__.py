@@ -6,6 +6,11 @@ Each module has `main(argv: list[str]) -> int`. Adding a command is one line her
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from assistant.config import Settings
 
 # name -> (module under assistant.commands, one-line help shown by `assistant --help`)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -49,3 +54,21 @@ def exists(name: str) -> bool:
 def summary() -> str:
     width = max(len(name) for name in COMMANDS) + 2
     return "\n".join(f"  assistant {name:<{width}}{text}" for name, (_, text) in COMMANDS.items())
+
+
+def with_model(settings: Settings, tell: Callable[[str], None],
+               body: Callable[[Settings], int]) -> int:
+    """`body` once the model is ready (a local server found, the embedded one started);
+    a model that cannot be made ready is told in one line: exit status 2, or 1 when the
+    embedded model fails."""
+    from assistant.llm import embedded, local
+
+    try:
+        with local.ready(settings, tell) as ready:
+            return body(ready)
+    except local.LocalError as exc:
+        tell(str(exc))
+        return 2
+    except embedded.EmbeddedError as exc:
+        tell(str(exc))
+        return 1

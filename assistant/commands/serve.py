@@ -12,6 +12,7 @@ import signal
 import sys
 import threading
 
+from assistant.commands import with_model
 from assistant.config import ConfigError, Settings, load_settings
 
 PREFIX = "assistant serve:"
@@ -75,17 +76,13 @@ def main(argv: list[str]) -> int:
         port = settings.serve_port if args.port is None else args.port
         print(f"{PREFIX} open {address(args, port)}/?token={token}")
         return 0
-    from assistant.llm import embedded, local
 
-    try:
-        with local.ready(settings, tell) as ready:
-            if not ready.model:
-                return fail("no model chosen: pass --model NAME or set model in config.toml")
-            return serve(ready, args)
-    except local.LocalError as exc:
-        return fail(str(exc))
-    except embedded.EmbeddedError as exc:
-        return fail(str(exc), 1)
+    def start(ready: Settings) -> int:
+        if not ready.model:
+            return fail("no model chosen: pass --model NAME or set model in config.toml")
+        return serve(ready, args)
+
+    return with_model(settings, tell, start)
 
 
 def address(args: argparse.Namespace, port: int) -> str:
