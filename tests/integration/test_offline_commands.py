@@ -21,6 +21,7 @@ from assistant.config import load_settings
 from assistant.llm import embedded
 from tests.integration.conftest import ROOT
 from tests.support.llm_server import LLMServer, closed_port_url
+from tests.support.models import installed_stt
 from tests.support.netguard import no_network
 from tests.support.wheels import entry, part_wheels
 
@@ -190,3 +191,30 @@ def test_doctor_reads_the_embedded_weights_through(isolated_dirs: Path) -> None:
     check = {c["component"]: c for c in json.loads(result.stdout)}["embedded LLM"]
     assert not check["ok"] and check["fix"] == "./scripts/setup"
     assert f"{embedded.DEFAULT} weights: assistant models pull" in check["detail"]
+
+
+def test_models_and_doctor_tell_whisper_base(isolated_dirs: Path) -> None:
+    """Missing, then whole but with model.bin's bytes wrong (its files beside it copied
+    from the real install): models says where it is, doctor finds it by the sha256."""
+    folder = isolated_dirs / "data" / "models" / "base"
+    listed = json.loads(run_cli("models", "--json").stdout)["stt"]["joined"]
+    assert [(m["name"], m["installed"]) for m in listed] == [("base", False)]
+    assert "assistant models pull base" in run_cli("models").stdout
+    check = {c["component"]: c for c in json.loads(
+        run_cli("doctor", "--json", ASSISTANT_STT_MODEL="base").stdout)}["STT model"]
+    assert not check["ok"] and check["fix"] == "./scripts/setup"
+
+    folder.mkdir(parents=True)
+    for name in ("config.json", "tokenizer.json", "vocabulary.txt"):
+        shutil.copy(installed_stt("base") / name, folder / name)
+    with (folder / "model.bin").open("wb") as handle:
+        handle.truncate(145_217_532)  # sparse: no disk used
+    listed = json.loads(run_cli("models", "--json").stdout)["stt"]["joined"]
+    assert listed[0]["installed"] and listed[0]["path"] == str(folder)
+    check = {c["component"]: c for c in json.loads(
+        run_cli("doctor", "--json", ASSISTANT_STT_MODEL="base").stdout)}["STT model"]
+    assert not check["ok"] and "is not the manifest's" in check["detail"]
+    assert check["fix"] == f"rm -r {folder}; assistant models pull base"
+    check = {c["component"]: c for c in json.loads(run_cli("doctor", "--json").stdout)}[
+        "STT model"]
+    assert check["ok"] and "; base: " in check["detail"] and "sha256" in check["detail"]

