@@ -24,6 +24,7 @@ SYSTEM_PACKAGES=(
     "g++|required|have c++|the embedded LLM (llama-cpp-python) cannot be built"
     "libportaudio2|optional|-|no microphone or speaker: voice input and spoken answers are unavailable"
     "espeak-ng|optional|-|the espeak-ng speech engine (and pyttsx3 on Linux) is unavailable"
+    "sox|optional|-|scripts/bench.py cannot make the speech benchmark's takes"
     "pulseaudio|optional|-|no virtual sound card: the voice tests cannot run"
     "libasound2-plugins|optional|-|sound cannot reach PulseAudio through ALSA: the voice tests cannot run"
     "scrot|optional|-|scripts/bench.py --peers cannot measure the incumbent's click-by-text"
