@@ -62,8 +62,11 @@ class Settings:
     profile: str = ""
     data_dir: str = ""
     config_dir: str = ""
-    # voice: "" model = the built-in tiny.en; device = a name part or index ("" = default)
+    # voice: "" model = the built-in tiny.en (base for a language other than English);
+    # stt_language = an ISO 639-1 code, or auto (English on tiny.en, found per take on base);
+    # device = a name part or index ("" = default)
     stt_model: str = ""
+    stt_language: str = "auto"
     input_device: str = ""
     output_device: str = ""
     tts_engine: str = "auto"

@@ -14,15 +14,21 @@ def main(argv: list[str]) -> int:
                                      description="Transcribe a WAV file on this machine.")
     parser.add_argument("file", help="a 16-bit PCM WAV file (any rate, mono or stereo)")
     parser.add_argument("--json", action="store_true",
-                        help="print {text, audio_seconds, seconds, model}")
+                        help="print {text, language, audio_seconds, seconds, model}")
     parser.add_argument("--model", help="tiny.en (built in), base (multilingual), a "
                                         "faster-whisper name, or a folder")
+    parser.add_argument("--language", help="auto (found by the multilingual base unless "
+                                           "--model says otherwise), or a code such as en, "
+                                           "fr, de (default: stt_language)")
     args = parser.parse_args(argv)
 
-    from assistant.voice.stt import ModelError, Transcriber, transcribe_file
+    from assistant.voice.stt import MULTILINGUAL, ModelError, Transcriber, transcribe_file
 
     settings = load_settings()
-    transcriber = Transcriber.from_settings(settings, args.model or "")
+    # Asking for a language other than English, or for auto, asks for a model that has it.
+    wants_languages = args.language not in (None, "en") and not settings.stt_model
+    model = args.model or (MULTILINGUAL if wants_languages else "")
+    transcriber = Transcriber.from_settings(settings, model, args.language or "")
     try:
         result = transcribe_file(transcriber, args.file)
     except (ModelError, ValueError) as exc:

@@ -26,7 +26,9 @@ def add_voice_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--input-device", help="microphone, by index or name")
     parser.add_argument("--output-device", help="speaker, by index or name")
     parser.add_argument("--tts-engine", help="auto, espeak-ng, pyttsx3 or piper")
-    parser.add_argument("--stt-model", help="tiny.en (built in), a faster-whisper name, a folder")
+    parser.add_argument("--stt-model", help="tiny.en (built in), base (multilingual), a "
+                                            "faster-whisper name, a folder")
+    parser.add_argument("--stt-language", help="auto, or a language code such as fr")
     parser.add_argument("--quiet", action="store_true", help="print answers, do not speak them")
 
 

@@ -16,6 +16,7 @@ import itertools
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +46,22 @@ TAIL_WINDOW_S = 6.0
 
 class ModelError(Exception):
     """The speech model cannot be loaded; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Heard:
+    """A transcript and the language it was heard in (ISO 639-1; "" when nothing was)."""
+
+    text: str
+    language: str = ""
+
+
+def chosen_model(model: str, language: str) -> str:
+    """The model `stt_model` names; "" picks tiny.en for English and "auto", and the
+    multilingual base for any other language."""
+    if model:
+        return model
+    return EMBEDDED if language in ("auto", "en") else MULTILINGUAL
 
 
 def model_source(name: str, models: Path | None = None) -> str:
@@ -110,12 +127,14 @@ def not_downloaded(exc: BaseException) -> bool:
 
 
 class Transcriber:
-    """One loaded model; `load()` may run in the background while the user starts talking."""
+    """One loaded model; `load()` may run in the background while the user starts talking.
+    `language` is an ISO 639-1 code, or "auto": found per take by a multilingual model,
+    English for an English-only one."""
 
-    def __init__(self, model: str = "", language: str = "en", cpu_threads: int = 0,
+    def __init__(self, model: str = "", language: str = "auto", cpu_threads: int = 0,
                  models: Path | None = None) -> None:
-        self.model_name = model or EMBEDDED
-        self.language = language
+        self.model_name = chosen_model(model, language)
+        self.language = language.strip().lower() or "auto"
         self._cpu_threads = cpu_threads
         self._models = models
         self._model: Any = None
@@ -126,9 +145,11 @@ class Transcriber:
         self._plugin: Any = None  # a plugin's engine named by `model`; False when none
 
     @classmethod
-    def from_settings(cls, settings: Settings, model: str = "") -> Transcriber:
-        """The model `stt_model` names (or `model`), found in the settings' data folder."""
-        return cls(model or settings.stt_model, models=settings.models_path)
+    def from_settings(cls, settings: Settings, model: str = "", language: str = "") -> Transcriber:
+        """The model and language the settings name (or `model`, `language`), found in the
+        settings' data folder."""
+        return cls(model or settings.stt_model, language or settings.stt_language,
+                   models=settings.models_path)
 
     def load(self) -> None:
         """Load and warm the model and the voice-activity filter (the first decode is
@@ -143,6 +164,7 @@ class Transcriber:
                 import numpy as np
 
                 model = load_model(self.model_name, self._cpu_threads, self._models)
+                self._check_language(model)
                 decoder = WindowDecoder(model, self.language)
                 warm = np.zeros(SAMPLE_RATE, dtype=np.float32)
                 speech_spans(warm)
@@ -153,6 +175,19 @@ class Transcriber:
                 raise
             finally:
                 self._loaded.set()
+
+    def _check_language(self, model: Any) -> None:
+        from faster_whisper.tokenizer import _LANGUAGE_CODES
+
+        if self.language == "auto" or (self.language == "en"):
+            return
+        if self.language not in _LANGUAGE_CODES:
+            raise ModelError(f"stt_language {self.language!r} is not a language Whisper knows: "
+                             "use auto, or a code such as en, fr, de, es")
+        if not model.model.is_multilingual:
+            raise ModelError(f"speech model {self.model_name} understands English only: for "
+                             f"{self.language}, set stt_model = \"{MULTILINGUAL}\" (or leave "
+                             "it empty)")
 
     def load_in_background(self) -> threading.Thread:
         """Start loading now; transcribe() waits for it. Errors surface on first use."""
@@ -178,45 +213,59 @@ class Transcriber:
         assert self._decoder is not None
         return self._decoder
 
-    def segments(self, audio: Any) -> Iterator[Any]:
+    def segments(self, audio: Any, language: str = "") -> tuple[Iterator[Any], str]:
         """Speech segments of float32 16 kHz audio in 30 s windows, after the no-speech
-        guards: for audio too long for one window."""
-        segments, _ = self.model.transcribe(
+        guards: for audio too long for one window. With them, the language they are in."""
+        language = language or self.decoder.language
+        segments, info = self.model.transcribe(
             audio,
-            language=self.language,
+            language=None if language == "auto" else language,
             beam_size=1,
             vad_filter=True,
             condition_on_previous_text=False,
         )
-        for segment in segments:
-            speechless = (segment.no_speech_prob > NO_SPEECH_PROB
-                          and segment.avg_logprob < MIN_LOGPROB)
-            if segment.text.strip() and not speechless:
-                yield segment
 
-    def piece(self, audio: Any, before: str = "", min_window_s: float = MIN_WINDOW_S) -> str:
+        def kept() -> Iterator[Any]:
+            for segment in segments:
+                speechless = (segment.no_speech_prob > NO_SPEECH_PROB
+                              and segment.avg_logprob < MIN_LOGPROB)
+                if segment.text.strip() and not speechless:
+                    yield segment
+
+        return kept(), info.language
+
+    def piece(self, audio: Any, before: str = "", min_window_s: float = MIN_WINDOW_S,
+              language: str = "") -> Heard:
         """The text of a piece of speech up to WHOLE_S long, in a window fitted to it;
         empty when the voice-activity filter hears no speech. `before` is the text said
-        just before it (the earlier pieces of a take)."""
+        just before it (the earlier pieces of a take), `language` the one they were in."""
         engine = self._engine()
         if engine is not None:
-            return str(engine.transcribe(audio)).strip()
+            fixed = "" if self.language == "auto" else self.language
+            return Heard(str(engine.transcribe(audio)).strip(), fixed)
         decoder = self.decoder
         spans = speech_spans(audio)
         if not spans:
-            return ""
+            return Heard("")
         margin = int(TRIM_MARGIN_S * SAMPLE_RATE)
         audio = audio[max(0, spans[0][0] - margin):spans[-1][1] + margin]
         if len(audio) > WHOLE_S * SAMPLE_RATE:  # e.g. a take held while the model loaded
-            return join(segment.text for segment in self.segments(audio))
-        piece = decoder.decode(audio, before, min_window_s)
-        return "" if piece.speechless else piece.text
+            segments, found = self.segments(audio, language)
+            text = join(segment.text for segment in segments)
+            return Heard(text, found if text else "")
+        piece = decoder.decode(audio, before, min_window_s, language)
+        return Heard("") if piece.speechless else Heard(piece.text, piece.language)
+
+    def hear(self, audio: Any) -> Heard:
+        """The text of one take and its language; empty for takes under MIN_TAKE_S,
+        silence or noise."""
+        if len(audio) < MIN_TAKE_S * SAMPLE_RATE:
+            return Heard("")
+        return self.piece(audio)
 
     def transcribe(self, audio: Any) -> str:
         """The text of one take; empty for takes under MIN_TAKE_S, silence or noise."""
-        if len(audio) < MIN_TAKE_S * SAMPLE_RATE:
-            return ""
-        return self.piece(audio)
+        return self.hear(audio).text
 
     def _engine(self) -> Any:
         """The recogniser a plugin registered under `model_name`, made once; else None."""
@@ -256,6 +305,7 @@ class Take:
         self._start = 0  # the first sample not yet in a decoded piece
         self._total = 0
         self._settled: list[str] = []
+        self._language = ""  # the first piece's: the rest of the take keeps it
         self._lock = threading.Lock()  # guards the fed blocks
         self._decoding = threading.Lock()  # one piece at a time; finish() waits for it
         self._wake = threading.Event()
@@ -266,6 +316,11 @@ class Take:
     @property
     def seconds(self) -> float:
         return self._total / SAMPLE_RATE
+
+    @property
+    def language(self) -> str:
+        """The language the take is heard in (ISO 639-1); "" before any text."""
+        return self._language
 
     @property
     def settled(self) -> str:
@@ -310,9 +365,8 @@ class Take:
         with self._decoding:
             if self._done:
                 return
-            text = self._transcriber.piece(pending[:cut], before=self.settled)
-            if text:
-                self._settled.append(text)
+            self._keep(self._transcriber.piece(pending[:cut], self.settled,
+                                               language=self._language))
             self._start += cut
 
     def finish(self) -> str:
@@ -326,11 +380,14 @@ class Take:
             tail = self._collect()[self._start:]
             if len(tail) >= MIN_TAIL_S * SAMPLE_RATE:
                 before = self.settled
-                text = self._transcriber.piece(
-                    tail, before, TAIL_WINDOW_S if before else MIN_WINDOW_S)
-                if text:
-                    self._settled.append(text)
+                self._keep(self._transcriber.piece(
+                    tail, before, TAIL_WINDOW_S if before else MIN_WINDOW_S, self._language))
         return self.settled
+
+    def _keep(self, heard: Heard) -> None:
+        if heard.text:
+            self._settled.append(heard.text)
+            self._language = self._language or heard.language
 
 
 def cut_point(audio: Any, spans: list[tuple[int, int]]) -> int | None:
@@ -359,15 +416,17 @@ def cut_point(audio: Any, spans: list[tuple[int, int]]) -> int | None:
 
 
 def transcribe_file(transcriber: Transcriber, path: str | Path) -> dict[str, Any]:
-    """Text, audio length and decode time of one WAV file (what `assistant transcribe` prints)."""
+    """Text, language, audio length and decode time of one WAV file (what `assistant
+    transcribe` prints)."""
     from assistant.voice.wav import read_wav
 
     audio = read_wav(path)
     transcriber.load()
     start = time.perf_counter()
-    text = transcriber.transcribe(audio)
+    heard = transcriber.hear(audio)
     return {
-        "text": text,
+        "text": heard.text,
+        "language": heard.language,
         "audio_seconds": round(len(audio) / SAMPLE_RATE, 3),
         "seconds": round(time.perf_counter() - start, 3),
         "model": transcriber.model_name,

@@ -9,7 +9,8 @@ never under MIN_WINDOW_S: below that tiny.en starts repeating itself. The audio 
 little silence before it (a first word right at the start is often misheard otherwise)
 and real silence after it, as Whisper was trained on, and is decoded with timestamps,
 which on the fixtures is more accurate than without. A piece that still comes out
-repetitive or unsure is decoded again in the full window.
+repetitive or unsure is decoded again in the full window. A multilingual model told
+"auto" finds the piece's language from the same encoded window (one decoder step).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class Piece:
     text: str
     no_speech_prob: float
     avg_logprob: float
+    language: str = "en"  # ISO 639-1, as decoded (found, for "auto")
 
     @property
     def speechless(self) -> bool:
@@ -62,27 +64,38 @@ def speech_spans(audio: Any) -> list[tuple[int, int]]:
 
 
 class WindowDecoder:
-    """Greedy decoding of one piece, with the text said before it as the prompt."""
+    """Greedy decoding of one piece, with the text said before it as the prompt.
+    `language` is an ISO 639-1 code, or "auto" to find it per piece; an English-only
+    model always decodes English."""
 
     def __init__(self, model: Any, language: str = "en") -> None:
-        from faster_whisper.tokenizer import Tokenizer
-
         self._model = model
-        self._tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual,
-                                    task="transcribe", language=language)
+        self.language = language if model.model.is_multilingual else "en"
+        self._tokenizers: dict[str, Any] = {}
 
-    def decode(self, audio: Any, before: str = "", min_window_s: float = MIN_WINDOW_S) -> Piece:
+    def tokenizer(self, language: str) -> Any:
+        if language not in self._tokenizers:
+            from faster_whisper.tokenizer import Tokenizer
+
+            self._tokenizers[language] = Tokenizer(
+                self._model.hf_tokenizer, self._model.model.is_multilingual,
+                task="transcribe", language=language)
+        return self._tokenizers[language]
+
+    def decode(self, audio: Any, before: str = "", min_window_s: float = MIN_WINDOW_S,
+               language: str = "") -> Piece:
         """The text of float32 16 kHz `audio` (at most about 28 s); `before` is what was
-        said just before it, which keeps words, spelling and casing consistent."""
+        said just before it, which keeps words, spelling and casing consistent.
+        `language` overrides the decoder's own (a take keeps its first piece's)."""
         seconds = LEAD_S + len(audio) / SAMPLE_RATE
         window = min(FULL_WINDOW_S, max(min_window_s, seconds + PAD_S))
-        piece = self._decode(audio, window, before)
+        piece = self._decode(audio, window, before, language)
         if window < FULL_WINDOW_S and (compression_ratio(piece.text) > MAX_COMPRESSION
                                        or piece.avg_logprob < MIN_LOGPROB):
-            piece = self._decode(audio, FULL_WINDOW_S, before)
+            piece = self._decode(audio, FULL_WINDOW_S, before, piece.language)
         return piece
 
-    def _decode(self, audio: Any, window_s: float, before: str) -> Piece:
+    def _decode(self, audio: Any, window_s: float, before: str, language: str = "") -> Piece:
         import ctranslate2
         import numpy as np
 
@@ -92,7 +105,10 @@ class WindowDecoder:
         features = self._model.feature_extractor(audio, padding=frames * HOP - len(audio) + HOP)
         features = np.ascontiguousarray(features[None, :, :frames], dtype=np.float32)
         encoded = self._model.model.encode(ctranslate2.StorageView.from_array(features))
-        tokenizer = self._tokenizer
+        language = language or self.language
+        if language == "auto":
+            language = self._model.model.detect_language(encoded)[0][0][0].strip("<|>")
+        tokenizer = self.tokenizer(language)
         prompt = []
         if before.strip():
             prompt = [tokenizer.sot_prev,
@@ -107,4 +123,4 @@ class WindowDecoder:
         )[0]
         tokens = result.sequences_ids[0]
         text = tokenizer.decode(tokens).strip()
-        return Piece(text, result.no_speech_prob, result.scores[0] if text else 0.0)
+        return Piece(text, result.no_speech_prob, result.scores[0] if text else 0.0, language)
