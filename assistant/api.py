@@ -15,7 +15,7 @@ from assistant.config import AUTO_RUN, Settings, load_settings
 from assistant.events import Event, TurnEnd
 from assistant.journal import Journal
 from assistant.llm import LLM, local
-from assistant.llm.backend import load_litellm
+from assistant.llm.backend import Backend
 from assistant.plugins.registry import installed
 from assistant.runtime import Runtimes
 from assistant.runtime.sandbox import Sandbox
@@ -37,10 +37,10 @@ class Assistant:
     declined, except low-risk ones in the auto approval mode:
     nothing runs unasked, and blocked code never runs at all. Without a model, a local one
     is found (Ollama) or the embedded model is started until close(); `notices` says
-    which.
+    which. `backend` is where litellm runs (assistant.llm.backend), by default here.
     """
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - keyword-only beyond the model, as in Settings
         self,
         model: str | None = None,
         *,
@@ -48,6 +48,7 @@ class Assistant:
         approver: Approver | None = None,
         messages: list[dict[str, Any]] | None = None,
         conversation_id: str = "",
+        backend: Backend | None = None,
         **overrides: Any,
     ) -> None:
         if model is not None:
@@ -90,7 +91,7 @@ class Assistant:
                 tools=self.tools,
             )
             self._session = Session(
-                LLM(settings, self.tools),
+                LLM(settings, self.tools, backend),
                 self.runtimes,
                 self.policy,
                 system=settings.system_message,
@@ -160,7 +161,7 @@ class Assistant:
 
     def warm_up(self) -> None:
         """Load the LLM client now (it takes seconds), e.g. while the user is still typing."""
-        load_litellm()
+        self._session.llm.backend.warm_up()
 
     def interrupt(self) -> None:
         """Stop the LLM stream or the running code; safe from a signal handler or thread."""

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.config import Settings
+from assistant.llm.backend import Backend, InProcess
 from assistant.llm.context import has_image
 from assistant.llm.results import SCREEN_HEADER, untrusted
 
@@ -36,8 +37,9 @@ GUIDE_MODULES = ("display", "mouse", "keyboard", "clipboard", "windows", "os")
 class ScreenContext:
     """One session's views folder, and the part of the history that holds screens."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, backend: Backend | None = None) -> None:
         self.settings = settings
+        self.backend = backend or InProcess()  # asked whether the model has vision
         self.folder = Path(tempfile.mkdtemp(prefix="assistant-screen-"))
         self._shown = 0
         weakref.finalize(self, shutil.rmtree, self.folder, True)
@@ -48,12 +50,7 @@ class ScreenContext:
             return self.settings.screen_format == "image"
         if self.settings.vision_model:
             return True
-        try:
-            from assistant.llm.backend import load_litellm
-
-            return bool(load_litellm().supports_vision(model=self.settings.model))
-        except Exception:  # an unknown model: litellm cannot say
-            return False
+        return self.backend.supports("vision", self.settings.model)
 
     def runtime_env(self, base: dict[str, str] | None) -> dict[str, str]:
         """The environment runtimes start with, so `computer` writes views where we look."""

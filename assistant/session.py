@@ -124,7 +124,7 @@ class Session:
             1 for m in self.messages if m.get("role") == "user" and not is_results_message(m)
         )
         self._stop = threading.Event()
-        self.screen = ScreenContext(llm.settings)
+        self.screen = ScreenContext(llm.settings, llm.backend)
         runtimes.env = self.screen.runtime_env(runtimes.env)
 
     def interrupt(self) -> None:

@@ -4,12 +4,14 @@ degrades.
 The hotkey is armed first (within a second), the speech model and the LLM client load in
 the background, Tk runs on the main thread until Quit, SIGTERM or SIGINT. Without a tray
 host, a microphone or a speech engine the daemon says so once and goes on with the rest.
+The LLM client (litellm) lives in a process of its own that ends after `llm_keep_alive`
+seconds without a request, so an idle daemon does not hold it (llm/process.py).
 """
 
 from __future__ import annotations
 
-import contextlib
 import faulthandler
+import functools
 import signal
 import sys
 import threading
@@ -72,16 +74,20 @@ def run(settings: Settings, *, quiet: bool = False, tray: bool = True) -> int:
 def _run(settings: Settings, commands: dict[str, Callable[[], str]],
          started: float, *, quiet: bool, tray: bool) -> int:
     from assistant.api import Assistant
+    from assistant.llm.process import LLMProcess
     from assistant.ui.popup import Popup
 
     notifier = Notifier(log)
     transcriber, recorder, problem = _microphone(settings)
     popup = Popup()
+    llm = LLMProcess(settings.llm_keep_alive, lambda line: log(f"assistant daemon: {line}"))
     try:
-        daemon = Daemon(settings, popup=popup, make_assistant=Assistant,
+        daemon = Daemon(settings, popup=popup,
+                        make_assistant=functools.partial(Assistant, backend=llm),
                         transcriber=transcriber, recorder=recorder, notifier=notifier, log=log)
     except (ConfigError, JournalError) as exc:
         log(f"assistant daemon: {exc}")
+        llm.close()
         return EXIT_SETTINGS
     if problem:
         daemon.tell_once("microphone", problem)
@@ -119,6 +125,7 @@ def _run(settings: Settings, commands: dict[str, Callable[[], str]],
         if daemon.tray is not None:
             daemon.tray.stop()
         daemon.close()
+        llm.close()
     log("assistant daemon: stopped")
     return 0
 
@@ -201,8 +208,7 @@ def _warm_up(daemon: Daemon, settings: Settings, notifier: Notifier, quiet: bool
         except ImportError as exc:
             notifier.once("speech", f"answers are not spoken ({exc}): "
                                     "pip install 'assistant[voice]'")
-    daemon.assistant.warm_up()
-    _warm_first_request()
+    daemon.assistant.warm_up()  # starts the LLM client's process, returns at once
     if daemon.transcriber is not None:
         from assistant.voice.stt import ModelError
 
@@ -223,17 +229,6 @@ def _warm_popup() -> None:
 
     for language in ("python", "shell", "javascript"):
         list(code_lexer(language).get_tokens("x = 1\n"))
-
-
-def _warm_first_request() -> None:
-    """What litellm loads only on its first request (the OpenAI client's request types, the
-    HTTP transport): most of a second that would delay the first turn. The tokenizer is
-    left alone: a short history is sent without counting its tokens."""
-    import importlib
-
-    for name in ("openai.resources", "httpcore"):
-        with contextlib.suppress(Exception):  # a missing package fails the real request
-            importlib.import_module(name)
 
 
 def _discover_models(daemon: Daemon, settings: Settings) -> None:

@@ -249,6 +249,12 @@ class Daemon(TrayMenu):
                 return
             self._take = take
         self.popup.wake()  # a proposal may follow soon
+        self.warm_up()
+
+    def warm_up(self) -> None:
+        """Ready the LLM client while the user speaks or types: after a long silence it
+        was stopped to free its memory (llm_keep_alive)."""
+        threading.Thread(target=self.assistant.warm_up, name="llm-warm-up", daemon=True).start()
         reply = self.approvals.pending is not None
         self.machine.to("listening", "your answer to the proposal" if reply else "")
 

@@ -54,6 +54,9 @@ class TrayMenu:
     def say(self, text: str) -> None:
         raise NotImplementedError
 
+    def warm_up(self) -> None:
+        raise NotImplementedError
+
     def _state_changed(self, state: State, detail: str) -> None:
         raise NotImplementedError
 
@@ -150,6 +153,7 @@ class TrayMenu:
         self._state_changed(self.state, self.detail)
 
     def type_request(self) -> None:
+        self.warm_up()
         with contextlib.suppress(RuntimeError):
             self.popup.call(self.entry.show)
 

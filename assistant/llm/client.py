@@ -12,7 +12,7 @@ from typing import Any
 
 from assistant.config import Settings
 from assistant.llm import context, errors, fenced, local, ollama, tools
-from assistant.llm.backend import load_litellm
+from assistant.llm.backend import Backend, InProcess, ReplyStream
 from assistant.llm.pump import Stopped, pumped
 from assistant.llm.reply import CodeCall, LLMError, Reply
 from assistant.llm.results import fenced_message, tool_messages
@@ -34,15 +34,17 @@ class _Collected:
     usage: tuple[int, int] | None = None
     model: str = ""
     stopped: bool = False
-    response: Any = None  # the open stream, for a stop from another thread to close
+    response: ReplyStream | None = None  # the open stream, for a stop from another thread
 
 
 class LLM:
     """Talks to the model named in `settings`; holds no state between replies except caches."""
 
-    def __init__(self, settings: Settings, offer: tools.Offer | None = None) -> None:
+    def __init__(self, settings: Settings, offer: tools.Offer | None = None,
+                 backend: Backend | None = None) -> None:
         self.settings = settings
         self.offer = offer  # tools besides `execute` (MCP servers, plugins)
+        self.backend = backend or InProcess()  # where litellm runs
         self._uses_tools: bool | None = None
         self._windows: dict[str, int] = {}
         self._tool_tokens: int | None = None
@@ -130,7 +132,7 @@ class LLM:
         except Stopped:
             got.stopped = True
             if reading.response is not None:  # the server stops generating for no one
-                _close(reading.response)
+                reading.response.close()
             return
         got.calls, got.usage, got.model, got.stopped = (
             reading.calls, reading.usage, reading.model, reading.stopped)
@@ -138,25 +140,19 @@ class LLM:
     def _receive(
         self, request: dict[str, Any], got: _Collected, should_stop: Callable[[], bool] | None
     ) -> Iterator[str]:
-        response = got.response = load_litellm().completion(**request)
-        try:
-            for chunk in response:
-                got.usage = _usage_of(chunk) or got.usage
-                got.model = getattr(chunk, "model", None) or got.model
-                delta = chunk.choices[0].delta if chunk.choices else None
-                if delta is not None and delta.tool_calls:
-                    got.calls.feed(delta.tool_calls)
-                if delta is not None and delta.content:
-                    got.pieces.append(delta.content)
-                    yield delta.content
-                if should_stop is not None and should_stop():
-                    got.stopped = True
-                    return
-                if chunk.choices and chunk.choices[0].finish_reason:
-                    got.usage = _drain(response) or got.usage or _estimate(request, got)
-                    return
-        finally:
-            _close(response)
+        response = got.response = self.backend.reply(request, should_stop)
+        for kind, value in response:
+            if kind == "text":
+                got.pieces.append(value)
+                yield value
+            elif kind == "calls":
+                got.calls.feed(value)
+            elif kind == "usage":
+                got.usage = (int(value[0]), int(value[1]))
+            elif kind == "model":
+                got.model = value
+            elif kind == "stopped":
+                got.stopped = True
 
     def _reply(self, got: _Collected) -> Reply:
         text = "".join(got.pieces)
@@ -229,13 +225,11 @@ class LLM:
             return self.settings.vision_model
         return self.settings.model
 
-    def _timeout(self) -> Any:
-        """Connect and first-token limits: an absent server fails in seconds, a silent one
-        after llm_timeout (the read limit also bounds each pause between tokens)."""
-        import httpx
-
+    def _timeout(self) -> tuple[float | None, float | None]:
+        """Read and connect limits: an absent server fails in seconds, a silent one after
+        llm_timeout (the read limit also bounds each pause between tokens)."""
         read = self.settings.llm_timeout or None
-        return httpx.Timeout(read, connect=self.settings.connect_timeout or read)
+        return read, self.settings.connect_timeout or read
 
     def _check_reachable(self, request: dict[str, Any]) -> None:
         """Open (and close) a connection to a known server first, within connect_timeout.
@@ -267,9 +261,7 @@ class LLM:
 
     def _count(self, message: dict[str, Any]) -> int:
         try:
-            return int(load_litellm().token_counter(
-                model=self.settings.model, messages=[message], use_default_image_token_count=True
-            ))
+            return self.backend.count_tokens(self.settings.model, [message])
         except Exception:
             return len(json.dumps(message, default=str)) // 3
 
@@ -277,38 +269,32 @@ class LLM:
         model = self.settings.model
         if not model:
             return False
-        litellm = load_litellm()
-        if ollama.is_ollama(model) and not _listed(litellm, model):
+        if ollama.is_ollama(model) and not self._listed(model):
             return False
-        try:
-            return bool(litellm.supports_function_calling(model=model))
-        except Exception:
-            return False
+        return self.backend.supports("function_calling", model)
 
     def _discover_window(self, model: str) -> int:
-        litellm = load_litellm()
         if ollama.is_ollama(model):
             found = ollama.context_length(
                 ollama.base_url(self.settings.api_base), ollama.model_name(model)
             )
             if found:
                 return min(found, ollama.NUM_CTX_CAP)
-            if not _listed(litellm, model):
+            if not self._listed(model):
                 return DEFAULT_WINDOW
-        try:
-            value = litellm.get_model_info(model)["max_input_tokens"]
-        except Exception:
-            value = None
-        return value if isinstance(value, int) and value > 0 else DEFAULT_WINDOW
+        return self.backend.max_input_tokens(model) or DEFAULT_WINDOW
+
+    def _listed(self, model: str) -> bool:
+        """Whether litellm's bundled list knows this Ollama model, so asking it needs no
+        server."""
+        name = ollama.model_name(model)
+        return any(self.backend.knows(candidate) for candidate in
+                   (model, name, f"ollama/{name}", f"ollama_chat/{name}"))
 
     def _error(self, failure: errors.Failure) -> LLMError:
         model = self.settings.model
         where = self.settings.api_base
-        provider = "openai"
-        try:
-            _, provider, _, default_base = load_litellm().get_llm_provider(model)
-        except Exception:
-            default_base = None
+        provider, default_base = self.backend.provider(model)
         if ollama.is_ollama(model):
             where = ollama.base_url(where)
             provider = "ollama"
@@ -325,73 +311,3 @@ class LLM:
             key_variable=f"{provider.upper()}_API_KEY",
         )
 
-
-def _listed(litellm: Any, model: str) -> bool:
-    """Whether litellm's bundled list knows this Ollama model, so asking it needs no server."""
-    name = ollama.model_name(model).lower()
-    known = {key.lower() for key in litellm.model_cost}
-    return bool({model.lower(), name, f"ollama/{name}", f"ollama_chat/{name}"} & known)
-
-
-def _drain(response: Any) -> tuple[int, int] | None:
-    """End a finished reply without asking litellm's wrapper; the usage, if it follows.
-
-    Asked for more, the wrapper would rebuild the whole response from its chunks once
-    again, price it, deep-copy it twice and hand it to the loggers and caches the
-    assistant never uses: several ms a reply. The rest of the raw stream (where the
-    usage comes, after the finish) is read here instead, so the HTTP connection can
-    still be reused. A failure this late loses nothing.
-    """
-    stream = getattr(response, "completion_stream", None)
-    usage = None
-    if isinstance(stream, Iterator):
-        try:
-            for item in stream:
-                usage = _usage_of(item) or usage
-        except Exception:
-            return usage
-    return usage
-
-
-def _estimate(request: dict[str, Any], got: _Collected) -> tuple[int, int]:
-    """Token counts by litellm's counter, for servers that report no usage."""
-    litellm = load_litellm()
-    model = request["model"]
-    prompt = litellm.token_counter(model=model, messages=request["messages"])
-    return prompt, litellm.token_counter(model=model, text="".join(got.pieces))
-
-
-def _usage_of(item: Any) -> tuple[int, int] | None:
-    """Prompt and completion tokens of a chunk (an object or a dict), if it has them.
-
-    litellm's wrapper moves a chunk's usage into its hidden params; it is read there too.
-    """
-    if isinstance(item, dict):
-        usage = item.get("usage")
-    else:
-        hidden = getattr(item, "_hidden_params", None)
-        usage = getattr(item, "usage", None) or (hidden or {}).get("usage")
-    if isinstance(usage, dict):
-        prompt, completion = usage.get("prompt_tokens"), usage.get("completion_tokens")
-    else:
-        prompt = getattr(usage, "prompt_tokens", None)
-        completion = getattr(usage, "completion_tokens", None)
-    if prompt or completion:
-        return int(prompt or 0), int(completion or 0)
-    return None
-
-
-def _close(response: Any) -> None:
-    """Close the HTTP stream under litellm's wrapper, so a stopped reply stops downloading."""
-    stream = getattr(response, "completion_stream", None)
-    for target in (
-        stream,
-        getattr(stream, "http_response", None),
-        getattr(stream, "response", None),
-    ):
-        close = getattr(target, "close", None)
-        if callable(close):
-            try:
-                close()
-            except Exception:
-                continue

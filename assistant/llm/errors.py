@@ -43,7 +43,17 @@ class Failure:
         return self.kind in ("rate_limit", "server", "dropped")
 
 
+class Failed(Exception):
+    """A failure classified where it happened (litellm's own process), carried here."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.detail)
+        self.failure = failure
+
+
 def classify(exc: BaseException) -> Failure:
+    if isinstance(exc, Failed):
+        return exc.failure
     chain = _chain(exc)
     names = {cls.__name__ for e in chain for cls in type(e).__mro__}
     codes = (getattr(e, "status_code", None) for e in chain)
