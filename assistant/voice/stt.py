@@ -15,7 +15,7 @@ import contextlib
 import itertools
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -235,10 +235,11 @@ class Transcriber:
         return kept(), info.language
 
     def piece(self, audio: Any, before: str = "", min_window_s: float = MIN_WINDOW_S,
-              language: str = "") -> Heard:
+              language: str = "", hints: str = "") -> Heard:
         """The text of a piece of speech up to WHOLE_S long, in a window fitted to it;
         empty when the voice-activity filter hears no speech. `before` is the text said
-        just before it (the earlier pieces of a take), `language` the one they were in."""
+        just before it (the earlier pieces of a take), `language` the one they were in,
+        `hints` words the user is likely to say (hints.py)."""
         engine = self._engine()
         if engine is not None:
             fixed = "" if self.language == "auto" else self.language
@@ -253,19 +254,19 @@ class Transcriber:
             segments, found = self.segments(audio, language)
             text = join(segment.text for segment in segments)
             return Heard(text, found if text else "")
-        piece = decoder.decode(audio, before, min_window_s, language)
+        piece = decoder.decode(audio, before, min_window_s, language, hints)
         return Heard("") if piece.speechless else Heard(piece.text, piece.language)
 
-    def hear(self, audio: Any) -> Heard:
+    def hear(self, audio: Any, hints: str = "") -> Heard:
         """The text of one take and its language; empty for takes under MIN_TAKE_S,
         silence or noise."""
         if len(audio) < MIN_TAKE_S * SAMPLE_RATE:
             return Heard("")
-        return self.piece(audio)
+        return self.piece(audio, hints=hints)
 
-    def transcribe(self, audio: Any) -> str:
+    def transcribe(self, audio: Any, hints: str = "") -> str:
         """The text of one take; empty for takes under MIN_TAKE_S, silence or noise."""
-        return self.hear(audio).text
+        return self.hear(audio, hints).text
 
     def _engine(self) -> Any:
         """The recogniser a plugin registered under `model_name`, made once; else None."""
@@ -276,9 +277,9 @@ class Transcriber:
             self._plugin = found[1]() if found is not None else False
         return self._plugin or None
 
-    def take(self, step_s: float = 0.25) -> Take:
+    def take(self, step_s: float = 0.25, hints: Callable[[], str] | None = None) -> Take:
         """An incremental transcription to feed while the key is held."""
-        return Take(self, step_s=step_s)
+        return Take(self, step_s=step_s, hints=hints)
 
 
 def join(parts: Any) -> str:
@@ -294,11 +295,13 @@ class Take:
     pause is left to decode, in a short window: usually a second or two.
     """
 
-    def __init__(self, transcriber: Transcriber, step_s: float = 0.25) -> None:
+    def __init__(self, transcriber: Transcriber, step_s: float = 0.25,
+                 hints: Callable[[], str] | None = None) -> None:
         import numpy as np
 
         self._np = np
         self._transcriber = transcriber
+        self._hints = hints or (lambda: "")  # asked per piece: the screen is read meanwhile
         self._step = int(step_s * SAMPLE_RATE)
         self._blocks: list[Any] = []
         self._audio = np.zeros(0, dtype=np.float32)
@@ -366,7 +369,7 @@ class Take:
             if self._done:
                 return
             self._keep(self._transcriber.piece(pending[:cut], self.settled,
-                                               language=self._language))
+                                               language=self._language, hints=self._hints()))
             self._start += cut
 
     def finish(self) -> str:
@@ -381,7 +384,8 @@ class Take:
             if len(tail) >= MIN_TAIL_S * SAMPLE_RATE:
                 before = self.settled
                 self._keep(self._transcriber.piece(
-                    tail, before, TAIL_WINDOW_S if before else MIN_WINDOW_S, self._language))
+                    tail, before, TAIL_WINDOW_S if before else MIN_WINDOW_S, self._language,
+                    self._hints()))
         return self.settled
 
     def _keep(self, heard: Heard) -> None:

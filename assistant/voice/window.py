@@ -9,7 +9,9 @@ never under MIN_WINDOW_S: below that tiny.en starts repeating itself. The audio 
 little silence before it (a first word right at the start is often misheard otherwise)
 and real silence after it, as Whisper was trained on, and is decoded with timestamps,
 which on the fixtures is more accurate than without. A piece that still comes out
-repetitive or unsure is decoded again in the full window. A multilingual model told
+repetitive or unsure is decoded again in the full window. Hints (words the user is
+likely to say, see hints.py) go into the prompt ahead of the text said before; a hinted
+piece that comes out repetitive or unsure is decoded again without them. A multilingual model told
 "auto" finds the piece's language from the same encoded window (one decoder step).
 """
 
@@ -30,7 +32,8 @@ TOKENS_PER_S = 12  # words and timestamps; more than this is a repetition loop
 NO_SPEECH_PROB = 0.6
 MIN_LOGPROB = -1.0
 MAX_COMPRESSION = 2.4  # gzip ratio above which a text is a loop ("the the the ...")
-PROMPT_TOKENS = 100
+PROMPT_TOKENS = 100  # of the text said before
+HINT_TOKENS = 120  # of the hints; the two stay under Whisper's 223-token prompt
 PAUSE_MS = 100  # a gap in speech this long is a place to cut a take
 
 
@@ -44,6 +47,11 @@ class Piece:
     language: str = "en"  # ISO 639-1, as decoded (found, for "auto")
 
     @property
+    def doubtful(self) -> bool:
+        """Repetitive ("the the the ...") or unsure: worth decoding another way."""
+        return compression_ratio(self.text) > MAX_COMPRESSION or self.avg_logprob < MIN_LOGPROB
+
+    @property
     def speechless(self) -> bool:
         return (not self.text or (self.no_speech_prob > NO_SPEECH_PROB
                                   and self.avg_logprob < MIN_LOGPROB))
@@ -52,6 +60,15 @@ class Piece:
 def compression_ratio(text: str) -> float:
     data = text.encode()
     return len(data) / len(zlib.compress(data)) if data else 0.0
+
+
+def prompt_tokens(tokenizer: Any, before: str = "", hints: str = "") -> list[int]:
+    """What the decoder reads before the transcript starts: the hints, then the end of
+    what was said before, as Whisper's "previous text"; then the start-of-transcript."""
+    said = tokenizer.encode(" " + before.strip())[-PROMPT_TOKENS:] if before.strip() else []
+    hinted = tokenizer.encode(" " + hints.strip())[:HINT_TOKENS] if hints.strip() else []
+    previous = [tokenizer.sot_prev, *hinted, *said] if said or hinted else []
+    return [*previous, *tokenizer.sot_sequence]
 
 
 def speech_spans(audio: Any) -> list[tuple[int, int]]:
@@ -83,19 +100,22 @@ class WindowDecoder:
         return self._tokenizers[language]
 
     def decode(self, audio: Any, before: str = "", min_window_s: float = MIN_WINDOW_S,
-               language: str = "") -> Piece:
+               language: str = "", hints: str = "") -> Piece:
         """The text of float32 16 kHz `audio` (at most about 28 s); `before` is what was
         said just before it, which keeps words, spelling and casing consistent.
-        `language` overrides the decoder's own (a take keeps its first piece's)."""
+        `language` overrides the decoder's own (a take keeps its first piece's); `hints`
+        are words the user is likely to say (a list of names, not sentences)."""
         seconds = LEAD_S + len(audio) / SAMPLE_RATE
         window = min(FULL_WINDOW_S, max(min_window_s, seconds + PAD_S))
-        piece = self._decode(audio, window, before, language)
-        if window < FULL_WINDOW_S and (compression_ratio(piece.text) > MAX_COMPRESSION
-                                       or piece.avg_logprob < MIN_LOGPROB):
-            piece = self._decode(audio, FULL_WINDOW_S, before, piece.language)
+        piece = self._decode(audio, window, before, language, hints)
+        if hints and piece.doubtful:  # a list of names can send a small model into a loop
+            piece = self._decode(audio, window, before, piece.language)
+        if window < FULL_WINDOW_S and piece.doubtful:
+            piece = self._decode(audio, FULL_WINDOW_S, before, piece.language, hints)
         return piece
 
-    def _decode(self, audio: Any, window_s: float, before: str, language: str = "") -> Piece:
+    def _decode(self, audio: Any, window_s: float, before: str, language: str = "",
+                hints: str = "") -> Piece:
         import ctranslate2
         import numpy as np
 
@@ -109,11 +129,7 @@ class WindowDecoder:
         if language == "auto":
             language = self._model.model.detect_language(encoded)[0][0][0].strip("<|>")
         tokenizer = self.tokenizer(language)
-        prompt = []
-        if before.strip():
-            prompt = [tokenizer.sot_prev,
-                      *tokenizer.encode(" " + before.strip())[-PROMPT_TOKENS:]]
-        prompt += tokenizer.sot_sequence
+        prompt = prompt_tokens(tokenizer, before, hints)
         result = self._model.model.generate(
             encoded, [prompt], beam_size=1,
             max_length=len(prompt) + 4 + int(TOKENS_PER_S * len(audio) / SAMPLE_RATE),

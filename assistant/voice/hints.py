@@ -1,0 +1,100 @@
+"""Words the next take is likely to name, given to Whisper as text said before it.
+
+Whisper continues its prompt: a name it has just read there ("Kdenlive", "GnuCash",
+"quarterly_forecast_v2.xlsx") it writes as shown, instead of common words that sound
+alike ("K8 and Live", "the boot cache"). The words come from what the user sees when
+they press the key: the labels on screen (the OCR text map), window titles, and the
+files and folders of the working directory. They are gathered in the background from the
+key press, so release never waits for them: a piece decoded before the screen is read
+goes with the folder's names only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+
+MAX_FOLDER_ENTRIES = 30  # the newest first: what the user just worked on
+MAX_LABEL_WORDS = 4  # longer OCR lines are text to read, not names to say
+MAX_CHARS = 400  # about 100 tokens, a third of Whisper's prompt room
+COMMON = re.compile(r"^[\W\d_]*$")  # numbers, punctuation: nothing to spell
+
+
+def folder_words(folder: str | Path = ".", limit: int = MAX_FOLDER_ENTRIES) -> list[str]:
+    """Names of the newest files and folders in `folder`, hidden ones left out."""
+    entries = []
+    with contextlib.suppress(OSError), os.scandir(folder) as found:
+        for entry in found:
+            if not entry.name.startswith("."):
+                with contextlib.suppress(OSError):
+                    entries.append((entry.stat(follow_symlinks=False).st_mtime, entry.name))
+    return [name for _, name in sorted(entries, reverse=True)[:limit]]
+
+
+def screen_words() -> list[str]:
+    """Window titles and the short labels of the screen's OCR text map, in reading order;
+    nothing when there is no display or no OCR engine."""
+    from assistant.computer import display, ocr, windows
+    from assistant.computer.capability import Unavailable, require_display
+
+    try:
+        require_display()
+    except Unavailable:
+        return []
+    words: list[str] = []
+    with contextlib.suppress(Exception):  # a window manager without a client list
+        words += [str(window.get("title", "")) for window in windows.list()]
+    with contextlib.suppress(Exception):  # no OCR engine: titles are all there is
+        image = display.capture(display.viewport())
+        words += [str(item.get("text", "")) for item in ocr.read(image)]
+    return [word for word in words if len(word.split()) <= MAX_LABEL_WORDS]
+
+
+def prompt(words: Iterable[str], limit: int = MAX_CHARS) -> str:
+    """`words` as Whisper's prompt: a comma-separated list, each once, within `limit`."""
+    kept: list[str] = []
+    seen: set[str] = set()
+    size = 0
+    for word in words:
+        word = " ".join(word.split())
+        if len(word) < 2 or COMMON.match(word) or word.lower() in seen:
+            continue
+        if size + len(word) + 2 > limit:
+            break
+        seen.add(word.lower())
+        kept.append(word)
+        size += len(word) + 2
+    return ", ".join(kept)
+
+
+class Hints:
+    """The words for one take, gathered from the key press on: the folder's names at
+    once, the screen's when its OCR is done (`screen=False` skips it)."""
+
+    def __init__(self, folder: str | Path = ".", screen: bool = True) -> None:
+        self._folder = folder_words(folder)
+        self._screen: list[str] = []
+        self._ready = threading.Event()
+        if screen:
+            threading.Thread(target=self._read_screen, name="stt-hints", daemon=True).start()
+        else:
+            self._ready.set()
+
+    def _read_screen(self) -> None:
+        try:
+            self._screen = screen_words()
+        finally:
+            self._ready.set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Whether the screen has been read (for tests; decoding never waits)."""
+        return self._ready.wait(timeout)
+
+    def text(self) -> str:
+        """The prompt with what is known now: screen labels first, then the folder."""
+        screen = self._screen if self._ready.is_set() else []
+        return prompt([*screen, *self._folder])

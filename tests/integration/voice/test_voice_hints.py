@@ -1,0 +1,21 @@
+"""The screen's words for a take come from a real window on Xvfb, read by the real OCR."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.support.tk_app import TkApp
+
+
+def test_hints_read_the_labels_on_screen_in_the_background(display: str,
+                                                           tmp_path: Path) -> None:
+    from assistant.voice.hints import Hints
+
+    (tmp_path / "work").mkdir()
+    (tmp_path / "work" / "kestrel_budget.ods").write_text("x")
+    with TkApp(tmp_path / "events.jsonl", layout="dialog"):
+        hints = Hints(tmp_path / "work")
+        assert hints.wait(60)
+        words = hints.text().split(", ")
+    assert {"Export finished", "OK", "Cancel"} <= set(words), words
+    assert words[-1] == "kestrel_budget.ods"  # the screen first: it is what is named most
