@@ -143,9 +143,11 @@ class Assistant:
     def conversation_id(self) -> str:
         return self._session.conversation_id
 
-    def turn(self, message: str) -> Iterator[Event]:
-        """One turn: the events from `message` to the final answer, as they happen."""
-        return self._session.turn(message)
+    def turn(self, message: str, language: str = "") -> Iterator[Event]:
+        """One turn: the events from `message` to the final answer, as they happen.
+        `language` (ISO 639-1) is the one it was spoken in: other than English, the
+        answer is asked for in it."""
+        return self._session.turn(message, language)
 
     def chat(self, message: str, stream: bool = False) -> Iterator[Event] | list[Event]:
         """Deprecated: `turn()`. With stream=True its events as they come, else their list."""

@@ -1,4 +1,5 @@
-"""The system message: who the assistant is and what machine it acts on."""
+"""The system message: who the assistant is and what machine it acts on; and the line that
+asks for an answer in the language a request was spoken in."""
 
 from __future__ import annotations
 
@@ -66,3 +67,24 @@ def system_message(custom: str, addendum: str) -> str:
     """The user's own system message replaces the base text, never the machine facts."""
     parts = [custom.strip() or BASE, machine_facts(), addendum.strip()]
     return "\n\n".join(part for part in parts if part)
+
+
+# Whisper's codes for the languages users most often speak to it in; others are named by
+# their code, which models also understand.
+LANGUAGE_NAMES = {
+    "ar": "Arabic", "cs": "Czech", "da": "Danish", "de": "German", "el": "Greek",
+    "es": "Spanish", "fi": "Finnish", "fr": "French", "hi": "Hindi", "hu": "Hungarian",
+    "it": "Italian", "ja": "Japanese", "ko": "Korean", "nl": "Dutch", "no": "Norwegian",
+    "pl": "Polish", "pt": "Portuguese", "ro": "Romanian", "ru": "Russian", "sv": "Swedish",
+    "tr": "Turkish", "uk": "Ukrainian", "zh": "Chinese",
+}
+
+
+def answer_in(language: str) -> str:
+    """The line added to a request spoken in another language than English: a few
+    tokens on the user's message, not the system message, so a local model's cached
+    conversation stays valid. Empty for English, and when the language is not known."""
+    if not language or language == "en":
+        return ""
+    name = LANGUAGE_NAMES.get(language, f"the language with ISO code {language}")
+    return f"\n(Answer in {name}.)"

@@ -34,7 +34,7 @@ from assistant.llm.results import (
     failed_last_message,
     is_results_message,
 )
-from assistant.prompt import system_message
+from assistant.prompt import answer_in, system_message
 from assistant.repeats import REPEATS_BEFORE_STOP, Repeats
 from assistant.runtime import Runtimes
 from assistant.runtime.changes import describe_changes, list_folder
@@ -156,8 +156,10 @@ class Session:
         self._snapshot()
         yield self._emit(TurnEnd(text, reason, self.conversation_id))
 
-    def turn(self, text: str) -> Iterator[Event]:
+    def turn(self, text: str, language: str = "") -> Iterator[Event]:
         """Run one turn; the generator may be abandoned at any point without losing history.
+        `language` is the one a spoken request was heard in: other than English, the LLM
+        is asked to answer in it.
 
         A KeyboardInterrupt raised while the LLM is answering (a front end's way to break
         a blocked network read) ends the turn as interrupted, keeping the words so far.
@@ -169,7 +171,7 @@ class Session:
             return
         self._stop.clear()
         self.turns += 1
-        self.messages.append({"role": "user", "content": text})
+        self.messages.append({"role": "user", "content": text + answer_in(language)})
         self._record({"kind": "user", "text": text})
         self._snapshot()
         if self.screen.wanted_for(text):

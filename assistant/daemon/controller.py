@@ -48,6 +48,7 @@ from assistant.events import (
     assert_never,
 )
 from assistant.voice.brief import brief_error
+from assistant.voice.voices import Voices
 
 if TYPE_CHECKING:
     from assistant.api import Assistant
@@ -70,6 +71,7 @@ class Daemon(TrayMenu):
         self.transcriber = transcriber
         self.recorder = recorder
         self.speaker: SpeakerLike | None = None  # attached once the voice is loaded
+        self.voices: Voices | None = None  # the speaker's voice for each language
         self.notifier = notifier
         self.log = log
         self.tray: TrayLike | None = None
@@ -111,6 +113,7 @@ class Daemon(TrayMenu):
         """Speak from now on; the LLM's words are then spoken as they stream, so a
         proposal's spoken summary leaves out the plan already heard."""
         self.speaker = self.speech.speaker = speaker
+        self.voices = Voices(speaker)
         self.approvals.speak_plan = False
         for text in self._unspoken:
             self.say(text)
@@ -274,7 +277,7 @@ class Daemon(TrayMenu):
         from assistant.voice.stt import ModelError
 
         try:
-            text = take.finish()
+            text, language = take.finish(), take.language
         except ModelError as exc:
             self.machine.to("error", str(exc))
             self.popup.tell(str(exc), error=True)
@@ -295,13 +298,14 @@ class Daemon(TrayMenu):
             self.machine.to("idle", "new conversation", only_from=("transcribing",))
             self.new_conversation()
             return
-        self.submit(text)
+        self.submit(text, language)
 
     # Requests and the turns they start (the worker thread).
 
-    def submit(self, text: str) -> None:
+    def submit(self, text: str, language: str = "") -> None:
         """A request from any channel (voice, the typed entry, the web page): a turn on the
-        worker, its panel on screen at once; after a long silence, in a new conversation."""
+        worker, its panel on screen at once; after a long silence, in a new conversation.
+        `language`: the one it was spoken in (answered in it)."""
         note = idle_note(time.monotonic() - self._last_request,
                          self.settings.conversation_idle_minutes, bool(self.assistant.messages))
         self._last_request = time.monotonic()
@@ -311,7 +315,7 @@ class Daemon(TrayMenu):
             self.log(f"assistant daemon: {note}")
             self._jobs.put(self._fresh)
         self.popup.begin(text, note)
-        self._jobs.put(lambda: self._turn(text))
+        self._jobs.put(lambda: self._turn(text, language))
 
     def _work(self) -> None:
         while (job := self._jobs.get()) is not None:
@@ -324,17 +328,20 @@ class Daemon(TrayMenu):
                     self.say(brief_error(str(exc)))
                 self.machine.follow("idle")
 
-    def _turn(self, text: str) -> None:
+    def _turn(self, text: str, language: str = "") -> None:
         self.popup.wake()
         self.machine.follow("thinking", text)
-        self.speech.begin()
+        spoken, line = self.voices.begin(language, self.assistant) if self.voices else (True, "")
+        self.speech.begin(silent=not spoken)
+        if line:
+            self.say(line)
         self.approvals.plan = ""
         answer, error = "", ""
         for watcher in self.watchers:
             watcher.begin(text)
         self._turning = True
         try:
-            for event in self.assistant.turn(text):
+            for event in self.assistant.turn(text, language):
                 self.popup.show(event)
                 for watcher in self.watchers:
                     watcher.show(event)

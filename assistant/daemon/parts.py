@@ -16,6 +16,7 @@ from assistant.events import Approval, Event, Proposal
 
 if TYPE_CHECKING:
     from assistant.ui.popup_widgets import PopupWindow
+    from assistant.voice.tts import Engine
 
 T = TypeVar("T")
 
@@ -36,6 +37,8 @@ class PopupLike(Protocol):
 class TakeLike(Protocol):
     """One push-to-talk take: audio in while the key is held, the transcript at the end."""
 
+    @property
+    def language(self) -> str: ...
     def feed(self, block: Any) -> None: ...
     def finish(self) -> str: ...
 
@@ -52,7 +55,10 @@ class RecorderLike(Protocol):
 
 
 class SpeakerLike(Protocol):
-    """Speech out: whole lines, or the LLM's words as they stream; stoppable at once."""
+    """Speech out: whole lines, or the LLM's words as they stream; stoppable at once. Its
+    engine is swapped for a turn in another language (voice.voices)."""
+
+    engine: Engine
 
     def say(self, text: str) -> None: ...
     def feed(self, delta: str) -> None: ...

@@ -4,7 +4,7 @@ when it is short, else "Details are on screen." Everything is on screen first: t
 popup shows the words as they stream, and speech follows.
 
 A barge-in mutes the turn until a run ends: its remaining words are shown and journaled,
-not spoken.
+not spoken. A turn in a language no installed voice speaks is silent throughout.
 """
 
 from __future__ import annotations
@@ -20,13 +20,15 @@ class TurnSpeech:
     def __init__(self) -> None:
         self.speaker: SpeakerLike | None = None
         self.muted = False
+        self.silent = False  # no voice speaks this turn's language
         self._splitter = SentenceSplitter()
         self._said = 0  # sentences of this stretch of text spoken (or held back)
         self._held: list[str] = []
 
-    def begin(self) -> None:
-        """A new turn: nothing said yet, not muted."""
+    def begin(self, silent: bool = False) -> None:
+        """A new turn: nothing said yet, not muted; `silent` when no voice speaks it."""
         self.muted = False
+        self.silent = silent
         self._restart()
 
     def _restart(self) -> None:
@@ -75,5 +77,5 @@ class TurnSpeech:
             self.speaker.stop()
 
     def _say(self, text: str) -> None:
-        if self.speaker is not None and not self.muted:
+        if self.speaker is not None and not self.muted and not self.silent:
             self.speaker.say(text)

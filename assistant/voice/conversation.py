@@ -1,9 +1,10 @@
 """A spoken conversation over the Assistant API: transcripts in, events out as speech.
 
-Transcripts arrive on `heard()` from any thread (the push-to-talk loop). While a proposal
-waits, the next transcript is the reply to it: yes, no, or a new instruction that revises
-it. High-risk code is never approved by voice alone unless the setting allows it: the
-keyboard must confirm.
+Transcripts arrive on `heard()` from any thread (the push-to-talk loop), with the
+language they were heard in: the answer is asked for in it and spoken by its voice
+(voice.voices). While a proposal waits, the next transcript is the reply to it: yes, no,
+or a new instruction that revises it. High-risk code is never approved by voice alone
+unless the setting allows it: the keyboard must confirm.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from assistant.events import (
 from assistant.voice.approval import classify_answer, spoken_approval
 from assistant.voice.brief import plan_of
 from assistant.voice.speakable import speak_proposal, spoken_code
+from assistant.voice.voices import Voices
 
 if TYPE_CHECKING:
     from assistant.api import Assistant
@@ -58,13 +60,15 @@ class VoiceConversation:
         self.voice_approves_high_risk = voice_approves_high_risk
         self.confirm = confirm
         self.out = out
-        self.transcripts: queue.Queue[str | None] = queue.Queue()
+        self.transcripts: queue.Queue[tuple[str, str] | None] = queue.Queue()
+        self.voices = Voices(speaker) if speaker is not None else None
         self._words = ""  # the LLM's words so far in this step: the plan of a proposal
         assistant.policy.approver = self.approve
 
-    def heard(self, text: str) -> None:
-        """A transcript from the push-to-talk loop; None ends the conversation."""
-        self.transcripts.put(text)
+    def heard(self, text: str | None, language: str = "") -> None:
+        """A transcript from the push-to-talk loop and its language; None ends the
+        conversation."""
+        self.transcripts.put(None if text is None else (text, language))
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -74,21 +78,25 @@ class VoiceConversation:
 
     def run(self) -> None:
         """Take transcripts until None arrives; each one is a turn."""
-        while (text := self.transcripts.get()) is not None:
-            if text.strip():
-                self.turn(text)
+        while (item := self.transcripts.get()) is not None:
+            if item[0].strip():
+                self.turn(*item)
 
-    def turn(self, text: str) -> TurnEnd | None:
+    def turn(self, text: str, language: str = "") -> TurnEnd | None:
         self.out.write(f"> {text}\n")
         self._words = ""
         end = None
-        for event in self.assistant.turn(text):
+        spoken, line = self.voices.begin(language, self.assistant) if self.voices else (True, "")
+        if line:
+            self.say(line)
+        answer = self.speaker if spoken else None  # speaks the LLM's words
+        for event in self.assistant.turn(text, language):
             match event:
                 case TextDelta():
                     self._words += event.text
                     self.out.write(event.text)
-                    if self.speaker is not None:
-                        self.speaker.feed(event.text)
+                    if answer is not None:
+                        answer.feed(event.text)
                 case RunEnd():
                     self.out.write(event.output.rstrip() + "\n")
                     self._words = ""
@@ -116,10 +124,11 @@ class VoiceConversation:
                                 self.speak_mode) + " Shall I run it?")
         self._words = ""
         while True:
-            reply = self.transcripts.get()
-            if reply is None:
+            item = self.transcripts.get()
+            if item is None:
                 self.transcripts.put(None)  # the conversation is ending; let run() see it
                 return Approval(proposal.id, False, "user", reason="the conversation ended")
+            reply = item[0]
             if reply.strip() and classify_answer(reply) == "read":
                 self.say(spoken_code(proposal.language, proposal.code) + ". Shall I run it?")
             elif reply.strip():

@@ -1,5 +1,5 @@
 """Push-to-talk: the hotkey starts a take (stopping any speech: barge-in), and on release
-the transcript, decoded while the key was held, goes to `on_text`."""
+the transcript, decoded while the key was held, goes to `on_text` with its language."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 class PushToTalk:
     def __init__(  # noqa: PLR0913 - the parts it joins, then keyword-only options
             self, transcriber: Transcriber, recorder: Recorder, hotkey: str,
-            on_text: Callable[[str], None], *, mode: HotkeyMode = "hold",
+            on_text: Callable[[str, str], None], *, mode: HotkeyMode = "hold",
             speaker: Speaker | None = None,
             on_state: Callable[[str], None] | None = None) -> None:
         self.transcriber = transcriber
@@ -62,4 +62,4 @@ class PushToTalk:
         text = take.finish()
         self._on_state("idle")
         if text:
-            self._on_text(text)
+            self._on_text(text, take.language)

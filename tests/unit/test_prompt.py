@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 
-from assistant.prompt import KNOWN_PACKAGES, machine_facts, system_message
+from assistant.prompt import KNOWN_PACKAGES, answer_in, machine_facts, system_message
 
 
 def test_the_facts_say_which_known_packages_the_python_runtime_has() -> None:
@@ -21,3 +21,9 @@ def test_the_users_system_message_replaces_the_base_but_never_the_facts() -> Non
     assert message.startswith("Be terse.\n\nOperating system: ")
     assert "Python packages besides the standard library" in message
     assert message.endswith("\n\nnote")
+
+
+def test_a_request_in_another_language_asks_for_the_answer_in_it_in_one_short_line() -> None:
+    assert answer_in("") == answer_in("en") == ""
+    assert answer_in("fr") == "\n(Answer in French.)"
+    assert answer_in("yo") == "\n(Answer in the language with ISO code yo.)"

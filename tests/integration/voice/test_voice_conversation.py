@@ -106,7 +106,7 @@ def test_push_to_talk_take_is_transcribed_on_release(display, pulse, speech, tra
     done = threading.Event()
     speaker = Speaker(make_engine("espeak-ng"), Player("pulse"))
     ptt = PushToTalk(transcriber, Recorder("pulse"), "ctrl+alt+space",
-                     lambda t: (heard.append(t), done.set()), speaker=speaker)
+                     lambda t, language: (heard.append(t), done.set()), speaker=speaker)
     ptt.start()
     try:
         speaker.say("This is a long answer that the user is about to interrupt by talking.")

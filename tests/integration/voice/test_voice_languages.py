@@ -3,17 +3,23 @@ runs it on a French take, and a spoken conversation answered in the language hea
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from assistant.voice.voices import ENGLISH_ONLY
+from assistant.voice.wer import word_error_rate
 from tests.integration.conftest import ROOT
+from tests.support.audio import rms, speaker_monitor
+from tests.support.llm_server import LLMServer, text
 from tests.support.models import installed_stt
-from tests.unit.voice.test_voice_languages import FRENCH, french
+from tests.unit.voice.test_voice_languages import FRENCH, FRENCH_TOO, french, model
 
 
 def transcribe(*args: str) -> dict[str, object]:
@@ -34,3 +40,36 @@ def test_transcribe_hears_a_french_take_named_or_found(tmp_path: Path, language:
     heard = transcribe("--language", language, str(path))
     assert heard["model"] == "base" and heard["language"] == "fr"
     assert "nouveau dossier" in str(heard["text"]).lower()
+
+
+def test_a_spoken_conversation_answers_in_the_language_heard(pulse: Any,
+                                                             transcriber: Any) -> None:
+    """French is asked for and spoken by the French voice; a language no voice speaks
+    is shown, and said to be unspoken once in the conversation."""
+    from assistant.api import Assistant
+    from assistant.voice.conversation import VoiceConversation
+    from assistant.voice.player import Player
+    from assistant.voice.speaker import Speaker
+    from assistant.voice.tts import make_engine
+
+    speaker = Speaker(make_engine("espeak-ng"), Player("pulse"))
+    out = io.StringIO()
+    with LLMServer() as server, Assistant(model="openai/gpt-4o-mini", journal=False,
+                                          api_base=server.openai_url, api_key="test",
+                                          code_style="tools") as assistant:
+        server.add(text(FRENCH_TOO), text("Mo ti se e."), text("O ti pari."))
+        voice = VoiceConversation(assistant, speaker, out=out)
+        heard = []
+        for request, language in ((FRENCH, "fr"), ("Se e.", "yo"), ("Pari re.", "yo")):
+            with speaker_monitor(pulse) as monitor:
+                voice.turn(request, language)
+                assert speaker.wait(60)
+            heard.append(monitor.audio().astype("float32"))
+        asked = [r.body["messages"][-1]["content"] for r in server.chat_requests]
+    assert asked == [FRENCH + "\n(Answer in French.)",
+                     "Se e.\n(Answer in the language with ISO code yo.)",
+                     "Pari re.\n(Answer in the language with ISO code yo.)"]
+    assert model("base", "auto").hear(heard[0]).language == "fr"
+    assert out.getvalue().count(ENGLISH_ONLY) == 1 and "O ti pari." in out.getvalue()
+    assert word_error_rate(ENGLISH_ONLY, transcriber.transcribe(heard[1])) <= 0.3
+    assert rms(heard[2]) < 0.005, "an answer no voice speaks was spoken"

@@ -82,3 +82,18 @@ def test_after_a_barge_in_the_turn_says_nothing_more() -> None:
     speech.begin()  # and the next turn
     streamed(speech, "Hello again. ")
     assert recorder.said[-1] == "Hello again."
+
+
+def test_a_turn_no_voice_speaks_says_nothing_even_after_a_run() -> None:
+    speech = TurnSpeech()
+    recorder = spoken_by(speech)
+    speech.begin(silent=True)
+    streamed(speech, "Voici le plan. ")
+    speech.proposal()
+    speech.run_over()
+    streamed(speech, "C'est fait.")
+    speech.answer_end()
+    assert recorder.said == []
+    speech.begin()
+    streamed(speech, "Hello again. ")
+    assert recorder.said == ["Hello again."]

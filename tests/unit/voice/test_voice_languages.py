@@ -114,3 +114,15 @@ def test_base_missing_says_how_to_install_it(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match=r"not installed in .*: run ./scripts/setup \(or "
                                          r"assistant models pull base\)"):
         Transcriber("base", models=tmp_path).load()
+
+
+def test_a_take_that_must_find_its_language_is_cut_only_after_enough_speech() -> None:
+    import numpy as np
+
+    from assistant.voice.stt import DETECT_S, cut_point
+    from assistant.voice.wav import SAMPLE_RATE
+
+    audio = np.zeros(5 * SAMPLE_RATE, dtype=np.float32)
+    spans = [(0, int(1.5 * SAMPLE_RATE)), (2 * SAMPLE_RATE, 5 * SAMPLE_RATE)]  # talking on
+    assert cut_point(audio, spans) == int(1.75 * SAMPLE_RATE)
+    assert cut_point(audio, spans, DETECT_S) is None
