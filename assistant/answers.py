@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from assistant.llm.fenced import shown_tags
 from assistant.runtime.changes import NO_CHANGES
 
 # Questions whose answer is on this machine, not in any model's training.
@@ -32,6 +33,9 @@ NAMED_FILE = re.compile(
     r"(?<![\w/~.-])((?:[\w-]+/)*[\w.-]*\w\.(?:" + EXTENSIONS + r"))(?![\w/])",
     re.IGNORECASE,
 )
+# Names of products that look like files ("a Node.js project"): never a file to check.
+PRODUCTS = {"node.js", "vue.js", "next.js", "nuxt.js", "react.js", "express.js", "three.js",
+            "d3.js", "chart.js", "angular.js", "ember.js", "backbone.js", "nest.js"}
 MAKES = re.compile(r"\b(write|save|create|make|generate|export|convert|produce|put|store|"
                    r"extract|copy|split|merge|combine)\b", re.IGNORECASE)
 CHANGES = re.compile(r"\b(change|set|update|replace|edit|modify|rename|add|append|insert|"
@@ -70,15 +74,21 @@ UNSEEN_NAMES = (
     "Your answer names {}, which appears in no output of your runs and is not here. "
     "Read the output again and answer from what it shows, or run code that finds out."
 )
+SHOWN_ONLY = (
+    "Your ```{} block was only shown: blocks with that tag never run, so nothing was "
+    "written and {} does not exist. Propose ```python or ```shell code that writes it, "
+    "then check that it is there."
+)
 MISSING_FILES = (
-    "{} does not exist in the working folder, so the task is not done. Do it, check "
-    "that the file is there, then answer."
+    "{0} does not exist in the working folder yet, so the task is not done. Propose code "
+    "that writes {0}, run it, check that it is there, then answer."
 )
 
 # kind -> (what the model is told, what the user is told if the answer stays as it is)
 FINDINGS = {
     "no_run": (NO_RUN, "nothing ran to find this out"),
     "missing": (MISSING_FILES, "{} does not exist"),
+    "shown": (SHOWN_ONLY, "{} was only shown, never written"),
     "unchanged": (UNCHANGED, "no file in the working folder changed"),
     "names": (UNSEEN_NAMES, "{} appears in no output"),
     "numbers": (UNSEEN_NUMBERS, "{} appears in no output"),
@@ -87,7 +97,8 @@ FINDINGS = {
 
 def named_files(request: str) -> list[str]:
     """The relative file paths a request names, in order, each once."""
-    return list(dict.fromkeys(NAMED_FILE.findall(request)))
+    return [name for name in dict.fromkeys(NAMED_FILE.findall(request))
+            if name.lower() not in PRODUCTS]
 
 
 def numbers(text: str) -> set[float]:
@@ -135,7 +146,7 @@ class AnswerCheck:
             return None
         self.asked = True
         kind, detail = found
-        return FINDINGS[kind][0].format(detail)
+        return FINDINGS[kind][0].format(*detail)
 
     def unconfirmed(self, answer: str) -> str | None:
         """What the user should know about the answer accepted after the model was asked
@@ -144,25 +155,28 @@ class AnswerCheck:
         if found is None:
             return None
         kind, detail = found
-        return f"Not confirmed by what ran: {FINDINGS[kind][1].format(detail)}."
+        return f"Not confirmed by what ran: {FINDINGS[kind][1].format(detail[-1])}."
 
-    def _find(self, answer: str) -> tuple[str, str] | None:
+    def _find(self, answer: str) -> tuple[str, tuple[str, ...]] | None:
         if self.code and not self.outputs:
             return None  # nothing ran: the user declined, and the answer says so
         present = [name for name, existed in self._existed.items() if existed]
         missing = [name for name, existed in self._existed.items()
                    if not existed and not (self.folder / name).exists()]
         if missing and MAKES.search(self.request) and not NEGATION.search(answer):
-            return "missing", ", ".join(missing)
+            shown = shown_tags(answer)
+            if shown:
+                return "shown", (shown[0], ", ".join(missing))
+            return "missing", (", ".join(missing),)
         if not self.code:
             asks = ABOUT_THIS_MACHINE.search(self.request) or present
-            return ("no_run", "") if asks else None
+            return ("no_run", ("",)) if asks else None
         if (not self.changed and CHANGES.search(self.request) and not NEGATION.search(answer)
                 and (present or HERE.search(self.request))):
-            return "unchanged", ", ".join(present) or "everything here"
+            return "unchanged", (", ".join(present) or "everything here",)
         return self._unseen(answer)
 
-    def _unseen(self, answer: str) -> tuple[str, str] | None:
+    def _unseen(self, answer: str) -> tuple[str, tuple[str, ...]] | None:
         """Names and figures in the answer that nothing in the turn showed."""
         known = "\n".join([self.request, self.context, *self.outputs, *self.code])
         cited = [*ANSWER_PATH.findall(answer), *QUOTED.findall(answer)]
@@ -170,12 +184,12 @@ class AnswerCheck:
                     if name.lower() not in known.lower()
                     and not (self.folder / Path(name).expanduser()).exists()]
         if invented:
-            return "names", ", ".join(invented)
+            return "names", (", ".join(invented),)
         seen = numbers(known)
         figures = numbers(ANSWER_PATH.sub(" ", answer))  # not the digits of a file's name
         unseen = sorted(n for n in figures if not _close_to_any(n, seen))
         if unseen:
-            return "numbers", ", ".join(_shown(n) for n in unseen)
+            return "numbers", (", ".join(_shown(n) for n in unseen),)
         return None
 
 

@@ -7,7 +7,7 @@ one tagged ```json or ```text is something the model shows, not something to run
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from assistant.runtime.languages import canonical_language
 
@@ -28,7 +28,45 @@ def find_blocks(
     model stopped (length limit or stop sequence) before closing it. A block tagged with
     an offered tool's name (`tools` resolves it) is a call: (tool name, JSON arguments).
     """
-    blocks: list[tuple[str, str]] = []
+    return [(language, code) for language, code, _ in _runnable(text, tools)]
+
+
+def through_last_block(text: str, tools: Callable[[str], str | None] | None = None) -> str:
+    """`text` up to the end of its last runnable block: what follows was written before
+    anything ran, so it is a guess ("The sum is 15."), and a small model that reads its
+    own guess in the history repeats it whatever the run printed."""
+    ends = [end for _, _, end in _runnable(text, tools)]
+    if not ends:
+        return text
+    return "\n".join(text.split("\n")[: ends[-1]])
+
+
+def shown_tags(text: str) -> list[str]:
+    """The tags of blocks that are only shown, never run (```json, ```text, untagged)."""
+    runnable = {end for _, _, end in _runnable(text, None)}
+    return [tag or "untagged" for tag, _, end in _all_blocks(text) if end not in runnable]
+
+
+def _runnable(
+    text: str, tools: Callable[[str], str | None] | None
+) -> Iterator[tuple[str, str, int]]:
+    """(language, code, the line after the block) of each runnable block."""
+    for tag, body, end in _all_blocks(text):
+        language = canonical_language(tag) if tag else None
+        called = None
+        if language is None and tag and tools is not None:
+            language = called = tools(tag)
+        code = body.strip("\n")
+        if called and not code.strip():
+            code = "{}"  # a tool called without arguments
+        if language == "shell":
+            code = _strip_prompts(code)
+        if language and code.strip():
+            yield language, code, end
+
+
+def _all_blocks(text: str) -> Iterator[tuple[str, str, int]]:
+    """(tag, body, the line after the block) of every fenced block, closed or not."""
     lines = text.split("\n")
     i = 0
     while i < len(lines):
@@ -46,18 +84,7 @@ def find_blocks(
             i += 1
         i += 1
         tag = _TAG.match(info.strip())
-        language = canonical_language(tag[0]) if tag and tag[0] else None
-        called = None
-        if language is None and tag and tag[0] and tools is not None:
-            language = called = tools(tag[0])
-        code = "\n".join(body).strip("\n")
-        if called and not code.strip():
-            code = "{}"  # a tool called without arguments
-        if language == "shell":
-            code = _strip_prompts(code)
-        if language and code.strip():
-            blocks.append((language, code))
-    return blocks
+        yield (tag[0] if tag else ""), "\n".join(body), min(i, len(lines))
 
 
 def _closes(line: str, fence: str) -> bool:

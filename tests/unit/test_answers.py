@@ -7,6 +7,7 @@ from pathlib import Path
 from assistant.answers import (
     MISSING_FILES,
     NO_RUN,
+    SHOWN_ONLY,
     UNCHANGED,
     UNSEEN_NAMES,
     UNSEEN_NUMBERS,
@@ -145,9 +146,19 @@ def test_a_quoted_value_no_output_showed_is_sent_back(tmp_path: Path) -> None:
 
 
 def test_a_file_to_make_answered_in_words_is_sent_back(tmp_path: Path) -> None:
+    check = AnswerCheck("create a package.json for a Node.js project named tiny", tmp_path)
+    assert check.problem("Done: package.json is ready.") == MISSING_FILES.format("package.json")
+    assert check.unconfirmed("Done.") == "Not confirmed by what ran: package.json does not exist."
+
+
+def test_a_file_only_shown_in_a_block_is_sent_back_saying_blocks_like_it_never_run(
+    tmp_path: Path,
+) -> None:
     check = AnswerCheck("create a package.json for a project named tiny-tool", tmp_path)
-    assert check.problem('```json\n{"name": "tiny-tool"}\n```') == MISSING_FILES.format(
-        "package.json")
+    problem = check.problem('```json\n{"name": "tiny-tool"}\n```')
+    assert problem == SHOWN_ONLY.format("json", "package.json")
+    assert check.unconfirmed("```json\n{}\n```") == (
+        "Not confirmed by what ran: package.json was only shown, never written.")
 
 
 def test_a_change_to_files_here_that_changed_nothing_is_sent_back(tmp_path: Path) -> None:

@@ -114,7 +114,8 @@ def test_fenced_mode_finds_proposals(server: LLMServer, openai_settings: Setting
     [call] = reply.calls
     assert (call.language, call.code) == ("shell", "ls -la")
     assert "```shell" in llm.system_addendum()
-    assert reply.message == {"role": "assistant", "content": reply.text}
+    assert reply.text.endswith("Then I will read it.")
+    assert reply.message == {"role": "assistant", "content": reply.text.split("\n\nThen")[0]}
 
 
 def test_fenced_results_go_back_as_one_user_message(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.llm.fenced import find_blocks
+from assistant.llm.fenced import find_blocks, shown_tags, through_last_block
 
 
 def test_tagged_blocks_are_found_in_order() -> None:
@@ -81,3 +81,17 @@ def test_fence_mentioned_inside_a_sentence_is_not_a_block() -> None:
 def test_code_keeps_inner_blank_lines_and_indentation() -> None:
     code = "def f():\n    return 1\n\n\nprint(f())"
     assert find_blocks(f"```python\n{code}\n```") == [("python", code)]
+
+
+def test_what_follows_the_last_block_is_cut_as_a_guess_written_before_the_run() -> None:
+    text = "```shell\nhostname\n```\nThe hostname is `localhost`."
+    assert through_last_block(text) == "```shell\nhostname\n```"
+    two = "```python\nopen('a', 'w')\n```\nThen:\n```shell\nls\n```\nDone, a is there."
+    assert through_last_block(two) == "```python\nopen('a', 'w')\n```\nThen:\n```shell\nls\n```"
+    assert through_last_block("```json\n{}\n```\nNo code.") == "```json\n{}\n```\nNo code."
+
+
+def test_blocks_that_only_show_are_named_by_tag() -> None:
+    text = "```json\n{}\n```\n```\nplain\n```\n```python\nprint(1)\n```"
+    assert shown_tags(text) == ["json", "untagged"]
+    assert shown_tags("```python\nprint(1)\n```") == []
