@@ -40,7 +40,8 @@ class BenchDaemon:
         for tool in ("xdotool", "pulseaudio", "espeak-ng"):
             if shutil.which(tool) is None:
                 raise NotMeasurable(f"{tool} is not installed (scripts/setup --test)")
-        from bench_figures import bench_pulse, desktop_display, voice_fixtures
+        from bench_figures import bench_pulse, desktop_display
+        from bench_stt import voice_fixtures
 
         from tests.support.llm_server import LLMServer
 

@@ -1,17 +1,13 @@
-"""The figures of the safety, desktop, offline and voice parts; registered on import."""
+"""The figures of the safety, desktop, offline and speech parts; registered on import."""
 
 from __future__ import annotations
 
 import functools
-import json
 import os
 import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -209,112 +205,6 @@ def embedded_first_token_cold_s(bench: Bench) -> float:
 
 
 @functools.cache
-def voice_fixtures() -> tuple[Any, dict[str, Any]]:
-    """The warmed built-in Whisper model and the speech fixtures (made by make_fixtures.py)."""
-    from assistant.voice.stt import Transcriber
-    from assistant.voice.wav import read_wav
-
-    out = ROOT / ".venv" / "cache" / "voice-fixtures"
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_fixtures.py"), "--out",
-                           str(out)], capture_output=True, text=True, timeout=600, check=False)
-    if done.returncode != 0:
-        raise NotMeasurable(f"no speech fixtures: {done.stderr.strip()[-300:]}")
-    manifest = json.loads((out / "manifest.json").read_text())["fixtures"]
-    for name, entry in manifest.items():
-        entry["audio"] = read_wav(out / f"{name}.wav")
-    transcriber = Transcriber()
-    transcriber.load()
-    return transcriber, manifest
-
-
-def release_to_text_ms(bench: Bench, seconds: int) -> float:
-    """A take of `seconds` of speech fed in 50 ms blocks at real-time pace, as while the key
-    is held; the figure is the time from release to the whole transcript."""
-    import numpy as np
-
-    transcriber, fixtures = voice_fixtures()
-    speech = [e["audio"] for e in fixtures.values() if e["engine"] == "piper"]
-    audio = np.concatenate(speech * (1 + seconds // 5))[: seconds * 16000]
-    block = 800
-
-    def once() -> float:
-        take = transcriber.take()
-        start = time.monotonic()
-        for index, offset in enumerate(range(0, len(audio), block)):
-            take.feed(audio[offset:offset + block])
-            time.sleep(max(0.0, start + (index + 1) * 0.05 - time.monotonic()))
-        released = time.perf_counter()
-        if not take.finish():
-            raise RuntimeError("the take gave no text")
-        return time.perf_counter() - released
-
-    return 1000 * statistics.median(once() for _ in range(bench.reps(5, 1)))
-
-
-@figure("stt_release_to_text_ms_2s")
-def stt_release_to_text_ms_2s(bench: Bench) -> float:
-    return release_to_text_ms(bench, 2)
-
-
-@figure("stt_release_to_text_ms_5s")
-def stt_release_to_text_ms_5s(bench: Bench) -> float:
-    return release_to_text_ms(bench, 5)
-
-
-@figure("stt_release_to_text_ms_10s")
-def stt_release_to_text_ms_10s(bench: Bench) -> float:
-    return release_to_text_ms(bench, 10)
-
-
-@figure("stt_rtf")
-def stt_rtf(bench: Bench) -> float:
-    """Decode time over audio time for the longest fixture, transcribed whole (under 1 is
-    faster than speech)."""
-    transcriber, fixtures = voice_fixtures()
-    audio = fixtures["piper_long"]["audio"]
-    return median_time(lambda: transcriber.transcribe(audio), bench.reps(5, 1)) / (
-        len(audio) / 16000)
-
-
-def mean_wer(transcribe: Callable[[Any], str]) -> float:
-    """Mean word error rate of `transcribe` over the speech fixtures (Piper and espeak-ng)."""
-    from assistant.voice.wer import word_error_rate
-
-    _, fixtures = voice_fixtures()
-    return statistics.mean(word_error_rate(e["text"], transcribe(e["audio"]))
-                           for e in fixtures.values() if e["text"])
-
-
-@functools.cache
-def our_wer() -> float:
-    transcriber, _ = voice_fixtures()
-    return mean_wer(transcriber.transcribe)
-
-
-@figure("stt_wer")
-def stt_wer(bench: Bench) -> float:
-    return our_wer()
-
-
-@figure("stt_wer_vs_naive")
-def stt_wer_vs_naive(bench: Bench) -> float:
-    """stt_wer over the word error rate of a naive tiny.en run on the same fixtures
-    (faster-whisper's transcribe() with its defaults: beam 5, 30 s window, no filter)."""
-    transcriber, _ = voice_fixtures()
-    naive = mean_wer(lambda audio: " ".join(
-        segment.text.strip() for segment in transcriber.model.transcribe(audio)[0]))
-    return our_wer() / naive if naive else 0.0
-
-
-@figure("stt_silence_words")
-def stt_silence_words(bench: Bench) -> float:
-    """Words heard in the silence and noise fixtures (Whisper alone invents some)."""
-    transcriber, fixtures = voice_fixtures()
-    return float(sum(len(transcriber.transcribe(e["audio"]).split())
-                     for e in fixtures.values() if not e["text"]))
-
-
-@functools.cache
 def bench_pulse() -> Any:
     """Start (once) the private PulseAudio every sound figure shares, with a null sink and a
     microphone fed from a pipe, as the tests do; it becomes this process's sound card
@@ -385,4 +275,5 @@ def tts_first_audio_ms_pyttsx3(bench: Bench) -> float:
 
 
 import bench_daemon  # noqa: E402, F401  (registers the daemon's figures)
+import bench_stt  # noqa: E402, F401  (the speech-to-text figures)
 import bench_tasks  # noqa: E402, F401  (the embedded model's task and voice figures)

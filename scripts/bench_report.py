@@ -25,7 +25,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     "run_js_ms": ("max", 10),
     "turn_overhead_ms": ("max", 50),
     "stt_release_to_text_ms_5s": ("max", 150),
-    "stt_wer_vs_naive": ("max", 0.5),
+    "stt_wer_test": ("max", 0.05),
+    "stt_wer_test_vs_naive": ("max", 0.6),
     "stt_silence_words": ("max", 0),
     "tts_first_audio_ms": ("max", 400),  # the default engine, Piper
     "tts_first_audio_ms_espeak_ng": ("max", 150),
