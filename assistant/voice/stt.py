@@ -40,8 +40,11 @@ WHOLE_S = 28.0  # audio up to this long is decoded in one window fitted to it
 TRIM_MARGIN_S = 0.2  # audio kept around the speech the voice-activity filter found
 MIN_PIECE_S = 1.0  # a take is cut at pauses into pieces at least this long...
 MAX_PIECE_S = 8.0  # ...and at its quietest moment when no pause comes for this long
-# With "auto", a take's first piece is at least this long: Whisper base places shorter
-# ones in the wrong language far more often (robotic French: 9 of 15 right at 2 s, 11 at 3).
+# With "auto", the language a take's first piece is found in holds for the take when
+# Whisper is at least this sure of it, or the piece is at least DETECT_S long; else the
+# piece is decoded again with more speech. English was found at 0.87 or more from 1.5 s
+# of speech; robotic French under 2 s, at 0.6 or less when wrong (Latin, Thai, Polish).
+SURE = 0.7
 DETECT_S = 3.0
 MIN_TAIL_S = 0.1
 TAIL_WINDOW_S = 6.0
@@ -53,10 +56,12 @@ class ModelError(Exception):
 
 @dataclass(frozen=True)
 class Heard:
-    """A transcript and the language it was heard in (ISO 639-1; "" when nothing was)."""
+    """A transcript and the language it was heard in (ISO 639-1; "" when nothing was),
+    with how sure finding that language was (1 when it was given)."""
 
     text: str
     language: str = ""
+    language_prob: float = 1.0
 
 
 def chosen_model(model: str, language: str) -> str:
@@ -258,12 +263,9 @@ class Transcriber:
             text = join(segment.text for segment in segments)
             return Heard(text, found if text else "")
         piece = decoder.decode(audio, before, min_window_s, language, hints)
-        return Heard("") if piece.speechless else Heard(piece.text, piece.language)
-
-    @property
-    def detects(self) -> bool:
-        """Whether each take's language is found (auto, on a multilingual model)."""
-        return self._engine() is None and self.decoder.language == "auto"
+        if piece.speechless:
+            return Heard("")
+        return Heard(piece.text, piece.language, piece.language_prob)
 
     def hear(self, audio: Any, hints: str = "") -> Heard:
         """The text of one take and its language; empty for takes under MIN_TAKE_S,
@@ -317,6 +319,7 @@ class Take:
         self._total = 0
         self._settled: list[str] = []
         self._language = ""  # the first piece's: the rest of the take keeps it
+        self._doubted = 0  # the end of a first piece whose language was in doubt
         self._lock = threading.Lock()  # guards the fed blocks
         self._decoding = threading.Lock()  # one piece at a time; finish() waits for it
         self._wake = threading.Event()
@@ -368,17 +371,21 @@ class Take:
     def _settle(self) -> None:
         """Decode the audio up to the latest pause, if there is one worth cutting at."""
         pending = self._collect()[self._start:]
-        least = DETECT_S if not self._language and self._transcriber.detects else MIN_PIECE_S
-        if len(pending) < least * SAMPLE_RATE:
+        if len(pending) < MIN_PIECE_S * SAMPLE_RATE:
             return
-        cut = cut_point(pending, speech_spans(pending), least)
-        if cut is None:
+        cut = cut_point(pending, speech_spans(pending))
+        if cut is None or self._start + cut <= self._doubted:
             return
         with self._decoding:
             if self._done:
                 return
-            self._keep(self._transcriber.piece(pending[:cut], self.settled,
-                                               language=self._language, hints=self._hints()))
+            heard = self._transcriber.piece(pending[:cut], self.settled,
+                                            language=self._language, hints=self._hints())
+            if (heard.text and not self._language and heard.language_prob < SURE
+                    and cut < DETECT_S * SAMPLE_RATE):
+                self._doubted = self._start + cut  # wait for a later pause, more speech
+                return
+            self._keep(heard)
             self._start += cut
 
     def finish(self) -> str:
@@ -403,10 +410,9 @@ class Take:
             self._language = self._language or heard.language
 
 
-def cut_point(audio: Any, spans: list[tuple[int, int]],
-              least: float = MIN_PIECE_S) -> int | None:
+def cut_point(audio: Any, spans: list[tuple[int, int]]) -> int | None:
     """Where to end the next piece: the middle of the latest pause with at least
-    `least` seconds before it; past MAX_PIECE_S without one, the quietest moment of the
+    MIN_PIECE_S before it; past MAX_PIECE_S without one, the quietest moment of the
     last seconds, so the tail left for release stays short. None: keep listening."""
     import numpy as np
 
@@ -418,7 +424,7 @@ def cut_point(audio: Any, spans: list[tuple[int, int]],
     if length - spans[-1][1] >= pause:
         gaps.append((spans[-1][1], length))
     cuts = [(end + start) // 2 for end, start in gaps
-            if (end + start) // 2 >= least * SAMPLE_RATE]
+            if (end + start) // 2 >= MIN_PIECE_S * SAMPLE_RATE]
     if cuts:
         return cuts[-1]
     if length < MAX_PIECE_S * SAMPLE_RATE:

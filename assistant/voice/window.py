@@ -18,7 +18,7 @@ piece that comes out repetitive or unsure is decoded again without them. A multi
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from assistant.voice.wav import SAMPLE_RATE
@@ -45,6 +45,7 @@ class Piece:
     no_speech_prob: float
     avg_logprob: float
     language: str = "en"  # ISO 639-1, as decoded (found, for "auto")
+    language_prob: float = 1.0  # how sure finding it was (1 when it was given)
 
     @property
     def doubtful(self) -> bool:
@@ -108,11 +109,12 @@ class WindowDecoder:
         seconds = LEAD_S + len(audio) / SAMPLE_RATE
         window = min(FULL_WINDOW_S, max(min_window_s, seconds + PAD_S))
         piece = self._decode(audio, window, before, language, hints)
+        found = piece.language_prob
         if hints and piece.doubtful:  # a list of names can send a small model into a loop
             piece = self._decode(audio, window, before, piece.language)
         if window < FULL_WINDOW_S and piece.doubtful:
             piece = self._decode(audio, FULL_WINDOW_S, before, piece.language, hints)
-        return piece
+        return replace(piece, language_prob=found)
 
     def _decode(self, audio: Any, window_s: float, before: str, language: str = "",
                 hints: str = "") -> Piece:
@@ -125,9 +127,10 @@ class WindowDecoder:
         features = self._model.feature_extractor(audio, padding=frames * HOP - len(audio) + HOP)
         features = np.ascontiguousarray(features[None, :, :frames], dtype=np.float32)
         encoded = self._model.model.encode(ctranslate2.StorageView.from_array(features))
-        language = language or self.language
+        language, sure = language or self.language, 1.0
         if language == "auto":
-            language = self._model.model.detect_language(encoded)[0][0][0].strip("<|>")
+            token, sure = self._model.model.detect_language(encoded)[0][0]
+            language = token.strip("<|>")
         tokenizer = self.tokenizer(language)
         prompt = prompt_tokens(tokenizer, before, hints)
         result = self._model.model.generate(
@@ -139,4 +142,5 @@ class WindowDecoder:
         )[0]
         tokens = result.sequences_ids[0]
         text = tokenizer.decode(tokens).strip()
-        return Piece(text, result.no_speech_prob, result.scores[0] if text else 0.0, language)
+        return Piece(text, result.no_speech_prob, result.scores[0] if text else 0.0, language,
+                     sure)

@@ -73,18 +73,41 @@ def test_french_named_is_french_even_where_auto_hears_latin(base: Any) -> None:
     assert heard.language == "fr" and heard.text.lower().startswith("le dossier")
 
 
-def test_a_take_keeps_the_language_of_its_first_piece(base: Any) -> None:
+def held(transcriber: Any, *parts: str) -> tuple[str, str]:
+    """The text and language of a take of the French `parts`, half a second apart, fed at
+    the pace of speech as while the key is held."""
+    import time
+
     import numpy as np
 
     from assistant.voice.wav import SAMPLE_RATE
 
     pause = np.zeros(SAMPLE_RATE // 2, dtype=np.float32)
-    audio = np.concatenate([french(FRENCH), pause, french(FRENCH_TOO)])
-    take = base.take(step_s=0.5)
-    for start in range(0, len(audio), SAMPLE_RATE // 10):
-        take.feed(audio[start:start + SAMPLE_RATE // 10])
+    audio = np.concatenate([piece for part in parts for piece in (french(part), pause)])
+    take = transcriber.take()
+    begin, block = time.monotonic(), SAMPLE_RATE // 20
+    for n, start in enumerate(range(0, len(audio), block)):
+        take.feed(audio[start:start + block])
+        time.sleep(max(0.0, begin + (n + 1) * 0.05 - time.monotonic()))
     text = take.finish()
-    assert take.language == "fr" and text.lower().count("nouveau dossier") == 2, text
+    return text, take.language
+
+
+def test_a_take_keeps_the_language_of_its_first_piece(base: Any) -> None:
+    text, language = held(base, FRENCH, FRENCH_TOO)
+    assert language == "fr" and text.lower().count("nouveau dossier") == 2, text
+
+
+@pytest.mark.parametrize("parts", [
+    ("Renomme les photos de vacances par date,", "puis range-les dans un nouveau dossier."),
+    ("Crée un dossier,", "qui s'appelle rapports sur le bureau."),
+])
+def test_a_short_first_piece_in_doubt_waits_for_more_speech(base: Any,
+                                                           parts: tuple[str, str]) -> None:
+    """Alone, each first piece is found in Hungarian or Spanish, unsurely."""
+    assert base.hear(french(parts[0])).language_prob < 0.7
+    text, language = held(base, *parts)
+    assert language == "fr" and "dossier" in text.lower(), text
 
 
 def test_tiny_en_hears_english_only(transcriber: Any) -> None:
@@ -114,15 +137,3 @@ def test_base_missing_says_how_to_install_it(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match=r"not installed in .*: run ./scripts/setup \(or "
                                          r"assistant models pull base\)"):
         Transcriber("base", models=tmp_path).load()
-
-
-def test_a_take_that_must_find_its_language_is_cut_only_after_enough_speech() -> None:
-    import numpy as np
-
-    from assistant.voice.stt import DETECT_S, cut_point
-    from assistant.voice.wav import SAMPLE_RATE
-
-    audio = np.zeros(5 * SAMPLE_RATE, dtype=np.float32)
-    spans = [(0, int(1.5 * SAMPLE_RATE)), (2 * SAMPLE_RATE, 5 * SAMPLE_RATE)]  # talking on
-    assert cut_point(audio, spans) == int(1.75 * SAMPLE_RATE)
-    assert cut_point(audio, spans, DETECT_S) is None
