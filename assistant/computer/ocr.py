@@ -54,6 +54,11 @@ def forget() -> None:
             store.clear()
 
 
+def warm() -> bool:
+    """Whether an engine is loaded in this process, so a read costs no start-up."""
+    return bool(_engines)
+
+
 class _Screen:
     """Detection boxes of one screen image, and the texts read in them so far."""
 

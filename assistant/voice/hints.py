@@ -3,10 +3,11 @@
 Whisper continues its prompt: a name it has just read there ("Kdenlive", "GnuCash",
 "quarterly_forecast_v2.xlsx") it writes as shown, instead of common words that sound
 alike ("K8 and Live", "the boot cache"). The words come from what the user sees when
-they press the key: the labels on screen (the OCR text map), window titles, and the
-files and folders of the working directory. They are gathered in the background from the
-key press, so release never waits for them: a piece decoded before the screen is read
-goes with the folder's names only.
+they press the key: window titles, the labels on screen (the OCR text map, when the
+OCR engine is already loaded: loading it costs seconds and memory a take should not
+pay), and the files and folders of the working directory. They are gathered in the
+background from the key press, so release never waits for them: a piece decoded before
+the screen is read goes with the folder's names only.
 """
 
 from __future__ import annotations
@@ -36,8 +37,8 @@ def folder_words(folder: str | Path = ".", limit: int = MAX_FOLDER_ENTRIES) -> l
 
 
 def screen_words() -> list[str]:
-    """Window titles and the short labels of the screen's OCR text map, in reading order;
-    nothing when there is no display or no OCR engine."""
+    """Window titles and, when the OCR engine is loaded, the short labels of the screen's
+    text map in reading order; nothing without a display."""
     from assistant.computer import display, ocr, windows
     from assistant.computer.capability import Unavailable, require_display
 
@@ -48,9 +49,10 @@ def screen_words() -> list[str]:
     words: list[str] = []
     with contextlib.suppress(Exception):  # a window manager without a client list
         words += [str(window.get("title", "")) for window in windows.list()]
-    with contextlib.suppress(Exception):  # no OCR engine: titles are all there is
-        image = display.capture(display.viewport())
-        words += [str(item.get("text", "")) for item in ocr.read(image)]
+    if ocr.warm():
+        with contextlib.suppress(Exception):  # a screen that cannot be read: titles only
+            image = display.capture(display.viewport())
+            words += [str(item.get("text", "")) for item in ocr.read(image)]
     return [word for word in words if len(word.split()) <= MAX_LABEL_WORDS]
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from assistant.choices import HotkeyMode
+from assistant.voice.hints import Hints
 from assistant.voice.hotkey import Hotkey
 from assistant.voice.recorder import Recorder
 from assistant.voice.stt import Take, Transcriber
@@ -44,7 +45,7 @@ class PushToTalk:
         if self.speaker is not None:
             self.speaker.stop()
         with self._lock:
-            self._take = self.transcriber.take()
+            self._take = self.transcriber.take(hints=Hints().text)
             self.recorder.start(self._take.feed)
         self._on_state("listening")
 
