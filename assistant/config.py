@@ -78,9 +78,9 @@ class Settings:
     # the daemon: a request after this many minutes of silence starts a new conversation
     # (0 = never)
     conversation_idle_minutes: float = 10.0
-    # the daemon: seconds its LLM client (litellm, in a process of its own, ~200 MB) stays
-    # after the last request; the hotkey starts it again (0 = never stopped)
-    llm_keep_alive: float = 300.0
+    # the daemon: seconds its LLM client (litellm, in a process of its own, ~200 MB) and
+    # its voice stay after the last request; the hotkey loads them again (0 = always kept)
+    keep_alive: float = 300.0
     # local models: offline = only models on this machine or its network (--local);
     # vision_model replaces model for turns that carry an image; embedded = start the
     # embedded model when no other model is configured or found; embedded_model = which

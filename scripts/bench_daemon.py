@@ -28,6 +28,8 @@ HOTKEY = "ctrl+alt+space"
 POPUP = "assistant: run this?"
 PANEL = "assistant: thinking"  # the panel with the request as heard, before any answer
 PROPOSAL_SAID = "Shall I run it?"  # ends the line the daemon says for every proposal
+KEEP_ALIVE_S = 20  # keep_alive here: longer than the gaps between a figure's turns
+LLM_SERVER = "assistant.llm.chatml"  # the embedded model's server, on its command line
 
 
 class BenchDaemon:
@@ -43,12 +45,15 @@ class BenchDaemon:
         from bench_figures import bench_pulse, desktop_display
         from bench_stt import voice_fixtures
 
+        from tests.support import tray_host
         from tests.support.llm_server import LLMServer
 
-        desktop_display()
+        display = desktop_display()
         _, self.fixtures = voice_fixtures()
         self.stack = ExitStack()
         atexit.register(self.stack.close)
+        if shutil.which("trayer") and shutil.which("dbus-daemon"):  # the tray icon is up
+            self.stack.enter_context(tray_host.running(display))
         self.home = Path(self.stack.enter_context(tempfile.TemporaryDirectory()))
         self.pulse = bench_pulse()
         self.data = self.home / "data"
@@ -61,7 +66,8 @@ class BenchDaemon:
                "ASSISTANT_CONFIG_DIR": str(self.home / "config"),
                "ASSISTANT_API_KEY": "bench", "ASSISTANT_CODE_STYLE": "tools",
                "ASSISTANT_INPUT_DEVICE": "pulse", "ASSISTANT_OUTPUT_DEVICE": "pulse",
-               "ASSISTANT_SCREEN_CONTEXT": "never"}
+               "ASSISTANT_SCREEN_CONTEXT": "never",
+               "ASSISTANT_KEEP_ALIVE": str(KEEP_ALIVE_S)}
         self.lines: list[str] = []
         self.stamps: list[float] = []  # time.monotonic() when each line arrived
         self.patience = 600.0 if embedded else 60.0  # seconds a turn may take
@@ -107,13 +113,16 @@ class BenchDaemon:
             except subprocess.TimeoutExpired:
                 self.process.kill()
 
-    def tree(self) -> list[int]:
-        """The daemon and every process below it (runtimes, the speech engine)."""
+    def tree(self, llm_server: bool = True) -> list[int]:
+        """The daemon and every process below it (runtimes, the speech engine, the LLM
+        client); without `llm_server`, not the embedded model's server and its children."""
         parents: dict[int, int] = {}
         for entry in Path("/proc").iterdir():
             if entry.name.isdigit():
                 try:
                     fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                    if not llm_server and LLM_SERVER in (entry / "cmdline").read_text():
+                        continue
                 except OSError:
                     continue
                 parents[int(entry.name)] = int(fields[1])
@@ -134,8 +143,10 @@ class BenchDaemon:
         return total / ticks
 
     def rss_mb(self) -> float:
+        """Resident MB of the daemon and its processes; the embedded model's server is the
+        LLM's, not the daemon's, and is left out."""
         total = 0
-        for pid in self.tree():
+        for pid in self.tree(llm_server=False):
             try:
                 status = Path(f"/proc/{pid}/status").read_text()
             except OSError:
@@ -238,9 +249,13 @@ def daemon_turn_growth_mb(bench: Bench) -> float:
 
 @figure("daemon_idle_rss_mb")
 def daemon_idle_rss_mb(bench: Bench) -> float:
-    """Resident memory of the idle daemon and its processes, with the speech model, the
-    voice and the LLM client loaded."""
+    """Resident memory of the idle daemon and its processes after a voice turn, once its
+    LLM client's process has ended (keep_alive: 300 s by default, KEEP_ALIVE_S here):
+    the speech model, the voice, the popup, the tray and the hotkey up."""
     daemon = bench_daemon()
+    mark = len(daemon.lines)
+    daemon.release_to_popup(daemon.fixtures["piper_disk"]["audio"])
+    daemon.wait_for("LLM client process stopped", KEEP_ALIVE_S + 60, mark)
     settle(daemon)
     return daemon.rss_mb()
 

@@ -4,8 +4,9 @@ degrades.
 The hotkey is armed first (within a second), the speech model and the LLM client load in
 the background, Tk runs on the main thread until Quit, SIGTERM or SIGINT. Without a tray
 host, a microphone or a speech engine the daemon says so once and goes on with the rest.
-The LLM client (litellm) lives in a process of its own that ends after `llm_keep_alive`
-seconds without a request, so an idle daemon does not hold it (llm/process.py).
+The LLM client (litellm) lives in a process of its own that ends after `keep_alive`
+seconds without a request, and the voice is dropped with it, so an idle daemon holds
+neither (llm/process.py, voice.tts.OnDemand); the hotkey loads both again.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ def _run(settings: Settings, commands: dict[str, Callable[[], str]],
     notifier = Notifier(log)
     transcriber, recorder, problem = _microphone(settings)
     popup = Popup()
-    llm = LLMProcess(settings.llm_keep_alive, lambda line: log(f"assistant daemon: {line}"))
+    llm = LLMProcess(settings.keep_alive, lambda line: log(f"assistant daemon: {line}"))
     try:
         daemon = Daemon(settings, popup=popup,
                         make_assistant=functools.partial(Assistant, backend=llm),
@@ -89,6 +90,7 @@ def _run(settings: Settings, commands: dict[str, Callable[[], str]],
         log(f"assistant daemon: {exc}")
         llm.close()
         return EXIT_SETTINGS
+    llm.on_stop = daemon.rest
     if problem:
         daemon.tell_once("microphone", problem)
     commands["raise"] = daemon.bring_forward
@@ -196,13 +198,14 @@ def _warm_up(daemon: Daemon, settings: Settings, notifier: Notifier, quiet: bool
             from assistant.voice.player import Player
             from assistant.voice.recorder import AudioDeviceError
             from assistant.voice.speaker import Speaker
-            from assistant.voice.tts import TTSError, make_engine
+            from assistant.voice.tts import OnDemand, TTSError, make_engine
 
             try:
+                voice = OnDemand(lambda: make_engine(settings.tts_engine, settings.tts_voice))
                 daemon.attach_speaker(Speaker(
-                    make_engine(settings.tts_engine, settings.tts_voice),
-                    Player(settings.output_device or None),
+                    voice, Player(settings.output_device or None),
                     on_error=lambda exc: log(f"assistant daemon: speech failed: {exc}")))
+                daemon.voice = voice
             except (AudioDeviceError, TTSError) as exc:
                 notifier.once("speech", f"answers are not spoken: {exc}")
         except ImportError as exc:

@@ -11,6 +11,7 @@ This object is also what the tray menu reads and calls (assistant.ui.tray.TrayAc
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 import time
@@ -18,6 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from assistant.config import Settings
+from assistant.daemon import memory
 from assistant.daemon.approvals import Approvals
 from assistant.daemon.entry import RequestEntry
 from assistant.daemon.fresh import asks_fresh_start, idle_note
@@ -48,7 +50,7 @@ from assistant.events import (
     assert_never,
 )
 from assistant.voice.brief import brief_error
-from assistant.voice.hints import Hints
+from assistant.voice.tts import OnDemand, TTSError
 from assistant.voice.voices import Voices
 
 if TYPE_CHECKING:
@@ -72,6 +74,7 @@ class Daemon(TrayMenu):
         self.transcriber = transcriber
         self.recorder = recorder
         self.speaker: SpeakerLike | None = None  # attached once the voice is loaded
+        self.voice: OnDemand | None = None  # its engine, dropped when idle
         self.voices: Voices | None = None  # the speaker's voice for each language
         self.notifier = notifier
         self.log = log
@@ -244,7 +247,7 @@ class Daemon(TrayMenu):
         with self._take_lock:
             if self._take is not None:
                 return
-            take = self.transcriber.take(hints=Hints(screen=self.screen_context).text)
+            take = self.transcriber.take()
             try:
                 self.recorder.start(take.feed)
             except AudioDeviceError as exc:
@@ -254,13 +257,26 @@ class Daemon(TrayMenu):
             self._take = take
         self.popup.wake()  # a proposal may follow soon
         self.warm_up()
-
-    def warm_up(self) -> None:
-        """Ready the LLM client while the user speaks or types: after a long silence it
-        was stopped to free its memory (llm_keep_alive)."""
-        threading.Thread(target=self.assistant.warm_up, name="llm-warm-up", daemon=True).start()
         reply = self.approvals.pending is not None
         self.machine.to("listening", "your answer to the proposal" if reply else "")
+
+    def warm_up(self) -> None:
+        """Ready the LLM client and the voice while the user speaks or types: after a long
+        silence they were dropped to free their memory (keep_alive, `rest`)."""
+        threading.Thread(target=self._ready, name="warm-up", daemon=True).start()
+
+    def _ready(self) -> None:
+        self.assistant.warm_up()
+        if self.voice is not None:
+            with contextlib.suppress(TTSError):  # said when it fails to speak
+                self.voice.load()
+
+    def rest(self) -> None:
+        """Nobody has asked for anything for keep_alive seconds: drop the voice, and give
+        what it and the LLM client's last turns freed back to the system."""
+        if self.voice is not None:
+            self.voice.rest()
+        memory.trim()
 
     def _end_take(self) -> None:
         with self._take_lock:

@@ -49,6 +49,7 @@ class LLMProcess:
         self._active = 0
         self._last = time.monotonic()
         self._timer: threading.Timer | None = None
+        self.on_stop: Callable[[], None] | None = None  # called after an idle stop
 
     @property
     def pid(self) -> int | None:
@@ -148,6 +149,8 @@ class LLMProcess:
             child, self._child = self._child, None
         child.end()
         self._log(f"LLM client process stopped after {idle:.0f} s idle")
+        if self.on_stop is not None:
+            self.on_stop()
 
 
 def _result(message: dict[str, Any]) -> Any:

@@ -147,6 +147,33 @@ class PiperEngine:
         return audio.astype(np.float32), self._voice.config.sample_rate
 
 
+class OnDemand:
+    """An engine made when needed and dropped by `rest()`: Piper's voice holds about 75 MB
+    that a daemon nobody speaks to need not keep. Made again in about half a second,
+    from the hotkey on (`load()`), it is ready long before the answer's first sentence."""
+
+    def __init__(self, make: Callable[[], Engine]) -> None:
+        """Makes the engine once now, so a missing voice is a TTSError at start-up."""
+        self._make = make
+        self._lock = threading.Lock()
+        self._engine: Engine | None = make()
+        self.name = self._engine.name
+
+    def load(self) -> Engine:
+        with self._lock:
+            if self._engine is None:
+                self._engine = self._make()
+            return self._engine
+
+    def synthesize(self, text: str) -> tuple[Any, int]:
+        return self.load().synthesize(text)
+
+    def rest(self) -> None:
+        """Drop the engine (a sentence being synthesized finishes first)."""
+        with self._lock:
+            self._engine = None
+
+
 def piper_voice_files(voice: str) -> tuple[Path, Path]:
     """The .onnx and .onnx.json of a voice: a path, or the joe voice from its wheel."""
     if voice:

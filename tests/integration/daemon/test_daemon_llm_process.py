@@ -1,5 +1,5 @@
 """The daemon's LLM client lives in a process of its own: the daemon never loads litellm,
-the child ends after llm_keep_alive seconds without a request (reaped, no zombie), and a
+the child ends after keep_alive seconds without a request (reaped, no zombie), and a
 request after that starts it again and is answered."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def parent(pid: int) -> int:
 
 def test_the_llm_client_ends_when_idle_and_starts_again(
         display: str, pulse, tmp_path: Path, llm: LLMServer) -> None:
-    with ready_daemon(tmp_path, llm, config="llm_keep_alive = 4\n") as daemon:
+    with ready_daemon(tmp_path, llm, config="keep_alive = 4\n") as daemon:
         pid = int(STARTED.match(daemon.wait_for(STARTED.match, timeout=10))[1])  # type: ignore[index]
         assert parent(pid) == daemon.process.pid
         daemon.wait_for("LLM client process stopped after", timeout=120)

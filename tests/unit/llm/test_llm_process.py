@@ -124,7 +124,8 @@ def test_an_idle_child_ends_is_reaped_and_the_next_call_starts_another() -> None
     finally:
         backend.close()
     assert lines[0] == f"LLM client process started (pid {first})"
-    assert re.fullmatch(r"LLM client process stopped after \d+ s idle", lines[1])
+    assert any(re.fullmatch(r"LLM client process stopped after \d+ s idle", line)
+               for line in lines), lines
 
 
 def test_a_child_that_dies_fails_the_call_in_one_line(
