@@ -50,6 +50,7 @@ from assistant.events import (
     assert_never,
 )
 from assistant.voice.brief import brief_error
+from assistant.voice.hints import Hints
 from assistant.voice.tts import OnDemand, TTSError
 from assistant.voice.voices import Voices
 
@@ -247,7 +248,7 @@ class Daemon(TrayMenu):
         with self._take_lock:
             if self._take is not None:
                 return
-            take = self.transcriber.take()
+            take = self.transcriber.take(hints=Hints(screen=self.screen_context).text)
             try:
                 self.recorder.start(take.feed)
             except AudioDeviceError as exc:
