@@ -63,7 +63,8 @@ class Settings:
     data_dir: str = ""
     config_dir: str = ""
     # voice: "" model = the built-in tiny.en (base for a language other than English);
-    # stt_language = an ISO 639-1 code, or auto (English on tiny.en, found per take on base);
+    # stt_language = an ISO 639-1 code, auto (English on tiny.en, found per take on base), or
+    # codes separated by commas (en,fr: found among them);
     # device = a name part or index ("" = default)
     stt_model: str = ""
     stt_language: str = "auto"

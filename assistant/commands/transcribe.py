@@ -18,8 +18,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--model", help="tiny.en (built in), base (multilingual), a "
                                         "faster-whisper name, or a folder")
     parser.add_argument("--language", help="auto (found by the multilingual base unless "
-                                           "--model says otherwise), or a code such as en, "
-                                           "fr, de (default: stt_language)")
+                                           "--model says otherwise), a code such as en, fr, "
+                                           "de, or several: en,fr (default: stt_language)")
     args = parser.parse_args(argv)
 
     from assistant.voice.stt import MULTILINGUAL, ModelError, Transcriber, transcribe_file

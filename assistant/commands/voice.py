@@ -28,7 +28,8 @@ def add_voice_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tts-engine", help="auto, espeak-ng, pyttsx3 or piper")
     parser.add_argument("--stt-model", help="tiny.en (built in), base (multilingual), a "
                                             "faster-whisper name, a folder")
-    parser.add_argument("--stt-language", help="auto, or a language code such as fr")
+    parser.add_argument("--stt-language", help="auto, a language code such as fr, or several: "
+                                               "en,fr")
     parser.add_argument("--quiet", action="store_true", help="print answers, do not speak them")
 
 

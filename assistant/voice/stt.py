@@ -28,6 +28,7 @@ from assistant.voice.window import (
     PAUSE_MS,
     WindowDecoder,
     speech_spans,
+    to_find,
 )
 
 if TYPE_CHECKING:
@@ -137,12 +138,12 @@ def not_downloaded(exc: BaseException) -> bool:
 class Transcriber:
     """One loaded model; `load()` may run in the background while the user starts talking.
     `language` is an ISO 639-1 code, or "auto": found per take by a multilingual model,
-    English for an English-only one."""
+    English for an English-only one; or codes separated by commas: found among them."""
 
     def __init__(self, model: str = "", language: str = "auto", cpu_threads: int = 0,
                  models: Path | None = None) -> None:
         self.model_name = chosen_model(model, language)
-        self.language = language.strip().lower() or "auto"
+        self.language = "".join(language.split()).lower() or "auto"
         self._cpu_threads = cpu_threads
         self._models = models
         self._model: Any = None
@@ -187,11 +188,14 @@ class Transcriber:
     def _check_language(self, model: Any) -> None:
         from faster_whisper.tokenizer import _LANGUAGE_CODES
 
-        if self.language == "auto" or (self.language == "en"):
+        codes = self.language.split(",")
+        if codes in (["auto"], ["en"]):
             return
-        if self.language not in _LANGUAGE_CODES:
-            raise ModelError(f"stt_language {self.language!r} is not a language Whisper knows: "
-                             "use auto, or a code such as en, fr, de, es")
+        unknown = sorted(set(codes) - set(_LANGUAGE_CODES))  # "auto" in a list is one
+        if unknown:
+            raise ModelError(f"stt_language {self.language!r}: {', '.join(unknown)} is not a "
+                             "language Whisper knows: use auto, a code such as en, fr, de, es, "
+                             "or several (en,fr)")
         if not model.model.is_multilingual:
             raise ModelError(f"speech model {self.model_name} understands English only: for "
                              f"{self.language}, set stt_model = \"{MULTILINGUAL}\" (or leave "
@@ -227,7 +231,7 @@ class Transcriber:
         language = language or self.decoder.language
         segments, info = self.model.transcribe(
             audio,
-            language=None if language == "auto" else language,
+            language=None if to_find(language) else language,
             beam_size=1,
             vad_filter=True,
             condition_on_previous_text=False,
@@ -250,7 +254,7 @@ class Transcriber:
         `hints` words the user is likely to say (hints.py)."""
         engine = self._engine()
         if engine is not None:
-            fixed = "" if self.language == "auto" else self.language
+            fixed = "" if to_find(self.language) else self.language
             return Heard(str(engine.transcribe(audio)).strip(), fixed)
         decoder = self.decoder
         spans = speech_spans(audio)

@@ -72,6 +72,11 @@ def prompt_tokens(tokenizer: Any, before: str = "", hints: str = "") -> list[int
     return [*previous, *tokenizer.sot_sequence]
 
 
+def to_find(language: str) -> bool:
+    """Whether a language setting asks to find the language: "auto", or "en,fr"."""
+    return language == "auto" or "," in language
+
+
 def speech_spans(audio: Any) -> list[tuple[int, int]]:
     """(start, end) samples of speech, split at pauses of PAUSE_MS (Silero VAD: about 3 ms
     per second of audio, and noise is not speech)."""
@@ -83,8 +88,8 @@ def speech_spans(audio: Any) -> list[tuple[int, int]]:
 
 class WindowDecoder:
     """Greedy decoding of one piece, with the text said before it as the prompt.
-    `language` is an ISO 639-1 code, or "auto" to find it per piece; an English-only
-    model always decodes English."""
+    `language` is an ISO 639-1 code, "auto" to find it per piece, or codes separated by
+    commas ("en,fr") to find it among them; an English-only model always decodes English."""
 
     def __init__(self, model: Any, language: str = "en") -> None:
         self._model = model
@@ -99,6 +104,16 @@ class WindowDecoder:
                 self._model.hf_tokenizer, self._model.model.is_multilingual,
                 task="transcribe", language=language)
         return self._tokenizers[language]
+
+    def _find(self, encoded: Any, among: str) -> tuple[str, float]:
+        """The likeliest language of the piece, among the comma-separated codes unless
+        `among` is "auto", and its share of their probability."""
+        found = [(token.strip("<|>"), p)
+                 for token, p in self._model.model.detect_language(encoded)[0]]
+        if among != "auto":
+            allowed = set(among.split(","))
+            found = [(code, p) for code, p in found if code in allowed]
+        return found[0][0], found[0][1] / (sum(p for _, p in found) or 1.0)
 
     def decode(self, audio: Any, before: str = "", min_window_s: float = MIN_WINDOW_S,
                language: str = "", hints: str = "") -> Piece:
@@ -128,9 +143,8 @@ class WindowDecoder:
         features = np.ascontiguousarray(features[None, :, :frames], dtype=np.float32)
         encoded = self._model.model.encode(ctranslate2.StorageView.from_array(features))
         language, sure = language or self.language, 1.0
-        if language == "auto":
-            token, sure = self._model.model.detect_language(encoded)[0][0]
-            language = token.strip("<|>")
+        if to_find(language):
+            language, sure = self._find(encoded, language)
         tokenizer = self.tokenizer(language)
         prompt = prompt_tokens(tokenizer, before, hints)
         result = self._model.model.generate(

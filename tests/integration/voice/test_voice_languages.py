@@ -31,7 +31,7 @@ def transcribe(*args: str) -> dict[str, object]:
     return dict(json.loads(done.stdout))
 
 
-@pytest.mark.parametrize("language", ["fr", "auto"])
+@pytest.mark.parametrize("language", ["fr", "auto", "en,fr"])
 def test_transcribe_hears_a_french_take_named_or_found(tmp_path: Path, language: str) -> None:
     from assistant.voice.wav import write_wav
 

@@ -65,12 +65,23 @@ def test_auto_finds_french_and_transcribes_it_in_french(base: Any, text: str) ->
     assert "nouveau dossier" in heard.text.lower() and "photo" in heard.text.lower()
 
 
-def test_french_named_is_french_even_where_auto_hears_latin(base: Any) -> None:
+@pytest.mark.parametrize("language", ["fr", "en,fr", "EN, FR"])
+def test_french_named_or_among_two_is_french_even_where_auto_hears_latin(
+    base: Any, language: str
+) -> None:
     take = french("Le dossier des rapports contient douze fichiers, et le plus gros pèse "
                   "trois mégaoctets.")
     assert base.hear(take).language != "fr"
-    heard = model("base", "fr").hear(take)
+    heard = model("base", language).hear(take)
     assert heard.language == "fr" and heard.text.lower().startswith("le dossier")
+
+
+def test_english_among_two_is_english(speech: dict[str, Any]) -> None:
+    from assistant.voice.wav import read_wav
+
+    entry = speech["espeak_weather"]
+    heard = model("base", "en,fr").hear(read_wav(entry["path"]))
+    assert heard.language == "en" and heard.language_prob > 0.9
 
 
 def held(transcriber: Any, *parts: str) -> tuple[str, str]:
@@ -124,11 +135,14 @@ def test_an_empty_model_picks_base_for_another_language_and_an_unknown_one_is_re
 ) -> None:
     from assistant.voice.stt import ModelError, Transcriber, chosen_model
 
-    assert [chosen_model("", language) for language in ("auto", "en", "fr")] == [
-        "tiny.en", "tiny.en", "base"]
+    assert [chosen_model("", language) for language in ("auto", "en", "fr", "en,fr")] == [
+        "tiny.en", "tiny.en", "base", "base"]
     assert chosen_model("tiny.en", "fr") == "tiny.en"
-    with pytest.raises(ModelError, match="'xx' is not a language Whisper knows"):
-        Transcriber("base", "xx", models=installed_stt("base").parent).load()
+    for wrong in ("xx", "auto,fr"):
+        with pytest.raises(ModelError, match=f"stt_language '{wrong}': .* is not a language"):
+            Transcriber("base", wrong, models=installed_stt("base").parent).load()
+    with pytest.raises(ModelError, match="understands English only: for en,fr"):
+        Transcriber("tiny.en", "en,fr").load()
 
 
 def test_base_missing_says_how_to_install_it(tmp_path: Path) -> None:
