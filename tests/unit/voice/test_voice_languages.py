@@ -15,7 +15,7 @@ from tests.support.models import installed_stt
 from tests.support.require import require
 
 # espeak-ng's French is robotic: base gets the gist, and these two it places in French
-# by itself (others it takes for Latin or Thai, see models/README.md).
+# by itself (others it takes for Latin, Malay or Japanese, see models/README.md).
 FRENCH = "Renomme les photos de vacances par date, puis range-les dans un nouveau dossier."
 FRENCH_TOO = ("J'ai renommé les photos de vacances par date et je les ai rangées dans un "
               "nouveau dossier.")
