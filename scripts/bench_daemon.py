@@ -67,7 +67,9 @@ class BenchDaemon:
                "ASSISTANT_API_KEY": "bench", "ASSISTANT_CODE_STYLE": "tools",
                "ASSISTANT_INPUT_DEVICE": "pulse", "ASSISTANT_OUTPUT_DEVICE": "pulse",
                "ASSISTANT_SCREEN_CONTEXT": "never",
-               "ASSISTANT_KEEP_ALIVE": str(KEEP_ALIVE_S)}
+               "ASSISTANT_KEEP_ALIVE": str(KEEP_ALIVE_S),
+               # a speech model other than the default: its folder, in BENCH_STT_MODEL
+               "ASSISTANT_STT_MODEL": os.environ.get("BENCH_STT_MODEL", "")}
         self.lines: list[str] = []
         self.stamps: list[float] = []  # time.monotonic() when each line arrived
         self.patience = 600.0 if embedded else 60.0  # seconds a turn may take
