@@ -76,8 +76,8 @@ UNSEEN_NAMES = (
 )
 SHOWN_ONLY = (
     "Your ```{} block was only shown: blocks with that tag never run, so nothing was "
-    "written and {} does not exist. Propose ```python or ```shell code that writes it, "
-    "then check that it is there."
+    "written or changed. Propose ```python or ```shell code that does it, then check the "
+    "result."
 )
 MISSING_FILES = (
     "{0} does not exist in the working folder yet, so the task is not done. Propose code "
@@ -88,7 +88,7 @@ MISSING_FILES = (
 FINDINGS = {
     "no_run": (NO_RUN, "nothing ran to find this out"),
     "missing": (MISSING_FILES, "{} does not exist"),
-    "shown": (SHOWN_ONLY, "{} was only shown, never written"),
+    "shown": (SHOWN_ONLY, "the {} block was only shown; nothing was written"),
     "unchanged": (UNCHANGED, "no file in the working folder changed"),
     "names": (UNSEEN_NAMES, "{} appears in no output"),
     "numbers": (UNSEEN_NUMBERS, "{} appears in no output"),
@@ -163,10 +163,11 @@ class AnswerCheck:
         present = [name for name, existed in self._existed.items() if existed]
         missing = [name for name, existed in self._existed.items()
                    if not existed and not (self.folder / name).exists()]
+        acts = MAKES.search(self.request) or CHANGES.search(self.request)
+        shown = shown_tags(answer) if acts and not self.code else []
+        if shown:
+            return "shown", (shown[0],)
         if missing and MAKES.search(self.request) and not NEGATION.search(answer):
-            shown = shown_tags(answer)
-            if shown:
-                return "shown", (shown[0], ", ".join(missing))
             return "missing", (", ".join(missing),)
         if not self.code:
             asks = ABOUT_THIS_MACHINE.search(self.request) or present

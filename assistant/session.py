@@ -33,8 +33,9 @@ from assistant.llm.results import (
     describe_run,
     failed_last_message,
     is_results_message,
+    send_back,
 )
-from assistant.prompt import answer_in, system_message
+from assistant.prompt import answer_in, folder_note, system_message
 from assistant.repeats import REPEATS_BEFORE_STOP, Repeats
 from assistant.runtime import Runtimes
 from assistant.runtime.changes import describe_changes, list_folder
@@ -171,7 +172,8 @@ class Session:
             return
         self._stop.clear()
         self.turns += 1
-        self.messages.append({"role": "user", "content": text + answer_in(language)})
+        note = folder_note(self.runtimes.cwd or os.getcwd()) + answer_in(language)
+        self.messages.append({"role": "user", "content": text + note})
         self._record({"kind": "user", "text": text})
         self._snapshot()
         if self.screen.wanted_for(text):
@@ -189,26 +191,19 @@ class Session:
             if reply is None:
                 yield from self._end("", "error")
                 return
-            self.messages.append(reply.message)
             self._record({"kind": "assistant", "text": reply.text, "model": reply.model})
             if reply.usage:
                 yield self._emit(Usage(reply.model, reply.usage[0], reply.usage[1]))
+            nudge = self._nudge(reply, state)
+            if nudge is not None:
+                send_back(self.messages, reply.message, nudge[0])
+                yield self._emit(Notice(nudge[1]))
+                continue
+            self.messages.append(reply.message)
             if self._stop.is_set():
                 self._close_calls(reply.calls, [])
                 yield from self._end(reply.text, "interrupted")
                 return
-            if not reply.calls and state.failed and not state.reminded:
-                state.reminded = True
-                self.messages.append(failed_last_message(state.last_exit))
-                yield self._emit(Notice("The model answered right after a failed run; it was "
-                                        "asked to fix it or to say that it did not work."))
-                continue
-            doubt = None if reply.calls else state.answer.problem(reply.text)
-            if doubt:
-                self.messages.append(check_message(doubt))
-                yield self._emit(Notice("The answer was checked against what ran: the model "
-                                        "was asked to look again."))
-                continue
             if not reply.calls:
                 doubt = state.answer.unconfirmed(reply.text)
                 if doubt:
@@ -223,6 +218,22 @@ class Session:
             if self.screen.wanted_after([call.code for call in reply.calls]):
                 yield from self._look()
             self._snapshot()
+
+    def _nudge(self, reply: Reply, state: _TurnState) -> tuple[dict[str, Any], str] | None:
+        """Why a final answer is not accepted yet, once each: what the model is told, and
+        the notice for the user. None to go on with the reply."""
+        if reply.calls or self._stop.is_set():
+            return None
+        if state.failed and not state.reminded:
+            state.reminded = True
+            return failed_last_message(state.last_exit), (
+                "The model answered right after a failed run; it was asked to fix it or to "
+                "say that it did not work.")
+        doubt = state.answer.problem(reply.text)
+        if doubt:
+            return check_message(doubt), ("The answer was checked against what ran: the model "
+                                          "was asked to look again.")
+        return None
 
     def _ask(self, system: str) -> Generator[Event, None, Reply | None]:
         """Stream one reply from the LLM; None (after an Error) when there is none."""

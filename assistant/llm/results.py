@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from assistant.events import RunEnd
@@ -37,13 +38,51 @@ def describe_run(end: RunEnd, changes: str = "") -> str:
 
 
 def _hint(end: RunEnd) -> str:
-    """What a failure means here, where small models guess wrong: a missing package is not
-    fixed by `pip install`, which reaches another interpreter than the one running the code."""
-    missing = re.search(r"ModuleNotFoundError: No module named '([\w.]+)'", end.output)
-    if end.exit_status == 0 or not missing:
+    """What a failure means here, for the few that small models misread again and again."""
+    if end.exit_status == 0:
+        return ""
+    return next((hint for hint in (_missing_module(end.output), _missing_folder(end.output),
+                                   _missing_key(end.output), _many_to_one(end.output)) if hint), "")
+
+
+def _missing_module(output: str) -> str:
+    """A missing package is not fixed by `pip install`, which reaches another interpreter
+    than the one running the code."""
+    missing = re.search(r"ModuleNotFoundError: No module named '([\w.]+)'", output)
+    if not missing:
         return ""
     return (f"{missing[1]} is not installed for the Python that runs your code, and pip "
             f"would install it elsewhere: do it another way. {python_packages()}.")
+
+
+def _missing_folder(output: str) -> str:
+    """Writing into a folder that is not there yet reads as a missing file."""
+    for path in re.findall(r"No such file or directory: '([^'\n]+)'|"
+                           r"^\S+: line \d+: ([^:\n]+): No such file or directory", output,
+                           re.MULTILINE):
+        folder = Path(next(part for part in path if part)).parent
+        if str(folder) not in ("", ".") and not folder.exists():
+            return (f"The folder {folder} does not exist (to write there, create it first: "
+                    f"os.makedirs('{folder}', exist_ok=True), or mkdir -p {folder}).")
+    return ""
+
+
+def _missing_key(output: str) -> str:
+    """Small models guess a data file's keys instead of looking at them."""
+    key = re.search(r"^KeyError: (.+)$", output, re.MULTILINE)
+    if not key:
+        return ""
+    return (f"The data has no key {key[1]}: print one record (or its keys, or the columns) "
+            "first to see what it holds, then use those names.")
+
+
+def _many_to_one(output: str) -> str:
+    """`mv *.jpeg *.jpg` moves many files onto one name, which is not how renaming works."""
+    if not re.search(r"^(mv|cp): target '[^']*'(: No such file or directory| is not a "
+                     r"directory)", output, re.MULTILINE):
+        return ""
+    return ("mv and cp take many files only into a folder. To rename each file, loop: "
+            'for f in *.old; do mv -- "$f" "${f%.old}.new"; done')
 
 
 def tool_messages(results: list[tuple[CodeCall, str]]) -> list[dict[str, Any]]:
@@ -76,6 +115,20 @@ def failed_last_message(exit_status: int | None) -> dict[str, Any]:
 def check_message(problem: str) -> dict[str, Any]:
     """What a check of the final answer found, said to the model as a result, not a turn."""
     return {"role": "user", "content": f"{RESULTS_HEADER}\n\n{problem}"}
+
+
+def send_back(messages: list[dict[str, Any]], answer: dict[str, Any],
+              nudge: dict[str, Any]) -> None:
+    """Put `nudge` (a results message saying why `answer` is not accepted yet) into the
+    history. After results in a user message, the nudge joins them and the answer is left
+    out: a small model that reads its own answer just before the nudge says it again,
+    word for word. Elsewhere (a tool result, the user's request) both go in, in turn."""
+    last = messages[-1] if messages else {}
+    if is_results_message(last) and isinstance(last.get("content"), str):
+        extra = nudge["content"].removeprefix(RESULTS_HEADER).lstrip("\n")
+        messages[-1] = {**last, "content": f"{last['content']}\n\n{extra}"}
+        return
+    messages.extend([answer, nudge])
 
 
 def is_results_message(message: dict[str, Any]) -> bool:

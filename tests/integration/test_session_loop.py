@@ -267,6 +267,14 @@ def test_a_figure_the_output_does_not_show_is_sent_back_once(
     assert "checked against what ran" in notices(events)
     assert "Your answer gives 5432, which appears in no output" in told(server, 2)
     assert isinstance(events[-1], TurnEnd) and events[-1].text == "The database uses port 6432."
+    said = [m.get("content") for m in server.chat_requests[2].body["messages"]
+            if m["role"] == "assistant"]
+    if style == "fenced":  # the answer sent back is not there to be said again word for word
+        assert "The database uses port 5432." not in said
+        assert told(server, 2).startswith("Results of the code you proposed:\n\npython block")
+        assert NEXT_STEP in told(server, 2)
+    else:  # after a tool result, the answer and the nudge go in, in turn
+        assert said[-1] == "The database uses port 5432."
 
 
 def test_a_question_about_this_machine_gets_code_not_a_guess(server: LLMServer,

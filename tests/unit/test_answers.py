@@ -156,9 +156,13 @@ def test_a_file_only_shown_in_a_block_is_sent_back_saying_blocks_like_it_never_r
 ) -> None:
     check = AnswerCheck("create a package.json for a project named tiny-tool", tmp_path)
     problem = check.problem('```json\n{"name": "tiny-tool"}\n```')
-    assert problem == SHOWN_ONLY.format("json", "package.json")
+    assert problem == SHOWN_ONLY.format("json")
     assert check.unconfirmed("```json\n{}\n```") == (
-        "Not confirmed by what ran: package.json was only shown, never written.")
+        "Not confirmed by what ran: the json block was only shown; nothing was written.")
+    edit = AnswerCheck("in settings.json, set debug to false", tmp_path)
+    assert edit.problem('```\n{"debug": false}\n```') == SHOWN_ONLY.format("untagged")
+    question = AnswerCheck("what is in settings.json?", tmp_path)
+    assert question.problem('```json\n{"debug": false}\n```') != SHOWN_ONLY.format("json")
 
 
 def test_a_change_to_files_here_that_changed_nothing_is_sent_back(tmp_path: Path) -> None:

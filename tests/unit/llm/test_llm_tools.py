@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -116,6 +117,33 @@ def test_a_missing_package_is_explained_where_pip_would_not_help() -> None:
                               f"{python_packages()}.")
     assert "pip" not in describe_run(RunEnd("a", 0, "ModuleNotFoundError: No module named "
                                                     "'x' is what we print\n", 0.1))
+
+
+def test_writing_into_a_folder_not_there_is_explained(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    python = "FileNotFoundError: [Errno 2] No such file or directory: 'notes/todo.txt'\n"
+    assert describe_run(RunEnd("a", 1, python, 0.1)).endswith(
+        "The folder notes does not exist (to write there, create it first: "
+        "os.makedirs('notes', exist_ok=True), or mkdir -p notes).")
+    shell = "bash: line 3: out/a.txt: No such file or directory\n"
+    assert "mkdir -p out" in describe_run(RunEnd("a", 1, shell, 0.1))
+    (tmp_path / "notes").mkdir()
+    assert "folder" not in describe_run(RunEnd("a", 1, python, 0.1))
+    plain = "FileNotFoundError: [Errno 2] No such file or directory: 'todo.txt'\n"
+    assert "folder" not in describe_run(RunEnd("a", 1, plain, 0.1))
+
+
+def test_a_guessed_key_and_a_many_to_one_rename_are_explained() -> None:
+    key = "Traceback (most recent call last):\n  ...\nKeyError: 'quantity'\n"
+    assert describe_run(RunEnd("a", 1, key, 0.1)).endswith(
+        "The data has no key 'quantity': print one record (or its keys, or the columns) "
+        "first to see what it holds, then use those names.")
+    moved = "mv: target '*.jpg': No such file or directory\n"
+    assert 'for f in *.old; do mv -- "$f" "${f%.old}.new"; done' in describe_run(
+        RunEnd("a", 1, moved, 0.1))
+    assert "loop" not in describe_run(RunEnd("a", 0, moved, 0.1))
 
 
 def test_output_cannot_break_out_of_its_fence() -> None:
