@@ -211,7 +211,7 @@ def _warm_up(daemon: Daemon, settings: Settings, notifier: Notifier, quiet: bool
         except ImportError as exc:
             notifier.once("speech", f"answers are not spoken ({exc}): "
                                     "pip install 'assistant[voice]'")
-    daemon.assistant.warm_up()  # starts the LLM client's process, returns at once
+    daemon.assistant.warm_up()  # the LLM client's process, while the speech model loads
     if daemon.transcriber is not None:
         from assistant.voice.stt import ModelError
 

@@ -267,10 +267,10 @@ class Daemon(TrayMenu):
         threading.Thread(target=self._ready, name="warm-up", daemon=True).start()
 
     def _ready(self) -> None:
-        self.assistant.warm_up()
         if self.voice is not None:
             with contextlib.suppress(TTSError):  # said when it fails to speak
                 self.voice.load()
+        self.assistant.warm_up()
 
     def rest(self) -> None:
         """Nobody has asked for anything for keep_alive seconds: drop the voice, and give

@@ -58,11 +58,9 @@ class LLMProcess:
         return child.process.pid if child is not None and child.alive else None
 
     def warm_up(self) -> None:
-        """Start the child now if it is not running; returns at once."""
-        with self._lock:
-            self._running()
-            self._last = time.monotonic()
-            self._arm()
+        """Start the child if it is not running, and wait until it has loaded litellm
+        (seconds: call it off the thread that must stay responsive)."""
+        self._ask_or("knows", False, model="")
 
     def close(self) -> None:
         """End the child (calls still waiting fail); a later call starts a new one."""
