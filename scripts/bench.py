@@ -239,6 +239,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import bench_peers
     import bench_report
+    import stt_compare
     import tasks_report
 
     peers: dict[str, float | None] | None = None
@@ -278,9 +279,10 @@ def main(argv: list[str] | None = None) -> int:
         runs += (f"; load average (1 min) {load_at_start:.1f} at the start and "
                  f"{os.getloadavg()[0]:.1f} at the end, on {os.cpu_count()} cores")
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
-        tasks = tasks_report.section_of(args.markdown.read_text()) if args.markdown.exists() else ""
+        old = args.markdown.read_text() if args.markdown.exists() else ""
+        kept = tasks_report.section_of(old) + tasks_report.section_of(old, *stt_compare.SECTION)
         args.markdown.write_text(bench_report.markdown(
-            values, reasons, peers, peer_reasons, bench_peers.PEER, runs, chart_link) + tasks)
+            values, reasons, peers, peer_reasons, bench_peers.PEER, runs, chart_link) + kept)
     if failed:
         print(f"bench: failed: {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0

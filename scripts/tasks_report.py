@@ -195,20 +195,22 @@ def markdown(runs: list[dict[str, Any]], chart: str | None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def section_of(text: str) -> str:
-    """The tasks section in a docs/benchmarks.md text ("" when it has none), for
-    scripts/bench.py to keep when it rewrites the figures above it."""
-    if START not in text or END not in text:
+def section_of(text: str, start: str = START, end: str = END) -> str:
+    """The section between `start` and `end` (the tasks one by default) in a
+    docs/benchmarks.md text ("" when it has none), for scripts/bench.py to keep when it
+    rewrites the figures above it."""
+    if start not in text or end not in text:
         return ""
-    return "\n" + START + text.split(START, 1)[1].split(END, 1)[0] + END + "\n"
+    return "\n" + start + text.split(start, 1)[1].split(end, 1)[0] + end + "\n"
 
 
-def write_section(path: Path, section: str) -> None:
-    """Put `section` into `path` in place of the previous one (or at the end)."""
+def write_section(path: Path, section: str, start: str = START, end: str = END) -> None:
+    """Put `section` into `path` in place of the previous one between `start` and `end`
+    (or at the end)."""
     old = path.read_text() if path.exists() else ""
-    if START in old and END in old:
-        before, rest = old.split(START, 1)
-        after = rest.split(END, 1)[1].lstrip("\n")
+    if start in old and end in old:
+        before, rest = old.split(start, 1)
+        after = rest.split(end, 1)[1].lstrip("\n")
         new = before + section + after
     else:
         new = (old.rstrip("\n") + "\n\n" if old else "") + section
