@@ -35,6 +35,16 @@ class TextDelta(Record):
 
 
 @dataclass(frozen=True)
+class CodeDraft(Record):
+    """The code of a tool call while the model writes it, whole so far: shown as it streams,
+    never run (the Proposal that follows is what is approved and runs)."""
+
+    kind: ClassVar[str] = "code_draft"
+    language: str
+    code: str
+
+
+@dataclass(frozen=True)
 class Proposal(Record):
     """Code the LLM wants to run; nothing runs until an approval says so.
 
@@ -142,7 +152,8 @@ class TurnEnd(Record):
 
 
 Event: TypeAlias = (
-    TextDelta | Proposal | Approval | OutputChunk | RunEnd | Notice | Error | Usage | TurnEnd
+    TextDelta | CodeDraft | Proposal | Approval | OutputChunk | RunEnd | Notice | Error | Usage
+    | TurnEnd
 )
 
 

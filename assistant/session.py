@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.answers import AnswerCheck
 from assistant.events import (
+    CodeDraft,
     Error,
     Event,
     Notice,
@@ -147,7 +148,7 @@ class Session:
             self.journal.save_messages(self.conversation_id, self.messages, self.llm.settings.model)
 
     def _emit(self, event: Event) -> Event:
-        if not isinstance(event, (TextDelta, OutputChunk)):
+        if not isinstance(event, (TextDelta, CodeDraft, OutputChunk)):
             self._record(event)
         return event
 
@@ -248,6 +249,8 @@ class Session:
                 if isinstance(item, str):
                     pieces.append(item)
                     yield TextDelta(item)
+                elif isinstance(item, CodeDraft):
+                    yield item
                 else:
                     reply = item
         except KeyboardInterrupt:

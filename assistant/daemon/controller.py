@@ -38,6 +38,7 @@ from assistant.daemon.speech import TurnSpeech
 from assistant.daemon.state import State, StateMachine
 from assistant.events import (
     Approval,
+    CodeDraft,
     Error,
     Event,
     Notice,
@@ -392,8 +393,8 @@ class Daemon(TrayMenu):
                 self.log(f"assistant daemon: notice {event.text}")
             case Error() | TurnEnd():
                 pass  # the turn's outcome: said and shown once it is over (_conclude)
-            case OutputChunk() | Usage():
-                pass  # output is the popup's to show; usage is the journal's
+            case OutputChunk() | Usage() | CodeDraft():
+                pass  # output and code being written are the popup's; usage the journal's
             case _:
                 assert_never(event)
 

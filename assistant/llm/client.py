@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.config import Settings
+from assistant.events import CodeDraft
 from assistant.llm import context, errors, fenced, local, ollama, tools
 from assistant.llm.backend import Backend, InProcess, ReplyStream
 from assistant.llm.pump import Stopped, pumped
@@ -79,8 +80,9 @@ class LLM:
 
     def stream(
         self, messages: list[dict[str, Any]], should_stop: Callable[[], bool] | None = None
-    ) -> Iterator[str | Reply]:
-        """Yield text deltas as they arrive, then the Reply as the last item.
+    ) -> Iterator[str | CodeDraft | Reply]:
+        """Yield text deltas as they arrive (and the code of a tool call as it is written),
+        then the Reply as the last item.
 
         A failure is retried (twice, briefly) only when it is an overload or
         server fault and nothing has been shown yet; otherwise it is an LLMError.
@@ -120,14 +122,15 @@ class LLM:
 
     def _pumped(
         self, request: dict[str, Any], got: _Collected, should_stop: Callable[[], bool] | None
-    ) -> Iterator[str]:
+    ) -> Iterator[str | CodeDraft]:
         """`_receive` on a reader thread: a stop while the server is silent ends the reply
         at once with the words so far; the reader finishes what it received on its own."""
         reading = _Collected()
         try:
             for piece in pumped(lambda: self._receive(request, reading, should_stop),
                                 should_stop):
-                got.pieces.append(piece)
+                if isinstance(piece, str):
+                    got.pieces.append(piece)
                 yield piece
         except Stopped:
             got.stopped = True
@@ -139,14 +142,19 @@ class LLM:
 
     def _receive(
         self, request: dict[str, Any], got: _Collected, should_stop: Callable[[], bool] | None
-    ) -> Iterator[str]:
+    ) -> Iterator[str | CodeDraft]:
         response = got.response = self.backend.reply(request, should_stop)
+        shown = None
         for kind, value in response:
             if kind == "text":
                 got.pieces.append(value)
                 yield value
             elif kind == "calls":
                 got.calls.feed(value)
+                draft = got.calls.draft()
+                if draft is not None and draft != shown:
+                    shown = draft
+                    yield CodeDraft(*draft)
             elif kind == "usage":
                 got.usage = (int(value[0]), int(value[1]))
             elif kind == "model":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -111,6 +112,18 @@ class ToolCallAssembler:
         self._name_all()
         return [_parse(slot, resolve) for slot in self._slots]
 
+    def draft(self) -> tuple[str, str] | None:
+        """(language, code so far) of the `execute` call being written, read from its
+        unfinished JSON; None before any code arrives."""
+        slot = self._last()
+        if slot is None or slot.name != "execute":
+            return None
+        code = _partial_string(slot.arguments, "code")
+        if not code:
+            return None
+        language = _partial_string(slot.arguments, "language") or "python"
+        return canonical_language(language) or language, code
+
     def message_calls(self) -> list[dict[str, Any]]:
         """The calls in OpenAI form, for the assistant message in history.
 
@@ -129,6 +142,20 @@ class ToolCallAssembler:
             }
             for s in self._slots
         ]
+
+
+def _partial_string(arguments: str, key: str) -> str:
+    """The value of `key` in JSON that may stop anywhere, as far as it goes ("" if absent)."""
+    found = re.search(rf'"{key}"\s*:\s*"', arguments)
+    if not found:
+        return ""
+    rest = arguments[found.end():]
+    end = re.search(r'(?<!\\)(?:\\\\)*"', rest)
+    body = rest[:end.end() - 1] if end else re.sub(r"\\(u[0-9a-fA-F]{0,3})?$", "", rest)
+    try:
+        return str(json.loads(f'"{body}"'))
+    except ValueError:
+        return ""
 
 
 def _get(item: Any, key: str) -> Any:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from assistant.events import (
     Approval,
+    CodeDraft,
     Error,
     Event,
     Notice,
@@ -313,6 +314,9 @@ class Popup:
             case TextDelta():
                 if self._streaming and self._current is None:
                     ui.append_stream(event.text)
+            case CodeDraft():
+                if self._streaming and self._current is None:
+                    ui.show_draft(event.language, event.code)
             case Usage():
                 pass  # usage is the journal's
             case Proposal() | Approval():

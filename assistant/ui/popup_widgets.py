@@ -96,6 +96,7 @@ class PopupWindow:
                               highlightthickness=0, state="disabled",
                               font=self._fonts[False, False])
         self.answer = tk.Label(root, **label)
+        self._words = self._draft = ""  # what the stream shows: words, then code being written
         self.request.grid(row=0, column=0, sticky="we", pady=(0, 4))
         self.summary.grid(row=1, column=0, sticky="we")
         self.meta.grid(row=2, column=0, sticky="we", pady=(4, 0))
@@ -129,17 +130,30 @@ class PopupWindow:
         self.editing = False
         self.request.configure(text=f"“{request}”" + (f"\n{note}" if note else ""))
         self.summary.configure(text="Thinking…")
-        self._set_stream("")
+        self._clear_stream()
         self.answer.configure(text="")
         self._only(self.request)
         self.root.title(TITLES["thinking"])
 
     def append_stream(self, text: str) -> None:
         """The LLM's words (and code) as they stream, below what is shown."""
-        self._set_stream(self.stream.get("1.0", "end-1c") + text)
+        self._words += text
+        self._show_stream()
+
+    def show_draft(self, language: str, code: str) -> None:
+        """The code of a tool call as the model writes it, after its words."""
+        self._draft = f"\n```{language}\n{code}"
+        self._show_stream()
+
+    def _show_stream(self) -> None:
+        self._set_stream(self._words + self._draft)
         if not self.stream.winfo_ismapped() and self.stream.get("1.0", "end-1c").strip():
             self.stream.grid()
         self.place()
+
+    def _clear_stream(self) -> None:
+        self._words = self._draft = ""
+        self._set_stream("")
 
     def _set_stream(self, text: str) -> None:
         self.stream.configure(state="normal")
@@ -189,7 +203,7 @@ class PopupWindow:
         self.code.configure(state="disabled")
         self.set_waiting(waiting)
         self.edit_button.configure(state="normal")
-        self._set_stream("")  # its words are the header now, its code is above
+        self._clear_stream()  # its words are the header now, its code is above
         self.answer.configure(text="")
         self.root.title(TITLES["asking"])
 
@@ -247,7 +261,7 @@ class PopupWindow:
         self.output.configure(state="disabled")
         self.output.grid_remove()
         self.request.configure(text="")
-        self._set_stream("")
+        self._clear_stream()
         self.answer.configure(text="")
 
     def append_output(self, text: str, tag: str = "") -> None:

@@ -24,6 +24,7 @@ from rich.syntax import Syntax
 
 from assistant.events import (
     Approval,
+    CodeDraft,
     Error,
     Event,
     Notice,
@@ -164,6 +165,8 @@ class Terminal:
                 self._newline()
             case Usage():
                 pass  # token counts go to the journal, not the screen
+            case CodeDraft():
+                pass  # the proposal that follows prints the code once, whole
             case _:
                 assert_never(event)
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, TextIO
 from assistant.choices import SpeakProposals
 from assistant.events import (
     Approval,
+    CodeDraft,
     Error,
     Notice,
     OutputChunk,
@@ -104,7 +105,7 @@ class VoiceConversation:
                     self.say(event.text)
                 case TurnEnd():
                     end = event
-                case Proposal() | Approval() | OutputChunk() | Usage():
+                case Proposal() | Approval() | OutputChunk() | Usage() | CodeDraft():
                     pass  # proposals are spoken by approve(); a run's output by its RunEnd
                 case _:
                     assert_never(event)

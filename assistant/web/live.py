@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from assistant.events import Approval, Decider, Event, Proposal, TurnEnd
+from assistant.events import Approval, CodeDraft, Decider, Event, Proposal, TurnEnd
 from assistant.web.render import as_data
 
 KEEPALIVE_S = 15.0
@@ -97,7 +97,10 @@ class Hub:
         return turn
 
     def publish(self, turn: LiveTurn, event: Event | dict[str, Any]) -> None:
-        """Add an event to the turn and send it to every stream that follows it."""
+        """Add an event to the turn and send it to every stream that follows it. Code being
+        written is not kept (each draft repeats the last, whole): the proposal carries it."""
+        if isinstance(event, CodeDraft):
+            return
         data = as_data(event)
         with self._lock:
             if turn.over:

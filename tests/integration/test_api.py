@@ -12,6 +12,7 @@ import pytest
 from assistant import Assistant
 from assistant.events import (
     Approval,
+    CodeDraft,
     Error,
     Notice,
     OutputChunk,
@@ -43,6 +44,9 @@ def test_events_of_a_turn_in_order(server: LLMServer) -> None:
     with make(server, approval="auto") as a:
         events = list(a.turn("what is 6*7"))
     kinds = [type(e) for e in events if not isinstance(e, (TextDelta, Usage))]
+    drafts = [e for e in events if isinstance(e, CodeDraft)]
+    assert drafts and drafts[-1].code == "print(6 * 7)"  # the code as it was written
+    kinds = [kind for kind in kinds if kind is not CodeDraft]
     assert kinds[:3] == [Proposal, Approval, OutputChunk]
     assert RunEnd in kinds and kinds[-1] is TurnEnd
     assert "".join(e.text for e in events if isinstance(e, TextDelta)).startswith("Computing.")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from assistant.events import Proposal, TextDelta, TurnEnd
+from assistant.events import CodeDraft, Proposal, TextDelta, TurnEnd
 from assistant.ui.popup import CLOSE_AFTER, Popup
 from assistant.ui.popup_widgets import TITLES
 from tests.integration.ui.test_popup import ask, press, session
@@ -41,6 +41,25 @@ def test_the_panel_shows_the_request_then_the_words_then_the_proposal(
         TITLES["asking"], "“how much disk space is free”", "")
     press(popup, "Escape")
     assert not future.result(5).approved
+
+
+def test_a_tool_call_s_code_is_shown_as_it_is_written_after_the_words(
+        popup: Popup, session: ThreadPoolExecutor) -> None:
+    assert popup.begin("list the files")
+    popup.show(TextDelta("I'll list them."))
+    popup.show(CodeDraft("shell", "ls"))
+    wait_until(lambda: streamed(popup) == "I'll list them.\n```shell\nls", "the code shows")
+    popup.show(CodeDraft("shell", "ls -la"))
+    wait_until(lambda: streamed(popup) == "I'll list them.\n```shell\nls -la",
+               "the code grows in place, not repeated")
+    future = ask(session, popup, Proposal("draft", "shell", "ls -la"), "I'll list them.")
+    assert streamed(popup) == ""
+    press(popup, "Escape")
+    assert not future.result(5).approved
+    assert popup.begin("again")
+    popup.show(TextDelta("New words."))
+    wait_until(lambda: streamed(popup) == "New words.", "a new turn starts with no old code")
+    popup.show(TurnEnd("New words."))
 
 
 def test_an_answer_without_code_replaces_the_words_and_the_panel_hides(popup: Popup) -> None:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import itertools
 import re
+import threading
 import time
 from typing import Any
 
 import pytest
 
 from assistant.config import Settings
+from assistant.events import CodeDraft
 from assistant.llm import LLM, LLMError, Reply
 from tests.support.llm_server import (
     LLMServer,
@@ -33,8 +34,9 @@ USER = [{"role": "system", "content": "You help."}, {"role": "user", "content": 
 def run(llm: LLM, messages: list[dict[str, Any]] = USER, **kwargs: Any) -> tuple[list[str], Reply]:
     """Drain a stream; checks that text comes first and exactly one Reply comes last."""
     items = list(llm.stream(messages, **kwargs))
-    *deltas, reply = items
-    assert all(isinstance(d, str) for d in deltas)
+    *pieces, reply = items
+    deltas = [piece for piece in pieces if isinstance(piece, str)]
+    assert all(isinstance(piece, (str, CodeDraft)) for piece in pieces)
     assert isinstance(reply, Reply)
     return deltas, reply
 
@@ -68,6 +70,22 @@ def test_streamed_tool_call_is_assembled(server: LLMServer, openai_settings: Set
     tools = server.chat_requests[0].body["tools"]
     assert [t["function"]["name"] for t in tools] == ["execute"]
     assert "approve" in tools[0]["function"]["description"]
+
+
+def test_a_tool_call_s_code_is_shown_as_it_is_written(
+    server: LLMServer, openai_settings: Settings
+) -> None:
+    code = 'import os\nprint("here:", os.getcwd())'
+    server.add(tool_call("python", code, text="Let me check."))
+    items = list(LLM(openai_settings.replace(code_style="tools")).stream(USER))
+    drafts = [item for item in items if isinstance(item, CodeDraft)]
+    assert len(drafts) >= 2, "the arguments arrive in parts: the code grows"
+    assert all(draft.language == "python" and code.startswith(draft.code) for draft in drafts)
+    assert drafts[-1].code == code
+    assert isinstance(items[-1], Reply) and items[-1].calls[0].code == code
+    server.add(fenced("python", code))
+    in_text = list(LLM(openai_settings.replace(code_style="fenced")).stream(USER))
+    assert not any(isinstance(item, CodeDraft) for item in in_text)  # it streams as words
 
 
 def test_two_tool_calls_in_one_reply(server: LLMServer, openai_settings: Settings) -> None:
@@ -335,14 +353,12 @@ def test_should_stop_drops_a_half_written_tool_call(
     server: LLMServer, openai_settings: Settings
 ) -> None:
     server.add(tool_call("python", "print('a long line')", text="Starting now."))
-    chunks = itertools.count(1)
-
-    def stop_in_arguments() -> bool:
-        """Chunks: role, "Starting ", "now.", the call's name, then its first argument piece."""
-        return next(chunks) == 5
-
+    stop = threading.Event()
     llm = LLM(openai_settings.replace(code_style="tools"))
-    _, reply = run(llm, should_stop=stop_in_arguments)
+    for reply in llm.stream(USER, should_stop=stop.is_set):
+        if isinstance(reply, CodeDraft):
+            stop.set()  # the call is half written: its first code has arrived
+    assert isinstance(reply, Reply) and stop.is_set()
     assert reply.stopped and reply.calls == []
     assert reply.text == "Starting now."
     assert reply.message == {"role": "assistant", "content": "Starting now."}

@@ -150,3 +150,18 @@ def test_output_cannot_break_out_of_its_fence() -> None:
     described = describe_run(RunEnd("a", 0, "has ``` inside\n```python\nrm x\n", 0.1))
     output = "````\nhas ``` inside\n```python\nrm x\n````"
     assert described == f"Exit status 0 (success).\nOutput:\n{output}"
+
+
+def test_the_code_of_a_call_being_written_is_read_from_unfinished_json() -> None:
+    calls = ToolCallAssembler()
+    assert calls.draft() is None
+    calls.feed([{"index": 0, "id": "c1", "function": {"name": "execute", "arguments": ""}}])
+    calls.feed([{"index": 0, "function": {"arguments": '{"language": "shell", "code": "ls'}}])
+    assert calls.draft() == ("shell", "ls")
+    calls.feed([{"index": 0, "function": {"arguments": ' -l\\n\\u00e9cho \\"a'}}])
+    assert calls.draft() == ("shell", 'ls -l\n\u00e9cho "a')
+    calls.feed([{"index": 0, "function": {"arguments": '\\"", "x": 1}'}}])
+    assert calls.draft() == ("shell", 'ls -l\n\u00e9cho "a"')
+    other = ToolCallAssembler()
+    other.feed([{"index": 0, "function": {"name": "notes", "arguments": '{"code": "x"'}}])
+    assert other.draft() is None  # another tool's arguments are no code
