@@ -6,8 +6,8 @@ alike ("K8 and Live", "the boot cache"). The words come from what the user sees 
 they press the key: window titles, the labels on screen (the OCR text map, when the
 OCR engine is already loaded: loading it costs seconds and memory a take should not
 pay), and the files and folders of the working directory. They are gathered in the
-background from the key press, so release never waits for them: a piece decoded before
-the screen is read goes with the folder's names only.
+background from the key press, so neither the recording nor release waits for them: a
+piece decoded before they are in goes with what is.
 """
 
 from __future__ import annotations
@@ -74,29 +74,29 @@ def prompt(words: Iterable[str], limit: int = MAX_CHARS) -> str:
 
 
 class Hints:
-    """The words for one take, gathered from the key press on: the folder's names at
-    once, the screen's when its OCR is done (`screen=False` skips it)."""
+    """The words for one take, gathered in the background from the key press (a big
+    folder or a slow screen never delays the recording): the folder's names first, then
+    the screen's (`screen=False` skips it)."""
 
     def __init__(self, folder: str | Path = ".", screen: bool = True) -> None:
-        self._folder = folder_words(folder)
+        self._folder: list[str] = []
         self._screen: list[str] = []
         self._ready = threading.Event()
-        if screen:
-            threading.Thread(target=self._read_screen, name="stt-hints", daemon=True).start()
-        else:
-            self._ready.set()
+        threading.Thread(target=self._gather, args=(folder, screen), name="stt-hints",
+                         daemon=True).start()
 
-    def _read_screen(self) -> None:
+    def _gather(self, folder: str | Path, screen: bool) -> None:
         try:
-            self._screen = screen_words()
+            self._folder = folder_words(folder)
+            if screen:
+                self._screen = screen_words()
         finally:
             self._ready.set()
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Whether the screen has been read (for tests; decoding never waits)."""
+        """Whether everything has been gathered (for tests; decoding never waits)."""
         return self._ready.wait(timeout)
 
     def text(self) -> str:
         """The prompt with what is known now: screen labels first, then the folder."""
-        screen = self._screen if self._ready.is_set() else []
-        return prompt([*screen, *self._folder])
+        return prompt([*self._screen, *self._folder])
