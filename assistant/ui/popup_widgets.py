@@ -25,6 +25,7 @@ BOTTOM_MARGIN = 56  # px from the bottom: room for the panel that holds the tray
 CODE_LINES = 14
 OUTPUT_LINES = 8
 STREAM_LINES = 8
+DRAFT_LINES = 4  # of the code being written, below the plan
 WIDTH_CHARS = 80
 BACKGROUND = "#fafafa"
 EDIT_BACKGROUND = "#fffde7"
@@ -141,8 +142,12 @@ class PopupWindow:
         self._show_stream()
 
     def show_draft(self, language: str, code: str) -> None:
-        """The code of a tool call as the model writes it, after its words."""
-        self._draft = f"\n```{language}\n{code}"
+        """The code of a tool call as the model writes it, after its words: its last lines
+        only, so the plan above stays in view (the proposal shows the code whole)."""
+        lines = code.split("\n")
+        if len(lines) > DRAFT_LINES:
+            lines = ["…", *lines[1 - DRAFT_LINES:]]
+        self._draft = f"\n```{language}\n" + "\n".join(lines)
         self._show_stream()
 
     def _show_stream(self) -> None:

@@ -52,6 +52,9 @@ def test_a_tool_call_s_code_is_shown_as_it_is_written_after_the_words(
     popup.show(CodeDraft("shell", "ls -la"))
     wait_until(lambda: streamed(popup) == "I'll list them.\n```shell\nls -la",
                "the code grows in place, not repeated")
+    popup.show(CodeDraft("shell", "ls -la\ncd a\ncd b\ncd c\npwd"))
+    wait_until(lambda: streamed(popup) == "I'll list them.\n```shell\n…\ncd b\ncd c\npwd",
+               "long code shows its last lines below the words, which stay in view")
     future = ask(session, popup, Proposal("draft", "shell", "ls -la"), "I'll list them.")
     assert streamed(popup) == ""
     press(popup, "Escape")
