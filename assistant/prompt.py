@@ -88,24 +88,3 @@ def answer_in(language: str) -> str:
         return ""
     name = LANGUAGE_NAMES.get(language, f"the language with ISO code {language}")
     return f"\n(Answer in {name}.)"
-
-
-FOLDER_NAMES = 15  # names shown; a few dozen tokens at most
-
-
-def folder_note(folder: str) -> str:
-    """The working folder's top entries, added to each request: a small model that sees
-    `data/` beside it writes `data/...`, not an absolute path it half remembers. On the
-    request, not the system message, so a local model's cached conversation stays valid
-    when files change. Hidden entries are left out; "" when the folder cannot be read."""
-    try:
-        with os.scandir(folder) as found:
-            entries = sorted((not entry.is_dir(), entry.name) for entry in found
-                             if not entry.name.startswith("."))
-    except OSError:
-        return ""
-    if not entries:
-        return "\n(The working folder is empty.)"
-    names = [name if is_file else f"{name}/" for is_file, name in entries[:FOLDER_NAMES]]
-    more = len(entries) - len(names)
-    return f"\n(In the working folder: {', '.join(names)}{f' and {more} more' if more else ''}.)"

@@ -36,7 +36,7 @@ from assistant.llm.results import (
     is_results_message,
     send_back,
 )
-from assistant.prompt import answer_in, folder_note, system_message
+from assistant.prompt import answer_in, system_message
 from assistant.repeats import REPEATS_BEFORE_STOP, Repeats
 from assistant.runtime import Runtimes
 from assistant.runtime.changes import describe_changes, list_folder
@@ -173,8 +173,7 @@ class Session:
             return
         self._stop.clear()
         self.turns += 1
-        note = folder_note(self.runtimes.cwd or os.getcwd()) + answer_in(language)
-        self.messages.append({"role": "user", "content": text + note})
+        self.messages.append({"role": "user", "content": text + answer_in(language)})
         self._record({"kind": "user", "text": text})
         self._snapshot()
         if self.screen.wanted_for(text):

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import importlib.util
-from pathlib import Path
 
 from assistant.prompt import (
     KNOWN_PACKAGES,
     answer_in,
-    folder_note,
     machine_facts,
     system_message,
 )
@@ -35,19 +33,3 @@ def test_a_request_in_another_language_asks_for_the_answer_in_it_in_one_short_li
     assert answer_in("fr") == "\n(Answer in French.)"
     assert answer_in("yo") == "\n(Answer in the language with ISO code yo.)"
 
-
-def test_each_request_names_what_the_working_folder_holds(tmp_path: Path) -> None:
-    tmp_path = tmp_path / "work"
-    tmp_path.mkdir()
-    assert folder_note(str(tmp_path)) == "\n(The working folder is empty.)"
-    (tmp_path / "data").mkdir()
-    (tmp_path / ".git").mkdir()
-    for name in ("notes.txt", "a.csv"):
-        (tmp_path / name).write_text("x")
-    assert folder_note(str(tmp_path)) == "\n(In the working folder: data/, a.csv, notes.txt.)"
-    for number in range(20):
-        (tmp_path / f"f{number:02}.txt").write_text("x")
-    many = folder_note(str(tmp_path))
-    assert many.startswith("\n(In the working folder: data/, a.csv, f00.txt,")
-    assert many.endswith(" and 8 more.)")
-    assert folder_note(str(tmp_path / "gone")) == ""
