@@ -59,7 +59,7 @@ def test_type_a_request_from_the_menu_then_quit(with_tray, llm: LLMServer,
     xdotool("key", "Return")
     daemon.wait_state("idle", start, timeout=30)
     assert "assistant daemon: answer Hello from the tray." in daemon.lines[start:]
-    assert llm.chat_requests[-1].body["messages"][-1]["content"].startswith("say hello\n")
+    assert llm.chat_requests[-1].body["messages"][-1]["content"] == "say hello"
 
     count = len(tray_host.icons())
     xdotool("mousemove", *map(str, icon.centre), "click", "3")
