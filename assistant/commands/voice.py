@@ -38,26 +38,21 @@ def main(argv: list[str]) -> int:
     add_voice_options(parser)
     args = parser.parse_args(argv)
 
+    from assistant.commands import with_model
     from assistant.config import load_settings
-    from assistant.llm import embedded, local
 
     settings = load_settings({k: v for k, v in vars(args).items() if k != "quiet"})
 
     def tell(line: str) -> None:
         print(f"assistant: {line}", file=sys.stderr)
 
-    try:
-        with local.ready(settings, tell) as ready:
-            if not ready.model:
-                tell("no model chosen: pass --model NAME or set model in config.toml")
-                return 2
-            return converse(ready, quiet=args.quiet)
-    except local.LocalError as exc:
-        tell(str(exc))
-        return 2
-    except embedded.EmbeddedError as exc:
-        tell(str(exc))
-        return 1
+    def body(ready: Settings) -> int:
+        if not ready.model:
+            tell("no model chosen: pass --model NAME or set model in config.toml")
+            return 2
+        return converse(ready, quiet=args.quiet)
+
+    return with_model(settings, tell, body)
 
 
 def converse(settings: Settings, quiet: bool) -> int:
