@@ -8,6 +8,7 @@ an interrupt that lands between runs cannot break the protocol.
 """
 
 import contextlib
+import importlib
 import json
 import linecache
 import os
@@ -18,6 +19,9 @@ import types
 from pathlib import Path
 
 _running = False
+# Standard modules small models use without importing them ("NameError: name 'os' is not
+# defined", then the same code again); all light, most already loaded by this driver.
+PRELUDE = ("os", "sys", "re", "json", "csv", "glob", "shutil", "subprocess", "math", "time")
 
 
 def _on_sigint(signum: int, frame: types.FrameType | None) -> None:
@@ -75,6 +79,8 @@ def main() -> None:
         sys.path.append(project)
     module = types.ModuleType("__main__")
     sys.modules["__main__"] = module
+    module.__dict__.update({name: importlib.import_module(name) for name in PRELUDE})
+    module.__dict__["Path"] = Path
     with contextlib.suppress(ImportError):  # light: its desktop libraries load on first use
         from assistant import computer
 

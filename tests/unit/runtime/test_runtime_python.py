@@ -59,3 +59,9 @@ def test_stderr_is_captured_as_its_own_stream(runtimes):
     chunks = [event for event in events if isinstance(event, OutputChunk)]
     assert {chunk.stream for chunk in chunks} == {"stderr"}
     assert events[-1].output == "oops\n"
+
+
+def test_common_standard_modules_need_no_import(execute):
+    code = "print(os.sep, json.dumps([1]), Path('a/b').name, re.sub('x', 'y', 'x'))"
+    end = execute("python", code)
+    assert (end.exit_status, end.output) == (0, "/ [1] b y\n")
