@@ -42,7 +42,8 @@ def _hint(end: RunEnd) -> str:
     if end.exit_status == 0:
         return ""
     return next((hint for hint in (_missing_module(end.output), _missing_folder(end.output),
-                                   _missing_key(end.output), _many_to_one(end.output)) if hint), "")
+                                   _missing_key(end.output), _many_to_one(end.output),
+                                   _one_line_python(end.output)) if hint), "")
 
 
 def _missing_module(output: str) -> str:
@@ -57,14 +58,21 @@ def _missing_module(output: str) -> str:
 
 def _missing_folder(output: str) -> str:
     """Writing into a folder that is not there yet reads as a missing file."""
+    named = re.search(r"Cannot save file into a non-existent directory: '([^'\n]+)'", output)
+    if named:  # pandas names the folder itself
+        return _create_first(Path(named[1]))
     for path in re.findall(r"No such file or directory: '([^'\n]+)'|"
                            r"^\S+: line \d+: ([^:\n]+): No such file or directory", output,
                            re.MULTILINE):
         folder = Path(next(part for part in path if part)).parent
         if str(folder) not in ("", ".") and not folder.exists():
-            return (f"The folder {folder} does not exist (to write there, create it first: "
-                    f"os.makedirs('{folder}', exist_ok=True), or mkdir -p {folder}).")
+            return _create_first(folder)
     return ""
+
+
+def _create_first(folder: Path) -> str:
+    return (f"The folder {folder} does not exist (to write there, create it first: "
+            f"os.makedirs('{folder}', exist_ok=True), or mkdir -p {folder}).")
 
 
 def _missing_key(output: str) -> str:
@@ -83,6 +91,14 @@ def _many_to_one(output: str) -> str:
         return ""
     return ("mv and cp take many files only into a folder. To rename each file, loop: "
             'for f in *.old; do mv -- "$f" "${f%.old}.new"; done')
+
+
+def _one_line_python(output: str) -> str:
+    """`python -c "...; def f(): for ..."` cannot work: blocks need lines of their own."""
+    if not re.search(r'^\s*File "<string>", line 1\n(.*\n)*?SyntaxError', output, re.MULTILINE):
+        return ""
+    return ("Python with def, for, if or with blocks cannot go on one line of python -c: "
+            "propose it as Python code (language python) instead.")
 
 
 def tool_messages(results: list[tuple[CodeCall, str]]) -> list[dict[str, Any]]:

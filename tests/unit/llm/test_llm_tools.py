@@ -133,6 +133,8 @@ def test_writing_into_a_folder_not_there_is_explained(
     assert "folder" not in describe_run(RunEnd("a", 1, python, 0.1))
     plain = "FileNotFoundError: [Errno 2] No such file or directory: 'todo.txt'\n"
     assert "folder" not in describe_run(RunEnd("a", 1, plain, 0.1))
+    pandas = "OSError: Cannot save file into a non-existent directory: 'by_region'\n"
+    assert "mkdir -p by_region" in describe_run(RunEnd("a", 1, pandas, 0.1))
 
 
 def test_a_guessed_key_and_a_many_to_one_rename_are_explained() -> None:
@@ -144,6 +146,14 @@ def test_a_guessed_key_and_a_many_to_one_rename_are_explained() -> None:
     assert 'for f in *.old; do mv -- "$f" "${f%.old}.new"; done' in describe_run(
         RunEnd("a", 1, moved, 0.1))
     assert "loop" not in describe_run(RunEnd("a", 0, moved, 0.1))
+
+
+def test_block_python_squeezed_into_python_c_is_explained() -> None:
+    squeezed = ('  File "<string>", line 1\n    import os; for f in x: print(f)\n'
+                "               ^^^\nSyntaxError: invalid syntax\n")
+    assert "(language python) instead" in describe_run(RunEnd("a", 1, squeezed, 0.1))
+    script = '  File "/tmp/a.py", line 1\n    for\nSyntaxError: invalid syntax\n'
+    assert "language python" not in describe_run(RunEnd("a", 1, script, 0.1))
 
 
 def test_output_cannot_break_out_of_its_fence() -> None:
