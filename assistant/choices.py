@@ -13,6 +13,8 @@ HotkeyMode = Literal["hold", "toggle"]
 SpeakProposals = Literal["code", "summary", "both"]
 ScreenContext = Literal["auto", "always", "never"]
 ScreenFormat = Literal["auto", "image", "text"]
+# Which models get the first lines of the files a request names: local ones, any, none.
+PeekFiles = Literal["local", "always", "never"]
 # The approval mode: ask before every run, run low risk unasked (auto, `-y`), or never run.
 ApprovalMode = Literal["ask", "auto", "never"]
 # guard: runs see the system but cannot change the assistant's own files; on: the full

@@ -22,6 +22,7 @@ from assistant.choices import (
     ApprovalMode,
     CodeStyle,
     HotkeyMode,
+    PeekFiles,
     SandboxMode,
     ScreenContext,
     ScreenFormat,
@@ -58,6 +59,8 @@ class Settings:
     max_tokens: int = 0
     temperature: float = 0.0
     llm_timeout: float = 60.0
+    # the first lines of files a request names go with it: to local models, always, never
+    peek_files: PeekFiles = "local"
     journal: bool = True
     profile: str = ""
     data_dir: str = ""

@@ -36,6 +36,8 @@ from assistant.llm.results import (
     is_results_message,
     send_back,
 )
+from assistant.peek import peek
+from assistant.peek import wanted as peek_wanted
 from assistant.prompt import answer_in, system_message
 from assistant.repeats import REPEATS_BEFORE_STOP, Repeats
 from assistant.runtime import Runtimes
@@ -64,6 +66,10 @@ REPEAT_TOLD = (
     "the user if the task is done."
 )
 REPEAT_NOT_RUN = "Not run: the same code was proposed again after it succeeded."
+# The temperature of the reply after the model repeated itself (code that just succeeded,
+# or failed again): at the usual low temperature a small model that read nearly the same
+# history writes nearly the same reply, and the turn ends in a loop.
+UNSTICK_TEMPERATURE = 0.7
 
 STOP_NOTICES = {
     "interrupted": "Stopped: you interrupted the run.",
@@ -91,6 +97,7 @@ class _TurnState:
     failed: bool = False  # the last run failed
     last_exit: int | None = 0
     reminded: bool = False  # told once that it answered after a failed run
+    stuck: bool = False  # the last reply repeated code: the next is sampled warmer
     repeats: Repeats = field(default_factory=Repeats)
 
 
@@ -173,7 +180,8 @@ class Session:
             return
         self._stop.clear()
         self.turns += 1
-        self.messages.append({"role": "user", "content": text + answer_in(language)})
+        files = peek(text, self._folder()) if peek_wanted(self.llm.settings) else ""
+        self.messages.append({"role": "user", "content": text + files + answer_in(language)})
         self._record({"kind": "user", "text": text})
         self._snapshot()
         if self.screen.wanted_for(text):
@@ -187,7 +195,8 @@ class Session:
         state = _TurnState(self._answer_check(text, system))
         while True:
             yield from self._show_screen()
-            reply = yield from self._ask(system)
+            reply = yield from self._ask(system, state.stuck)
+            state.stuck = False
             if reply is None:
                 yield from self._end("", "error")
                 return
@@ -235,14 +244,15 @@ class Session:
                                           "was asked to look again.")
         return None
 
-    def _ask(self, system: str) -> Generator[Event, None, Reply | None]:
+    def _ask(self, system: str, warmer: bool = False) -> Generator[Event, None, Reply | None]:
         """Stream one reply from the LLM; None (after an Error) when there is none."""
         pieces: list[str] = []
         reply: Reply | None = None
+        temperature = max(self.llm.settings.temperature, UNSTICK_TEMPERATURE) if warmer else None
         try:
             stream = self.llm.stream(
                 [{"role": "system", "content": system}, *self.messages],
-                should_stop=self._stop.is_set,
+                should_stop=self._stop.is_set, temperature=temperature,
             )
             for item in stream:
                 if isinstance(item, str):
@@ -295,6 +305,7 @@ class Session:
         if verdict == "stop":
             return REPEAT_NOT_RUN, ("repeated_success", times)
         if verdict == "told":
+            state.stuck = True
             yield self._emit(Notice(f"Not run again: the model proposed the same {language} "
                                     "code that had just succeeded; it was shown that result."))
             return REPEAT_TOLD.format(state.repeats.result(language, call.code)), None
@@ -327,16 +338,19 @@ class Session:
             return told, ("interrupted", 0)
         if failures >= REPEATS_BEFORE_STOP:
             return told, ("repeated_failure", failures)
+        state.stuck = state.stuck or failures > 1
         if state.runs >= self.max_runs_per_turn:
             return told, ("max_runs", state.runs)
         return told, None
 
     def _answer_check(self, request: str, system: str) -> AnswerCheck:
-        """The check of this turn's answer; what the system message and earlier messages
-        said (the date, a figure from the last turn) counts as seen."""
-        earlier = [m["content"] for m in self.messages[:-1] if isinstance(m.get("content"), str)]
-        return AnswerCheck(request, Path(self.runtimes.cwd or os.getcwd()),
-                           "\n".join([system, *earlier]))
+        """The check of this turn's answer; what the system message and the messages so far
+        said (the date, a figure from the last turn, a file's first lines) counts as seen."""
+        said = [m["content"] for m in self.messages if isinstance(m.get("content"), str)]
+        return AnswerCheck(request, self._folder(), "\n".join([system, *said]))
+
+    def _folder(self) -> Path:
+        return Path(self.runtimes.cwd or os.getcwd())
 
     def _run(self, language: str, code: str, proposal_id: str) -> Generator[Event, None, Ran]:
         """Run approved code; its RunEnd, and what it changed in the working folder."""

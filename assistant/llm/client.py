@@ -79,10 +79,11 @@ class LLM:
         return f"{own}\n{more}" if more else own
 
     def stream(
-        self, messages: list[dict[str, Any]], should_stop: Callable[[], bool] | None = None
+        self, messages: list[dict[str, Any]], should_stop: Callable[[], bool] | None = None,
+        temperature: float | None = None,
     ) -> Iterator[str | CodeDraft | Reply]:
         """Yield text deltas as they arrive (and the code of a tool call as it is written),
-        then the Reply as the last item.
+        then the Reply as the last item. `temperature` replaces the setting's for this reply.
 
         A failure is retried (twice, briefly) only when it is an overload or
         server fault and nothing has been shown yet; otherwise it is an LLMError.
@@ -94,7 +95,7 @@ class LLM:
                 local.check_local(self.settings)
             except local.LocalError as exc:
                 raise LLMError(str(exc)) from None
-        request = self._request(messages)
+        request = self._request(messages, temperature)
         self._check_reachable(request)
         for attempt in range(len(RETRY_DELAYS) + 1):
             got = _Collected()
@@ -184,7 +185,9 @@ class LLM:
                 message["content"] = fenced.through_last_block(text, self._resolve())
         return Reply(text, calls, message, got.usage, got.model or self.settings.model, got.stopped)
 
-    def _request(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
+    def _request(
+        self, messages: list[dict[str, Any]], temperature: float | None = None
+    ) -> dict[str, Any]:
         """The litellm.completion arguments, with the history trimmed to the window.
 
         litellm sends `stream_options` only to providers that take it (it reads usage
@@ -215,7 +218,7 @@ class LLM:
             "api_base": settings.api_base or None,
             "api_key": settings.api_key or self._local_key(),
             "timeout": self._timeout(),
-            "temperature": settings.temperature,
+            "temperature": settings.temperature if temperature is None else temperature,
             "max_tokens": max_tokens,
             "stream_options": {"include_usage": True},
             "max_retries": 0,

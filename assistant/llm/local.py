@@ -95,14 +95,24 @@ def accepts_connections(url: str, timeout: float) -> bool:
         return False
 
 
+def _address(settings: Settings) -> str:
+    """Where the model is reached; empty for a hosted provider's own endpoint."""
+    if ollama.is_ollama(settings.model):
+        return ollama.base_url(settings.api_base)
+    return settings.api_base
+
+
+def is_local_model(settings: Settings) -> bool:
+    """Whether requests to the model stay on this machine or its network."""
+    where = _address(settings)
+    return bool(where) and is_local_address(where)
+
+
 def check_local(settings: Settings) -> None:
     """Refuse, in offline mode, a model that would be reached over the internet."""
     model = settings.model
-    if ollama.is_ollama(model):
-        where = ollama.base_url(settings.api_base)
-    elif settings.api_base:
-        where = settings.api_base
-    else:
+    where = _address(settings)
+    if not where:
         raise LocalError(
             f"offline mode uses only local models, and {model} is a hosted one: use "
             "--model ollama_chat/NAME, or --api-base for a server on this machine or network"

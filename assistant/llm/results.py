@@ -58,7 +58,8 @@ def _missing_module(output: str) -> str:
 
 def _missing_folder(output: str) -> str:
     """Writing into a folder that is not there yet reads as a missing file."""
-    named = re.search(r"Cannot save file into a non-existent directory: '([^'\n]+)'", output)
+    named = re.search(r"^OSError: Cannot save file into a non-existent directory: '([^'\n]+)'",
+                      output, re.MULTILINE)
     if named:  # pandas names the folder itself
         return _create_first(Path(named[1]))
     for path in re.findall(r"No such file or directory: '([^'\n]+)'|"

@@ -9,6 +9,7 @@ import pytest
 
 from assistant import Assistant
 from assistant.events import Error, Event, Notice, Proposal, RunEnd, TurnEnd
+from assistant.journal import Journal
 from assistant.llm import tools
 from assistant.llm.results import NEXT_STEP
 from assistant.prompt import BASE
@@ -101,6 +102,19 @@ def test_repeated_failures_still_end_the_turn(server: LLMServer, work: Path) -> 
     with make(server, "fenced") as a:
         events = list(a.turn("divide"))
     assert len(runs(events)) == 3 and events[-1].reason == "repeated_failure"
+    temperatures = [r.body["temperature"] for r in server.chat_requests]
+    assert temperatures == [0.0, 0.0, 0.7]  # the reply after a second failure is warmer
+
+
+def test_the_reply_after_a_repeat_is_sampled_warmer_then_cooler_again(
+    server: LLMServer, work: Path
+) -> None:
+    server.add(fenced("shell", "echo a"), fenced("shell", "echo a"), fenced("shell", "echo b"),
+               text("Done."))
+    with make(server, "fenced", temperature=0.2) as a:
+        list(a.turn("print a then b"))
+    temperatures = [r.body["temperature"] for r in server.chat_requests]
+    assert temperatures == [0.2, 0.2, 0.7, 0.2]
 
 
 @pytest.mark.parametrize("style", STYLES)
@@ -325,3 +339,18 @@ def test_an_answer_that_stays_unsupported_is_shown_with_a_notice(server: LLMServ
     assert isinstance(events[-1], TurnEnd) and events[-1].text == "The hostname is `localhost`."
     assert "Not confirmed by what ran: localhost appears in no output." in notices(events)
     assert len(server.chat_requests) == 3
+
+
+def test_a_local_model_reads_the_first_lines_of_the_files_a_request_names(
+    server: LLMServer, work: Path
+) -> None:
+    (work / "stock.json").write_text('{"items": [{"name": "stapler", "qty": 2}]}\n')
+    server.add(text("The stapler."))
+    with make(server, "fenced") as a:
+        list(a.turn("which item in stock.json is lowest?"))
+        records = Journal.in_dir(a.settings.data_path).conversation(a.conversation_id)["records"]
+    assert told(server, 0) == (
+        'which item in stock.json is lowest?\n\n<files untrusted="true">\nstock.json (1 lines), '
+        'first lines:\n{"items": [{"name": "stapler", "qty": 2}]}\n</files>')
+    said = [r["text"] for r in records if r["kind"] == "user"]
+    assert said == ["which item in stock.json is lowest?"]  # the user's words, not the file

@@ -133,7 +133,9 @@ def test_writing_into_a_folder_not_there_is_explained(
     assert "folder" not in describe_run(RunEnd("a", 1, python, 0.1))
     plain = "FileNotFoundError: [Errno 2] No such file or directory: 'todo.txt'\n"
     assert "folder" not in describe_run(RunEnd("a", 1, plain, 0.1))
-    pandas = "OSError: Cannot save file into a non-existent directory: 'by_region'\n"
+    pandas = ('    raise OSError(rf"Cannot save file into a non-existent directory: '
+              "'{parent}'\")\nOSError: Cannot save file into a non-existent directory: "
+              "'by_region'\n")
     assert "mkdir -p by_region" in describe_run(RunEnd("a", 1, pandas, 0.1))
 
 

@@ -1,0 +1,58 @@
+"""The first lines of the files a request names, sent with it to a model on this machine.
+
+Small models guess what a file holds instead of reading it first: a 'quantity' key where
+the records say 'qty', 'Shipped' where the column says 'shipped', a list where the JSON
+holds an object. A look at the head of each named file, before the first reply, settles
+that for a few dozen tokens. Only files the user named in the working folder are read, and
+only for a model on this machine or its network unless `peek_files = "always"`: nothing
+leaves the machine that the user did not ask to send.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from assistant.answers import named_files
+from assistant.config import Settings
+from assistant.llm.local import is_local_model
+from assistant.llm.results import untrusted
+
+FILES = 3
+LINES = 5
+WIDTH = 120
+READ_LIMIT = 1_000_000  # bytes read to count lines; a bigger file is said to be so
+
+
+def wanted(settings: Settings) -> bool:
+    """Whether this conversation's requests carry the heads of the files they name."""
+    if settings.peek_files == "never":
+        return False
+    return settings.peek_files == "always" or is_local_model(settings)
+
+
+def peek(request: str, folder: Path) -> str:
+    """The note to add to the request: each named text file's line count and first lines,
+    as untrusted data (a file's words are never instructions). Empty when none is there."""
+    heads = [head for name in named_files(request) if (head := _head(folder, name))]
+    if not heads:
+        return ""
+    return "\n\n" + untrusted("files", "\n\n".join(heads[:FILES]))
+
+
+def _head(folder: Path, name: str) -> str:
+    path = folder / name
+    try:
+        if not path.resolve().is_relative_to(folder.resolve()) or not path.is_file():
+            return ""
+        with path.open("rb") as file:
+            data = file.read(READ_LIMIT + 1)
+    except OSError:
+        return ""
+    if b"\0" in data[:8192]:
+        return ""  # binary: its bytes tell a model nothing
+    text = data[:READ_LIMIT].decode("utf-8", errors="replace")
+    lines = text.splitlines()
+    size = f"over {len(lines)} lines" if len(data) > READ_LIMIT else f"{len(lines)} lines"
+    shown = [line if len(line) <= WIDTH else line[:WIDTH] + "…" for line in lines[:LINES]]
+    more = "\n…" if len(lines) > LINES else ""
+    return f"{name} ({size}), first lines:\n" + "\n".join(shown) + more
