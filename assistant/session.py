@@ -329,11 +329,12 @@ class Session:
             return f"The user declined to run this code{why}.", stop
         end, changes = yield from self._run(language, approval.code, call.id)
         state.answer.ran(end.output, changes)
-        result = self.redact(describe_run(end))
+        folder = str(self._folder())
+        result = self.redact(describe_run(end, folder=folder))
         state.runs += 1
         state.failed, state.last_exit = end.exit_status != 0, end.exit_status
         failures = state.repeats.record(language, approval.code, end.exit_status == 0, result)
-        told = relabelled + self.redact(describe_run(end, changes))
+        told = relabelled + self.redact(describe_run(end, changes, folder))
         if end.interrupted or self._stop.is_set():
             return told, ("interrupted", 0)
         if failures >= REPEATS_BEFORE_STOP:

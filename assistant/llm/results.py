@@ -21,8 +21,9 @@ NEXT_STEP = (
 )
 
 
-def describe_run(end: RunEnd, changes: str = "") -> str:
-    """What the model reads about its run: how it ended, its output, what changed on disk.
+def describe_run(end: RunEnd, changes: str = "", folder: str = "") -> str:
+    """What the model reads about its run in `folder` (the runs' working directory; empty
+    for this process's): how it ended, its output, what changed on disk.
 
     Small models read a bare "(no output)" as someone's words, or as failure; the exit
     status first and the output fenced below make it plainly their own call's result.
@@ -34,14 +35,14 @@ def describe_run(end: RunEnd, changes: str = "") -> str:
     else:
         status = f"Exit status {end.exit_status} (failed)."
     output = f"Output:\n{fence(end.output)}" if end.output.strip() else "Output: (no output)"
-    return "\n".join(part for part in (status, output, changes, _hint(end)) if part)
+    return "\n".join(part for part in (status, output, changes, _hint(end, Path(folder))) if part)
 
 
-def _hint(end: RunEnd) -> str:
+def _hint(end: RunEnd, folder: Path) -> str:
     """What a failure means here, for the few that small models misread again and again."""
     if end.exit_status == 0:
         return ""
-    return next((hint for hint in (_missing_module(end.output), _missing_folder(end.output),
+    return next((hint for hint in (_missing_module(end.output), _missing_folder(end.output, folder),
                                    _missing_key(end.output), _many_to_one(end.output),
                                    _one_line_python(end.output)) if hint), "")
 
@@ -56,7 +57,7 @@ def _missing_module(output: str) -> str:
             f"would install it elsewhere: do it another way. {python_packages()}.")
 
 
-def _missing_folder(output: str) -> str:
+def _missing_folder(output: str, where: Path) -> str:
     """Writing into a folder that is not there yet reads as a missing file."""
     named = re.search(r"^OSError: Cannot save file into a non-existent directory: '([^'\n]+)'",
                       output, re.MULTILINE)
@@ -66,7 +67,7 @@ def _missing_folder(output: str) -> str:
                            r"^\S+: line \d+: ([^:\n]+): No such file or directory", output,
                            re.MULTILINE):
         folder = Path(next(part for part in path if part)).parent
-        if str(folder) not in ("", ".") and not folder.exists():
+        if str(folder) not in ("", ".") and not (where / folder).exists():
             return _create_first(folder)
     return ""
 

@@ -124,6 +124,9 @@ def test_writing_into_a_folder_not_there_is_explained(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     python = "FileNotFoundError: [Errno 2] No such file or directory: 'notes/todo.txt'\n"
+    (tmp_path / "elsewhere" / "notes").mkdir(parents=True)
+    assert "folder" not in describe_run(RunEnd("a", 1, python, 0.1), "",
+                                        str(tmp_path / "elsewhere"))
     assert describe_run(RunEnd("a", 1, python, 0.1)).endswith(
         "The folder notes does not exist (to write there, create it first: "
         "os.makedirs('notes', exist_ok=True), or mkdir -p notes).")
