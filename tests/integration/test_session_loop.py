@@ -232,8 +232,8 @@ def test_the_system_message_asks_for_checked_work_and_stays_short(
     for rule in ("run code to find out", "relative paths", "sudo", "check the result"):
         assert rule in system, rule
     assert tools.INSTRUCTIONS in system
-    # every token is prefill time on a small CPU: the fixed text stays under ~200 tokens
-    assert len(BASE) + len(tools.INSTRUCTIONS) < 950
+    # every token is prefill time on a small CPU: the fixed text stays under ~250 tokens
+    assert len(BASE) + len(tools.INSTRUCTIONS) < 1100
 
 
 def test_desktop_code_may_repeat_right_away(server: LLMServer, work: Path) -> None:
