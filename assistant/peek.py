@@ -3,13 +3,14 @@
 Small models guess what a file holds instead of reading it first: a 'quantity' key where
 the records say 'qty', 'Shipped' where the column says 'shipped', a list where the JSON
 holds an object. A look at the head of each named file, before the first reply, settles
-that for a few dozen tokens. Only files the user named in the working folder are read, and
+that for a few dozen tokens. Only data files the user named in the working folder are read, and
 only for a model on this machine or its network unless `peek_files = "always"`: nothing
 leaves the machine that the user did not ask to send.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from assistant.answers import named_files
@@ -21,6 +22,10 @@ FILES = 3
 LINES = 5
 WIDTH = 120
 READ_LIMIT = 1_000_000  # bytes read to count lines; a bigger file is said to be so
+# Data, not code: shown a script's source, a small model answers what it would print
+# instead of running it ("run calc.js": it said 1060, the script prints 5117).
+DATA = {".csv", ".tsv", ".json", ".jsonl", ".txt", ".log", ".md", ".yaml", ".yml", ".toml",
+        ".ini", ".cfg", ".conf", ".xml"}
 
 
 def wanted(settings: Settings) -> bool:
@@ -41,6 +46,8 @@ def peek(request: str, folder: Path) -> str:
 
 def _head(folder: Path, name: str) -> str:
     path = folder / name
+    if path.suffix.lower() not in DATA:
+        return ""
     try:
         if not path.resolve().is_relative_to(folder.resolve()) or not path.is_file():
             return ""
@@ -53,6 +60,22 @@ def _head(folder: Path, name: str) -> str:
     text = data[:READ_LIMIT].decode("utf-8", errors="replace")
     lines = text.splitlines()
     size = f"over {len(lines)} lines" if len(data) > READ_LIMIT else f"{len(lines)} lines"
+    if path.suffix.lower() == ".json" and len(data) <= READ_LIMIT:
+        compact = _compact(text)
+        if compact:
+            return f"{name} ({size}), compactly:\n{compact}"
     shown = [line if len(line) <= WIDTH else line[:WIDTH] + "…" for line in lines[:LINES]]
     more = "\n…" if len(lines) > LINES else ""
     return f"{name} ({size}), first lines:\n" + "\n".join(shown) + more
+
+
+def _compact(text: str) -> str:
+    """JSON on one line, cut at LINES * WIDTH characters: its shape (which keys, a list or
+    an object) in the room five pretty-printed lines give to `{` and one key."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return ""
+    line = json.dumps(data, ensure_ascii=False, separators=(", ", ": "))
+    limit = LINES * WIDTH
+    return line if len(line) <= limit else line[:limit] + "…"

@@ -163,12 +163,15 @@ def kill_leftovers(session: int, folder: Path) -> None:
 def child_env(home: Path, config: dict[str, Any]) -> dict[str, str]:
     """The environment of a run: no settings of the user's, no telemetry, no price-list
     download; the same for both systems. Ours imports the copy of its code in
-    `pythonpath`, so edits made to the tree during a long run do not mix in."""
+    `pythonpath`, so edits made to the tree during a long run do not mix in. Its own
+    folders have names no model guesses: a `data` beside the task's folder once answered
+    a model that dropped `work/` from the path of the task's data folder."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ASSISTANT_")}
     if config.get("pythonpath"):
         env["PYTHONPATH"] = config["pythonpath"]
     env.update({
-        "ASSISTANT_CONFIG_DIR": str(home / "config"), "ASSISTANT_DATA_DIR": str(home / "data"),
+        "ASSISTANT_CONFIG_DIR": str(home / "assistant-config"),
+        "ASSISTANT_DATA_DIR": str(home / "assistant-data"),
         "DISABLE_TELEMETRY": "true", "LITELLM_LOCAL_MODEL_COST_MAP": "True",
         "HF_HUB_OFFLINE": "1", "PYTHONWARNINGS": "ignore", "MPLBACKEND": "Agg",
         "OLLAMA_API_BASE": "http://127.0.0.1:9", "PYTHONDONTWRITEBYTECODE": "1",

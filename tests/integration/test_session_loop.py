@@ -351,6 +351,6 @@ def test_a_local_model_reads_the_first_lines_of_the_files_a_request_names(
         records = Journal.in_dir(a.settings.data_path).conversation(a.conversation_id)["records"]
     assert told(server, 0) == (
         'which item in stock.json is lowest?\n\n<files untrusted="true">\nstock.json (1 lines), '
-        'first lines:\n{"items": [{"name": "stapler", "qty": 2}]}\n</files>')
+        'compactly:\n{"items": [{"name": "stapler", "qty": 2}]}\n</files>')
     said = [r["text"] for r in records if r["kind"] == "user"]
     assert said == ["which item in stock.json is lowest?"]  # the user's words, not the file
