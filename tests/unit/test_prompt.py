@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+from pathlib import Path
+
+import pytest
 
 from assistant.prompt import (
     KNOWN_PACKAGES,
@@ -33,3 +36,12 @@ def test_a_request_in_another_language_asks_for_the_answer_in_it_in_one_short_li
     assert answer_in("fr") == "\n(Answer in French.)"
     assert answer_in("yo") == "\n(Answer in the language with ISO code yo.)"
 
+
+
+def test_the_facts_name_the_working_directory_without_a_path_to_mangle(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    facts = machine_facts()
+    assert str(tmp_path) not in facts
+    assert "Working directory: the current directory of every run" in facts
