@@ -30,6 +30,7 @@ from assistant.journal import Journal
 from assistant.llm import LLM, CodeCall, LLMError, Reply
 from assistant.llm.labels import actual_language
 from assistant.llm.results import (
+    add_note,
     check_message,
     describe_run,
     failed_last_message,
@@ -66,6 +67,9 @@ REPEAT_TOLD = (
     "the user if the task is done."
 )
 REPEAT_NOT_RUN = "Not run: the same code was proposed again after it succeeded."
+WRAP_UP = ("{} Propose no code now: tell the user in one or two plain sentences what was "
+           "done and what the outputs showed.")
+WRAPPED_UP = {"repeated_failure", "repeated_success", "max_runs"}
 # The temperature of the reply after the model repeated itself (code that just succeeded,
 # or failed again): at the usual low temperature a small model that read nearly the same
 # history writes nearly the same reply, and the turn ends in a loop.
@@ -159,8 +163,9 @@ class Session:
             self._record(event)
         return event
 
-    def _end(self, text: str, reason: TurnEndReason, n: int = 0) -> Iterator[Event]:
-        if reason in STOP_NOTICES:
+    def _end(self, text: str, reason: TurnEndReason, n: int = 0,
+             noticed: bool = False) -> Iterator[Event]:
+        if reason in STOP_NOTICES and not noticed:
             yield self._emit(Notice(STOP_NOTICES[reason].format(n=n)))
         self._snapshot()
         yield self._emit(TurnEnd(text, reason, self.conversation_id))
@@ -222,11 +227,31 @@ class Session:
             results, stop = yield from self._act(reply.calls, state)
             self._close_calls(reply.calls, results)
             if stop:
-                yield from self._end("", *stop)
+                words = yield from self._wrap_up(system, *stop)
+                yield from self._end(words, *stop, noticed=stop[0] in WRAPPED_UP)
                 return
             if self.screen.wanted_after([call.code for call in reply.calls]):
                 yield from self._look()
             self._snapshot()
+
+    def _wrap_up(self, system: str, reason: TurnEndReason, n: int) -> Generator[Event, None, str]:
+        """A turn the loop stopped still ends in words: the model, told why, says what was
+        done and what the outputs showed (a stop left the user, and the voice, with nothing
+        where a small model had the answer in hand). Code it proposes then is not run."""
+        if reason not in WRAPPED_UP or self._stop.is_set():
+            return ""
+        notice = STOP_NOTICES[reason].format(n=n)
+        yield self._emit(Notice(notice))
+        add_note(self.messages, check_message(WRAP_UP.format(notice)))
+        reply = yield from self._ask(system)
+        if reply is None:
+            return ""
+        self._record({"kind": "assistant", "text": reply.text, "model": reply.model})
+        if reply.usage:
+            yield self._emit(Usage(reply.model, reply.usage[0], reply.usage[1]))
+        self.messages.append(reply.message)
+        self._close_calls(reply.calls, [])
+        return "" if reply.calls else reply.text
 
     def _nudge(self, reply: Reply, state: _TurnState) -> tuple[dict[str, Any], str] | None:
         """Why a final answer is not accepted yet, once each: what the model is told, and

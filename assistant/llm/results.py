@@ -141,12 +141,25 @@ def send_back(messages: list[dict[str, Any]], answer: dict[str, Any],
     history. After results in a user message, the nudge joins them and the answer is left
     out: a small model that reads its own answer just before the nudge says it again,
     word for word. Elsewhere (a tool result, the user's request) both go in, in turn."""
+    if not _joins(messages, nudge):
+        messages.extend([answer, nudge])
+
+
+def add_note(messages: list[dict[str, Any]], note: dict[str, Any]) -> None:
+    """Put `note` (a results message) into the history: joined to the results just before
+    it, else on its own."""
+    if not _joins(messages, note):
+        messages.append(note)
+
+
+def _joins(messages: list[dict[str, Any]], note: dict[str, Any]) -> bool:
+    """Join `note` to the user-role results message that ends the history, if one does."""
     last = messages[-1] if messages else {}
-    if is_results_message(last) and isinstance(last.get("content"), str):
-        extra = nudge["content"].removeprefix(RESULTS_HEADER).lstrip("\n")
-        messages[-1] = {**last, "content": f"{last['content']}\n\n{extra}"}
-        return
-    messages.extend([answer, nudge])
+    if not (is_results_message(last) and isinstance(last.get("content"), str)):
+        return False
+    extra = note["content"].removeprefix(RESULTS_HEADER).lstrip("\n")
+    messages[-1] = {**last, "content": f"{last['content']}\n\n{extra}"}
+    return True
 
 
 def is_results_message(message: dict[str, Any]) -> bool:

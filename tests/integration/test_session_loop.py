@@ -73,17 +73,22 @@ def test_code_proposed_again_after_it_succeeded_is_not_run_again(
 def test_a_third_identical_proposal_after_success_ends_the_turn(
     server: LLMServer, work: Path, style: str
 ) -> None:
-    server.add(*[propose(style, "python", "print('same')") for _ in range(3)], text("next turn"))
+    server.add(*[propose(style, "python", "print('same')") for _ in range(3)],
+               text("It printed same."), text("next turn"))
     with make(server, style) as a:
         events = list(a.turn("print it"))
         assert a.ask("and now?") == "next turn"
     assert len(runs(events)) == 1
     end = events[-1]
     assert isinstance(end, TurnEnd) and end.reason == "repeated_success"
-    assert "proposed 3 times in a row after it had succeeded" in notices(events)
-    assert len(server.chat_requests) == 4  # three proposals, then the next turn
+    assert end.text == "It printed same."  # the stopped turn still ends in words
+    assert notices(events).count("proposed 3 times in a row after it had succeeded") == 1
+    assert len(server.chat_requests) == 5  # three proposals, the wrap-up, the next turn
     history = str(server.chat_requests[3].body["messages"])
     assert "Not run: the same code was proposed again after it succeeded." in history
+    assert told(server, 3).endswith("after it had succeeded; it was not run again. Propose no "
+                                    "code now: tell the user in one or two plain sentences what "
+                                    "was done and what the outputs showed.")
 
 
 def test_the_same_check_after_other_code_ran_runs_again(server: LLMServer, work: Path) -> None:
@@ -102,8 +107,9 @@ def test_repeated_failures_still_end_the_turn(server: LLMServer, work: Path) -> 
     with make(server, "fenced") as a:
         events = list(a.turn("divide"))
     assert len(runs(events)) == 3 and events[-1].reason == "repeated_failure"
+    assert events[-1].text == ""  # the wrap-up proposed code again: not run, no words
     temperatures = [r.body["temperature"] for r in server.chat_requests]
-    assert temperatures == [0.0, 0.0, 0.7]  # the reply after a second failure is warmer
+    assert temperatures == [0.0, 0.0, 0.7, 0.0]  # after a second failure: warmer
 
 
 def test_the_reply_after_a_repeat_is_sampled_warmer_then_cooler_again(
