@@ -6,9 +6,9 @@ side by side, on the same local llama.cpp server and model.
     .venv/bin/python scripts/tasks.py --report /tmp/tasks-1.5b.json /tmp/tasks-0.5b.json \
         --markdown docs/benchmarks.md --chart docs/tasks.png
 
-Each task (tasks_suite.py; the blind ones in tasks_blind.py) runs in a fresh folder with
-its files, in a separate process per system (tasks_run.py), stopped at 120 s; its check
-reads the folder and the final answer. The incumbent is installed into .bench/ as
+Each task (tasks_suite.py; the blind ones in tasks_blind.py and tasks_fresh.py) runs in a
+fresh folder with its files, in a separate process per system (tasks_run.py), stopped at
+120 s; its check reads the folder and the final answer. The incumbent is installed into .bench/ as
 `scripts/bench.py --peers` does. Results: pass rate, median and worst task time, and
 tokens counted by the server, per system, model and suite.
 """
@@ -33,24 +33,27 @@ from typing import Any
 
 SCRIPTS = Path(__file__).resolve().parent
 ROOT = SCRIPTS.parent
-BLIND = SCRIPTS / "tasks_blind.py"
-SUITES = ("own", "blind")
+# Suites written without reading the prompt or the loop code: `blind` first, `fresh` after
+# the loop had been tuned while looking at how it failed `blind`.
+BLIND = {"blind": SCRIPTS / "tasks_blind.py", "fresh": SCRIPTS / "tasks_fresh.py"}
+SUITES = ("own", *BLIND)
 MAX_TOKENS = 1024
 
 
 def suites(chosen: list[str]) -> dict[str, list[dict[str, Any]]]:
-    """suite name -> its tasks; the blind suite only where its module is present."""
+    """suite name -> its tasks; a blind suite only where its module is present."""
     import tasks_suite
 
     found: dict[str, list[dict[str, Any]]] = {}
     if "own" in chosen:
         found["own"] = tasks_suite.TASKS
-    if "blind" in chosen and BLIND.is_file():
-        spec = importlib.util.spec_from_file_location("tasks_blind", BLIND)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        found["blind"] = module.TASKS
+    for name, path in BLIND.items():
+        if name in chosen and path.is_file():
+            spec = importlib.util.spec_from_file_location(f"tasks_{name}", path)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            found[name] = module.TASKS
     return found
 
 
@@ -188,7 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default="qwen2.5-coder-1.5b",
                         help="installed weights by name, or a GGUF path")
     parser.add_argument("--systems", default="ours,oi", help="ours,oi (comma-separated)")
-    parser.add_argument("--suite", default="own,blind", help="own,blind (comma-separated)")
+    parser.add_argument("--suite", default=",".join(SUITES),
+                        help=f"{','.join(SUITES)} (comma-separated)")
     parser.add_argument("--only", metavar="NAMES", help="only these tasks (comma-separated)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the results here")
     parser.add_argument("--threads", type=int, default=0,

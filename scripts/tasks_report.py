@@ -165,7 +165,9 @@ def markdown(runs: list[dict[str, Any]], chart: str | None) -> str:
         "task is stopped at 120 s. Time is from the request to the final answer; tokens are "
         "counted by the server per task (prompt tokens it evaluated, beyond its cache, and "
         "tokens generated), medians per task. `own`: the project's tasks; `blind`: tasks "
-        "written without reading the prompt or the loop code.",
+        "written without reading the prompt or the loop code (the loop was later changed "
+        "while looking at how it failed them); `fresh`: 24 more written the same way after "
+        "those changes, and never looked at before these runs.",
         "",
     ]
     for run in runs:

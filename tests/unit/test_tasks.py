@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import socket
 import subprocess
 import sys
@@ -159,3 +160,12 @@ def test_runs_of_one_model_are_reported_as_one() -> None:
     summary = tasks_report.summaries(runs[0])
     assert summary["own"]["ours"]["passed"] == 1 and summary["blind"]["ours"]["passed"] == 0
     assert "run own" in runs[0]["command"] and "run blind" in runs[0]["command"]
+
+
+@pytest.mark.parametrize("module", ["tasks_blind.py", "tasks_fresh.py"])
+def test_each_blind_suite_passes_its_own_self_test(module: str, tmp_path: Path) -> None:
+    """Their checks fail on the untouched folder and pass on the job done by hand."""
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / module)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert re.search(r"\b0 (failure\(s\)|failed)$", done.stdout.strip())
