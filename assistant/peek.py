@@ -10,6 +10,7 @@ leaves the machine that the user did not ask to send.
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -38,10 +39,11 @@ def wanted(settings: Settings) -> bool:
 def peek(request: str, folder: Path) -> str:
     """The note to add to the request: each named text file's line count and first lines,
     as untrusted data (a file's words are never instructions). Empty when none is there."""
-    heads = [head for name in named_files(request) if (head := _head(folder, name))]
+    found = (head for name in named_files(request) if (head := _head(folder, name)))
+    heads = list(itertools.islice(found, FILES))  # files past the third are never read
     if not heads:
         return ""
-    return "\n\n" + untrusted("files", "\n\n".join(heads[:FILES]))
+    return "\n\n" + untrusted("files", "\n\n".join(heads))
 
 
 def _head(folder: Path, name: str) -> str:

@@ -205,9 +205,7 @@ class Session:
             if reply is None:
                 yield from self._end("", "error")
                 return
-            self._record({"kind": "assistant", "text": reply.text, "model": reply.model})
-            if reply.usage:
-                yield self._emit(Usage(reply.model, reply.usage[0], reply.usage[1]))
+            yield from self._received(reply)
             nudge = self._nudge(reply, state)
             if nudge is not None:
                 send_back(self.messages, reply.message, nudge[0])
@@ -246,12 +244,16 @@ class Session:
         reply = yield from self._ask(system)
         if reply is None:
             return ""
-        self._record({"kind": "assistant", "text": reply.text, "model": reply.model})
-        if reply.usage:
-            yield self._emit(Usage(reply.model, reply.usage[0], reply.usage[1]))
+        yield from self._received(reply)
         self.messages.append(reply.message)
         self._close_calls(reply.calls, [])
         return "" if reply.calls else reply.text
+
+    def _received(self, reply: Reply) -> Iterator[Event]:
+        """Journal a reply, and say what it cost."""
+        self._record({"kind": "assistant", "text": reply.text, "model": reply.model})
+        if reply.usage:
+            yield self._emit(Usage(reply.model, reply.usage[0], reply.usage[1]))
 
     def _nudge(self, reply: Reply, state: _TurnState) -> tuple[dict[str, Any], str] | None:
         """Why a final answer is not accepted yet, once each: what the model is told, and
@@ -380,7 +382,7 @@ class Session:
 
     def _run(self, language: str, code: str, proposal_id: str) -> Generator[Event, None, Ran]:
         """Run approved code; its RunEnd, and what it changed in the working folder."""
-        folder = self.runtimes.cwd or os.getcwd()
+        folder = str(self._folder())
         before = list_folder(folder)
         end: RunEnd | None = None
         run: Callable[..., Iterator[Event]] = self.runtimes.run
