@@ -75,8 +75,8 @@ UNSEEN_NAMES = (
     "Read the output again and answer from what it shows, or run code that finds out."
 )
 SHOWN_ONLY = (
-    "Your ```{} block was only shown: blocks with that tag never run, so nothing was "
-    "written or changed. Propose ```python or ```shell code that does it, then check the "
+    "Your ```{1} block was only shown: blocks with that tag never run, so nothing was "
+    "written or changed. Propose ```python or ```shell code that {0}, then check the "
     "result."
 )
 MISSING_FILES = (
@@ -165,8 +165,8 @@ class AnswerCheck:
                    if not existed and not (self.folder / name).exists()]
         acts = MAKES.search(self.request) or CHANGES.search(self.request)
         shown = shown_tags(answer) if acts and not self.code else []
-        if shown:
-            return "shown", (shown[0],)
+        if shown:  # the file to write, named: a small model told "do it" read it instead
+            return "shown", (f"writes it to {missing[0]}" if missing else "does it", shown[0])
         if missing and MAKES.search(self.request) and not NEGATION.search(answer):
             return "missing", (", ".join(missing),)
         if not self.code:

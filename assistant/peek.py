@@ -46,6 +46,19 @@ def peek(request: str, folder: Path) -> str:
     return "\n\n" + untrusted("files", "\n\n".join(heads))
 
 
+def written(request: str, folder: Path, paths: list[str]) -> str:
+    """The heads of the files a request names that a run just wrote (`paths`): the check
+    of the result a small model skips, done for it. It called counts.json "written with the
+    counts" when it held one of three extensions, and averages.csv done with a column
+    named score where the user asked for average."""
+    names = [name for name in named_files(request) if name in paths]
+    heads = [head for name in names[:FILES] if (head := _head(folder, name))]
+    if not heads:
+        return ""
+    return "As written now (check it against the request):\n" + untrusted(
+        "files", "\n\n".join(heads))
+
+
 def _head(folder: Path, name: str) -> str:
     path = folder / name
     if path.suffix.lower() not in DATA:
@@ -61,7 +74,8 @@ def _head(folder: Path, name: str) -> str:
         return ""  # binary: its bytes tell a model nothing
     text = data[:READ_LIMIT].decode("utf-8", errors="replace")
     lines = text.splitlines()
-    size = f"over {len(lines)} lines" if len(data) > READ_LIMIT else f"{len(lines)} lines"
+    count = f"{len(lines)} line" + ("" if len(lines) == 1 else "s")
+    size = f"over {count}" if len(data) > READ_LIMIT else count
     if path.suffix.lower() == ".json" and len(data) <= READ_LIMIT:
         compact = _compact(text)
         if compact:

@@ -37,12 +37,13 @@ from assistant.llm.results import (
     is_results_message,
     send_back,
 )
-from assistant.peek import peek
+from assistant.peek import peek, written
 from assistant.peek import wanted as peek_wanted
 from assistant.prompt import answer_in, system_message
 from assistant.repeats import REPEATS_BEFORE_STOP, Repeats
 from assistant.runtime import Runtimes
 from assistant.runtime.changes import describe_changes, list_folder
+from assistant.runtime.changes import written as written_files
 from assistant.safety.inputs import request_problem
 from assistant.safety.policy import Policy
 from assistant.screen import ScreenContext
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
 
 DECLINES_BEFORE_STOP = 3
 NOT_RUN = "Not run: the turn was stopped before this code ran."
+AFTER_FAILURE = "Not run: code before it in this reply failed; fix that first."
 CORRECTION = (
     "Not run: this call is malformed: {}. Call `execute` again with JSON arguments "
     '{{"language": "python", "shell" or "javascript", "code": "..."}}.'
@@ -87,7 +89,7 @@ STOP_NOTICES = {
 
 Stop = tuple[TurnEndReason, int]
 Outcome = tuple[str, Stop | None]
-Ran = tuple[RunEnd, str]
+Ran = tuple[RunEnd, str, list[str]]
 
 
 @dataclass
@@ -101,7 +103,7 @@ class _TurnState:
     failed: bool = False  # the last run failed
     last_exit: int | None = 0
     reminded: bool = False  # told once that it answered after a failed run
-    stuck: bool = False  # the last reply repeated code: the next is sampled warmer
+    stuck: bool = False  # the last reply repeated code or was sent back: the next is warmer
     repeats: Repeats = field(default_factory=Repeats)
 
 
@@ -210,6 +212,7 @@ class Session:
             if nudge is not None:
                 send_back(self.messages, reply.message, nudge[0])
                 yield self._emit(Notice(nudge[1]))
+                state.stuck = True  # the same history at a low temperature: the same answer
                 continue
             self.messages.append(reply.message)
             if self._stop.is_set():
@@ -304,16 +307,23 @@ class Session:
     def _act(
         self, calls: list[CodeCall], state: _TurnState
     ) -> Generator[Event, None, tuple[list[tuple[CodeCall, str]], Stop | None]]:
-        """Take the reply's calls in order, until one gives a reason to end the turn.
+        """Take the reply's calls in order, until one gives a reason to end the turn, or
+        fails: what follows it was written for its success (`cd build` failed, then `rm -rf *`).
 
         Returns what the model is told about each call taken, and that reason.
         """
         results: list[tuple[CodeCall, str]] = []
-        for call in calls:
+        for index, call in enumerate(calls):
+            runs = state.runs
             result, stop = yield from self._act_on(call, state)
             results.append((call, result))
             if stop:
                 return results, stop
+            later = calls[index + 1:]
+            if state.runs > runs and state.failed and later:
+                yield self._emit(Notice(f"{len(later)} more block(s) of this reply not run: "
+                                        "the code before them failed."))
+                return results + [(each, AFTER_FAILURE) for each in later], None
         return results, None
 
     def _act_on(self, call: CodeCall, state: _TurnState) -> Generator[Event, None, Outcome]:
@@ -354,14 +364,17 @@ class Session:
             stop: Stop | None = (
                 ("declined", state.declines) if state.declines >= DECLINES_BEFORE_STOP else None)
             return f"The user declined to run this code{why}.", stop
-        end, changes = yield from self._run(language, approval.code, call.id)
+        end, changes, wrote = yield from self._run(language, approval.code, call.id)
         state.answer.ran(end.output, changes)
         folder = str(self._folder())
         result = self.redact(describe_run(end, folder=folder))
         state.runs += 1
         state.failed, state.last_exit = end.exit_status != 0, end.exit_status
         failures = state.repeats.record(language, approval.code, end.exit_status == 0, result)
-        told = relabelled + self.redact(describe_run(end, changes, folder))
+        told = relabelled + self.redact(describe_run(end, changes, folder, approval.code))
+        if wrote and peek_wanted(self.llm.settings):
+            told = "\n".join(part for part in (
+                told, self.redact(written(state.answer.request, Path(folder), wrote))) if part)
         if end.interrupted or self._stop.is_set():
             return told, ("interrupted", 0)
         if failures >= REPEATS_BEFORE_STOP:
@@ -381,7 +394,8 @@ class Session:
         return Path(self.runtimes.cwd or os.getcwd())
 
     def _run(self, language: str, code: str, proposal_id: str) -> Generator[Event, None, Ran]:
-        """Run approved code; its RunEnd, and what it changed in the working folder."""
+        """Run approved code; its RunEnd, what it changed in the working folder, and the
+        files it wrote there."""
         folder = str(self._folder())
         before = list_folder(folder)
         end: RunEnd | None = None
@@ -393,7 +407,8 @@ class Session:
             if isinstance(event, RunEnd):
                 end = event
         assert end is not None, "a run always ends with RunEnd"
-        return end, describe_changes(before, list_folder(folder))
+        after = list_folder(folder)
+        return end, describe_changes(before, after), written_files(before, after)
 
     def _look(self) -> Iterator[Event]:
         """Take a view of the screen for the next request; say so when the desktop cannot."""

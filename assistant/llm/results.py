@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from assistant.events import RunEnd
+from assistant.llm.hints import hint
 from assistant.llm.reply import CodeCall
-from assistant.prompt import python_packages
 
 RESULTS_HEADER = "Results of the code you proposed:"
 # Opens the user-role message that shows the screen (assistant.screen); no turn starts there.
@@ -21,9 +21,10 @@ NEXT_STEP = (
 )
 
 
-def describe_run(end: RunEnd, changes: str = "", folder: str = "") -> str:
-    """What the model reads about its run in `folder` (the runs' working directory; empty
-    for this process's): how it ended, its output, what changed on disk.
+def describe_run(end: RunEnd, changes: str = "", folder: str = "", code: str = "") -> str:
+    """What the model reads about its run of `code` in `folder` (the runs' working
+    directory; empty for this process's): how it ended, its output, what changed on disk,
+    and what that means where small models misread it.
 
     Small models read a bare "(no output)" as someone's words, or as failure; the exit
     status first and the output fenced below make it plainly their own call's result.
@@ -35,72 +36,8 @@ def describe_run(end: RunEnd, changes: str = "", folder: str = "") -> str:
     else:
         status = f"Exit status {end.exit_status} (failed)."
     output = f"Output:\n{fence(end.output)}" if end.output.strip() else "Output: (no output)"
-    return "\n".join(part for part in (status, output, changes, _hint(end, Path(folder))) if part)
-
-
-def _hint(end: RunEnd, folder: Path) -> str:
-    """What a failure means here, for the few that small models misread again and again."""
-    if end.exit_status == 0:
-        return ""
-    return next((hint for hint in (_missing_module(end.output), _missing_folder(end.output, folder),
-                                   _missing_key(end.output), _many_to_one(end.output),
-                                   _one_line_python(end.output)) if hint), "")
-
-
-def _missing_module(output: str) -> str:
-    """A missing package is not fixed by `pip install`, which reaches another interpreter
-    than the one running the code."""
-    missing = re.search(r"ModuleNotFoundError: No module named '([\w.]+)'", output)
-    if not missing:
-        return ""
-    return (f"{missing[1]} is not installed for the Python that runs your code, and pip "
-            f"would install it elsewhere: do it another way. {python_packages()}.")
-
-
-def _missing_folder(output: str, where: Path) -> str:
-    """Writing into a folder that is not there yet reads as a missing file."""
-    named = re.search(r"^OSError: Cannot save file into a non-existent directory: '([^'\n]+)'",
-                      output, re.MULTILINE)
-    if named:  # pandas names the folder itself
-        return _create_first(Path(named[1]))
-    for path in re.findall(r"No such file or directory: '([^'\n]+)'|"
-                           r"^\S+: line \d+: ([^:\n]+): No such file or directory", output,
-                           re.MULTILINE):
-        folder = Path(next(part for part in path if part)).parent
-        if str(folder) not in ("", ".") and not (where / folder).exists():
-            return _create_first(folder)
-    return ""
-
-
-def _create_first(folder: Path) -> str:
-    return (f"The folder {folder} does not exist (to write there, create it first: "
-            f"os.makedirs('{folder}', exist_ok=True), or mkdir -p {folder}).")
-
-
-def _missing_key(output: str) -> str:
-    """Small models guess a data file's keys instead of looking at them."""
-    key = re.search(r"^KeyError: (.+)$", output, re.MULTILINE)
-    if not key:
-        return ""
-    return (f"The data has no key {key[1]}: print one record (or its keys, or the columns) "
-            "first to see what it holds, then use those names.")
-
-
-def _many_to_one(output: str) -> str:
-    """`mv *.jpeg *.jpg` moves many files onto one name, which is not how renaming works."""
-    if not re.search(r"^(mv|cp): target '[^']*'(: No such file or directory| is not a "
-                     r"directory)", output, re.MULTILINE):
-        return ""
-    return ("mv and cp take many files only into a folder. To rename each file, loop: "
-            'for f in *.old; do mv -- "$f" "${f%.old}.new"; done')
-
-
-def _one_line_python(output: str) -> str:
-    """`python -c "...; def f(): for ..."` cannot work: blocks need lines of their own."""
-    if not re.search(r'^\s*File "<string>", line 1\n(.*\n)*?SyntaxError', output, re.MULTILINE):
-        return ""
-    return ("Python with def, for, if or with blocks cannot go on one line of python -c: "
-            "propose it as Python code (language python) instead.")
+    parts = (status, output, changes, hint(end, Path(folder), code))
+    return "\n".join(part for part in parts if part)
 
 
 def tool_messages(results: list[tuple[CodeCall, str]]) -> list[dict[str, Any]]:

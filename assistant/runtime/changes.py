@@ -56,9 +56,7 @@ def describe_changes(before: Listing | None, after: Listing | None) -> str:
     """One line naming what was created, removed and modified; "" when it cannot be told."""
     if before is None or after is None:
         return ""
-    depth = min(before.depth, after.depth)
-    old = {p: e for p, e in before.entries.items() if p.count("/") < depth}
-    new = {p: e for p, e in after.entries.items() if p.count("/") < depth}
+    old, new = _compared(before, after)
     created = sorted(set(new) - set(old))
     removed = sorted(set(old) - set(new))
     modified = sorted(p for p in set(old) & set(new) if not new[p][0] and new[p] != old[p])
@@ -70,6 +68,21 @@ def describe_changes(before: Listing | None, after: Listing | None) -> str:
     if not parts:
         return NO_CHANGES
     return "Files in the working directory: " + "; ".join(parts) + "."
+
+
+def written(before: Listing | None, after: Listing | None) -> list[str]:
+    """The files a run created or modified, as far as the listings tell."""
+    if before is None or after is None:
+        return []
+    old, new = _compared(before, after)
+    return sorted(path for path, entry in new.items() if not entry[0] and old.get(path) != entry)
+
+
+def _compared(before: Listing, after: Listing) -> tuple[dict[str, tuple[bool, int, int]], ...]:
+    """The entries of both listings at the levels both listed whole."""
+    depth = min(before.depth, after.depth)
+    return tuple({p: e for p, e in listing.entries.items() if p.count("/") < depth}
+                 for listing in (before, after))
 
 
 def _names(paths: list[str], entries: dict[str, tuple[bool, int, int]]) -> str:

@@ -13,7 +13,15 @@ from assistant.journal import Journal
 from assistant.llm import tools
 from assistant.llm.results import NEXT_STEP
 from assistant.prompt import BASE
-from tests.support.llm_server import LLMServer, Step, fenced, raw_tool_call, text, tool_call
+from tests.support.llm_server import (
+    LLMServer,
+    Step,
+    fenced,
+    raw_tool_call,
+    text,
+    tool_call,
+    tool_calls,
+)
 
 STYLES = ["tools", "fenced"]
 
@@ -235,7 +243,8 @@ def test_the_system_message_asks_for_checked_work_and_stays_short(
     with make(server, "tools") as a:
         list(a.turn("hi"))
     system = server.chat_requests[0].body["messages"][0]["content"]
-    for rule in ("run code to find out", "relative paths", "sudo", "check the result"):
+    for rule in ("run code to find out", "relative paths", "sudo", "check the result",
+                 "add no filter"):
         assert rule in system, rule
     assert tools.INSTRUCTIONS in system
     # every token is prefill time on a small CPU: the fixed text stays under ~250 tokens
@@ -264,6 +273,9 @@ def test_an_answer_right_after_a_failed_run_is_sent_back_once(
         events = list(a.turn("rename the jpeg files to jpg"))
         assert "answered right after a failed run" in notices(events)
         assert "Your last run failed (exit status 1)" in told(server, 2)
+        # the answer sent back came at the usual temperature: the next is sampled warmer
+        temperatures = [r.body["temperature"] for r in server.chat_requests]
+        assert temperatures == [0.0, 0.0, 0.7, 0.0]
         assert not (work / "photos").exists()
         assert isinstance(events[-1], TurnEnd) and events[-1].text == "Renamed."
         assert (work / "a.jpg").exists()
@@ -356,7 +368,31 @@ def test_a_local_model_reads_the_first_lines_of_the_files_a_request_names(
         list(a.turn("which item in stock.json is lowest?"))
         records = Journal.in_dir(a.settings.data_path).conversation(a.conversation_id)["records"]
     assert told(server, 0) == (
-        'which item in stock.json is lowest?\n\n<files untrusted="true">\nstock.json (1 lines), '
+        'which item in stock.json is lowest?\n\n<files untrusted="true">\nstock.json (1 line), '
         'compactly:\n{"items": [{"name": "stapler", "qty": 2}]}\n</files>')
     said = [r["text"] for r in records if r["kind"] == "user"]
     assert said == ["which item in stock.json is lowest?"]  # the user's words, not the file
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_blocks_after_a_failed_one_in_the_same_reply_are_not_run(
+    server: LLMServer, work: Path, style: str
+) -> None:
+    """What follows a failed block was written for its success: `cd build` failed, then
+    `rm -rf *` would run in the wrong folder."""
+    (work / "keep.txt").write_text("k")
+    calls = [("shell", "cd build"), ("shell", "rm -f *.txt"), ("shell", "echo done")]
+    if style == "tools":
+        step = tool_calls(*calls)
+    else:
+        step = text("".join(f"```{language}\n{code}\n```\n" for language, code in calls))
+    server.add(step, text("There is no build folder, so nothing was removed."))
+    with make(server, style) as a:
+        events = list(a.turn("clean the build folder"))
+    assert [end.exit_status for end in runs(events)] == [1]
+    assert (work / "keep.txt").exists()
+    assert "2 more block(s) of this reply not run: the code before them failed." in notices(events)
+    history = str(server.chat_requests[1].body["messages"])
+    assert history.count("Not run: code before it in this reply failed; fix that first.") == 2
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.reason == "answered"

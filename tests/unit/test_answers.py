@@ -156,13 +156,17 @@ def test_a_file_only_shown_in_a_block_is_sent_back_saying_blocks_like_it_never_r
 ) -> None:
     check = AnswerCheck("create a package.json for a project named tiny-tool", tmp_path)
     problem = check.problem('```json\n{"name": "tiny-tool"}\n```')
-    assert problem == SHOWN_ONLY.format("json")
+    assert problem == SHOWN_ONLY.format("writes it to package.json", "json")
+    assert "code that writes it to package.json, then check" in problem
     assert check.unconfirmed("```json\n{}\n```") == (
         "Not confirmed by what ran: the json block was only shown; nothing was written.")
+    (tmp_path / "settings.json").write_text('{"debug": true}')
     edit = AnswerCheck("in settings.json, set debug to false", tmp_path)
-    assert edit.problem('```\n{"debug": false}\n```') == SHOWN_ONLY.format("untagged")
+    assert edit.problem('```\n{"debug": false}\n```') == SHOWN_ONLY.format("does it",
+                                                                             "untagged")
     question = AnswerCheck("what is in settings.json?", tmp_path)
-    assert question.problem('```json\n{"debug": false}\n```') != SHOWN_ONLY.format("json")
+    shown = question.problem('```json\n{"debug": false}\n```')
+    assert shown != SHOWN_ONLY.format("does it", "json")
 
 
 def test_a_change_to_files_here_that_changed_nothing_is_sent_back(tmp_path: Path) -> None:

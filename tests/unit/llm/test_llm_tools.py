@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -17,7 +16,6 @@ from assistant.llm.results import (
     tool_messages,
 )
 from assistant.llm.tools import ToolCallAssembler
-from assistant.prompt import python_packages
 
 
 def delta(index: int | None, *, id: str = "", name: str = "", arguments: str = "") -> dict:
@@ -107,58 +105,6 @@ def test_a_run_is_described_by_its_status_output_and_changes() -> None:
     assert failed == "Exit status 2 (failed).\nOutput:\n```\nls: cannot access 'x'\n```"
     refused = describe_run(RunEnd("a", None, "Unknown language 'ruby'", 0.0))
     assert refused.startswith("It did not finish (no exit status).\nOutput:")
-
-
-def test_a_missing_package_is_explained_where_pip_would_not_help() -> None:
-    output = "Traceback (most recent call last):\nModuleNotFoundError: No module named 'pandas'\n"
-    described = describe_run(RunEnd("a", 1, output, 0.1))
-    assert described.endswith(f"pandas is not installed for the Python that runs your code, "
-                              f"and pip would install it elsewhere: do it another way. "
-                              f"{python_packages()}.")
-    assert "pip" not in describe_run(RunEnd("a", 0, "ModuleNotFoundError: No module named "
-                                                    "'x' is what we print\n", 0.1))
-
-
-def test_writing_into_a_folder_not_there_is_explained(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.chdir(tmp_path)
-    python = "FileNotFoundError: [Errno 2] No such file or directory: 'notes/todo.txt'\n"
-    (tmp_path / "elsewhere" / "notes").mkdir(parents=True)
-    assert "folder" not in describe_run(RunEnd("a", 1, python, 0.1), "",
-                                        str(tmp_path / "elsewhere"))
-    assert describe_run(RunEnd("a", 1, python, 0.1)).endswith(
-        "The folder notes does not exist (to write there, create it first: "
-        "os.makedirs('notes', exist_ok=True), or mkdir -p notes).")
-    shell = "bash: line 3: out/a.txt: No such file or directory\n"
-    assert "mkdir -p out" in describe_run(RunEnd("a", 1, shell, 0.1))
-    (tmp_path / "notes").mkdir()
-    assert "folder" not in describe_run(RunEnd("a", 1, python, 0.1))
-    plain = "FileNotFoundError: [Errno 2] No such file or directory: 'todo.txt'\n"
-    assert "folder" not in describe_run(RunEnd("a", 1, plain, 0.1))
-    pandas = ('    raise OSError(rf"Cannot save file into a non-existent directory: '
-              "'{parent}'\")\nOSError: Cannot save file into a non-existent directory: "
-              "'by_region'\n")
-    assert "mkdir -p by_region" in describe_run(RunEnd("a", 1, pandas, 0.1))
-
-
-def test_a_guessed_key_and_a_many_to_one_rename_are_explained() -> None:
-    key = "Traceback (most recent call last):\n  ...\nKeyError: 'quantity'\n"
-    assert describe_run(RunEnd("a", 1, key, 0.1)).endswith(
-        "The data has no key 'quantity': print one record (or its keys, or the columns) "
-        "first to see what it holds, then use those names.")
-    moved = "mv: target '*.jpg': No such file or directory\n"
-    assert 'for f in *.old; do mv -- "$f" "${f%.old}.new"; done' in describe_run(
-        RunEnd("a", 1, moved, 0.1))
-    assert "loop" not in describe_run(RunEnd("a", 0, moved, 0.1))
-
-
-def test_block_python_squeezed_into_python_c_is_explained() -> None:
-    squeezed = ('  File "<string>", line 1\n    import os; for f in x: print(f)\n'
-                "               ^^^\nSyntaxError: invalid syntax\n")
-    assert "(language python) instead" in describe_run(RunEnd("a", 1, squeezed, 0.1))
-    script = '  File "/tmp/a.py", line 1\n    for\nSyntaxError: invalid syntax\n'
-    assert "language python" not in describe_run(RunEnd("a", 1, script, 0.1))
 
 
 def test_output_cannot_break_out_of_its_fence() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from assistant.runtime import changes
-from assistant.runtime.changes import describe_changes, list_folder
+from assistant.runtime.changes import describe_changes, list_folder, written
 
 
 def test_created_removed_and_modified_files_are_named(tmp_path: Path) -> None:
@@ -26,6 +26,9 @@ def test_created_removed_and_modified_files_are_named(tmp_path: Path) -> None:
     assert describe_changes(after, list_folder(str(tmp_path))) == (
         "No files changed in the working directory."
     )
+    assert written(before, after) == ["keep.txt", "old/a.log"]  # files, not the folder
+    assert written(after, list_folder(str(tmp_path))) == []
+    assert written(None, after) == []
 
 
 def test_long_lists_are_cut(tmp_path: Path) -> None:

@@ -1,0 +1,126 @@
+"""What a run's result means here, for the few cases small models misread again and again.
+
+Each hint is one or two sentences joined to a run's result; it names the fix in the
+words of the code that failed, since a small model copies a concrete line far better
+than it applies a rule.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from assistant.events import RunEnd
+from assistant.prompt import python_packages
+
+# Names a missing-file hint lists from the working folder, at most.
+LISTED = 8
+# An absolute path in code: quoted, or a shell word.
+ABSOLUTE = re.compile(r"""(?:(?<=['"])|(?<![\w.~/$-]))(/[\w.-]+)(?:/[\w./-]*)?""")
+
+
+def hint(end: RunEnd, folder: Path, code: str = "") -> str:
+    """The hint for this run, or ""."""
+    if end.exit_status != 0:
+        return next((found for found in (
+            _missing_module(end.output), _missing_folder(end.output, folder),
+            _missing_key(end.output), _many_to_one(end.output, code),
+            _one_line_python(end.output), _missing_file(end.output, folder)) if found), "")
+    return _outside(code, folder) if not end.output.strip() else ""
+
+
+def _missing_module(output: str) -> str:
+    """A missing package is not fixed by `pip install`, which reaches another interpreter
+    than the one running the code."""
+    missing = re.search(r"ModuleNotFoundError: No module named '([\w.]+)'", output)
+    if not missing:
+        return ""
+    return (f"{missing[1]} is not installed for the Python that runs your code, and pip "
+            f"would install it elsewhere: do it another way. {python_packages()}.")
+
+
+def _not_found(output: str) -> list[Path]:
+    """The paths an output says are missing, as Python and bash name them."""
+    found = re.findall(r"No such file or directory: '([^'\n]+)'|"
+                       r"^[\w.-]+: (?:line \d+: )?([^:'\n]+): No such file or directory|"
+                       r"^[\w.-]+: cannot (?:access|stat|open) '([^'\n]+)': No such file",
+                       output, re.MULTILINE)
+    return [Path(next(part for part in path if part)) for path in found]
+
+
+def _missing_folder(output: str, where: Path) -> str:
+    """Writing into a folder that is not there yet reads as a missing file."""
+    named = re.search(r"^OSError: Cannot save file into a non-existent directory: '([^'\n]+)'",
+                      output, re.MULTILINE)
+    if named:  # pandas names the folder itself
+        return _create_first(Path(named[1]))
+    for path in _not_found(output):
+        if str(path.parent) not in ("", ".") and not (where / path.parent).exists():
+            return _create_first(path.parent)
+    return ""
+
+
+def _create_first(folder: Path) -> str:
+    return (f"The folder {folder} does not exist (to write there, create it first: "
+            f"os.makedirs('{folder}', exist_ok=True), or mkdir -p {folder}).")
+
+
+def _missing_file(output: str, where: Path) -> str:
+    """Reading a file that is not there, in a folder that is: small models read the same
+    guessed name three times, or read what they were asked to create."""
+    for path in _not_found(output):
+        folder = where / path.parent
+        if path.is_absolute() or not folder.is_dir() or (where / path).exists():
+            continue
+        names = sorted(entry.name + ("/" if entry.is_dir() else "") for entry in folder.iterdir())
+        held = ", ".join(names[:LISTED]) + (", …" if len(names) > LISTED else "")
+        place = "the working folder" if str(path.parent) == "." else f"{path.parent}/"
+        if not held:
+            return (f"There is no {path.name} there yet: {place} is empty. To make "
+                    f"{path.name}, write it.")
+        return (f"There is no {path.name} there yet; {place} holds: {held}. Read one of "
+                f"those, or, to make {path.name}, write it.")
+    return ""
+
+
+def _missing_key(output: str) -> str:
+    """Small models guess a data file's keys instead of looking at them."""
+    key = re.search(r"^KeyError: (.+)$", output, re.MULTILINE)
+    if not key:
+        return ""
+    return (f"The data has no key {key[1]}: print one record (or its keys, or the columns) "
+            "first to see what it holds, then use those names.")
+
+
+def _many_to_one(output: str, code: str) -> str:
+    """`mv *.jpeg *.jpg` moves many files onto one name, which is not how renaming works."""
+    if not re.search(r"^(mv|cp): target '[^']*'(: No such file or directory| is not a "
+                     r"directory)", output, re.MULTILINE):
+        return ""
+    globs = re.search(r"\b(mv|cp)\s+(?:-\w+\s+)*\*\.(\w+)\s+\*\.(\w+)", code)
+    tool, old, new = globs.groups() if globs else ("mv", "old", "new")
+    return ("mv and cp take many files only into a folder. To rename each file, loop: "
+            f'for f in *.{old}; do {tool} -- "$f" "${{f%.{old}}}.{new}"; done')
+
+
+def _one_line_python(output: str) -> str:
+    """`python -c "...; def f(): for ..."` cannot work: blocks need lines of their own."""
+    if not re.search(r'^\s*File "<string>", line 1\n(.*\n)*?SyntaxError', output, re.MULTILINE):
+        return ""
+    return ("Python with def, for, if or with blocks cannot go on one line of python -c: "
+            "propose it as Python code (language python) instead.")
+
+
+def _outside(code: str, where: Path) -> str:
+    """Code that printed nothing after looking in /lib for the working folder's lib/: the
+    user's "under lib/" became an absolute path, and the model reads the silence as an
+    answer."""
+    for match in ABSOLUTE.finditer(code):
+        top = match[1].lstrip("/")
+        inside = where / top
+        if top and inside.exists() and not str(where).startswith(f"/{top}"):
+            relative = top + ("/" if inside.is_dir() else "")
+            return (f"Your code looked in {match[0]}, outside the working folder, and "
+                    f"printed nothing. Run it again with {relative} (the working folder's) "
+                    f"in place of /{relative}.")
+    return ""

@@ -1,0 +1,110 @@
+"""Hints joined to a run's result where small models misread it: each fires on its own
+failure, in the words of the code, and stays quiet elsewhere."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assistant.events import RunEnd
+from assistant.llm.results import describe_run
+from assistant.prompt import python_packages
+
+
+def test_a_missing_package_is_explained_where_pip_would_not_help() -> None:
+    output = "Traceback (most recent call last):\nModuleNotFoundError: No module named 'pandas'\n"
+    described = describe_run(RunEnd("a", 1, output, 0.1))
+    assert described.endswith(f"pandas is not installed for the Python that runs your code, "
+                              f"and pip would install it elsewhere: do it another way. "
+                              f"{python_packages()}.")
+    assert "pip" not in describe_run(RunEnd("a", 0, "ModuleNotFoundError: No module named "
+                                                    "'x' is what we print\n", 0.1))
+
+
+def test_writing_into_a_folder_not_there_is_explained(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    python = "FileNotFoundError: [Errno 2] No such file or directory: 'notes/todo.txt'\n"
+    (tmp_path / "elsewhere" / "notes").mkdir(parents=True)
+    assert "folder" not in describe_run(RunEnd("a", 1, python, 0.1), "",
+                                        str(tmp_path / "elsewhere"))
+    assert describe_run(RunEnd("a", 1, python, 0.1)).endswith(
+        "The folder notes does not exist (to write there, create it first: "
+        "os.makedirs('notes', exist_ok=True), or mkdir -p notes).")
+    shell = "bash: line 3: out/a.txt: No such file or directory\n"
+    assert "mkdir -p out" in describe_run(RunEnd("a", 1, shell, 0.1))
+    (tmp_path / "notes").mkdir()
+    assert "folder" not in describe_run(RunEnd("a", 1, python, 0.1))
+    plain = "FileNotFoundError: [Errno 2] No such file or directory: 'todo.txt'\n"
+    assert "mkdir" not in describe_run(RunEnd("a", 1, plain, 0.1))
+    pandas = ('    raise OSError(rf"Cannot save file into a non-existent directory: '
+              "'{parent}'\")\nOSError: Cannot save file into a non-existent directory: "
+              "'by_region'\n")
+    assert "mkdir -p by_region" in describe_run(RunEnd("a", 1, pandas, 0.1))
+
+
+def test_a_guessed_key_and_a_many_to_one_rename_are_explained() -> None:
+    key = "Traceback (most recent call last):\n  ...\nKeyError: 'quantity'\n"
+    assert describe_run(RunEnd("a", 1, key, 0.1)).endswith(
+        "The data has no key 'quantity': print one record (or its keys, or the columns) "
+        "first to see what it holds, then use those names.")
+    moved = "mv: target '*.jpg': No such file or directory\n"
+    assert 'for f in *.old; do mv -- "$f" "${f%.old}.new"; done' in describe_run(
+        RunEnd("a", 1, moved, 0.1))
+    assert "loop" not in describe_run(RunEnd("a", 0, moved, 0.1))
+    # in the words of the code that failed: a small model copies a concrete line
+    assert describe_run(RunEnd("a", 1, moved, 0.1), code="mv -v *.jpeg *.jpg").endswith(
+        'loop: for f in *.jpeg; do mv -- "$f" "${f%.jpeg}.jpg"; done')
+
+
+def test_block_python_squeezed_into_python_c_is_explained() -> None:
+    squeezed = ('  File "<string>", line 1\n    import os; for f in x: print(f)\n'
+                "               ^^^\nSyntaxError: invalid syntax\n")
+    assert "(language python) instead" in describe_run(RunEnd("a", 1, squeezed, 0.1))
+    script = '  File "/tmp/a.py", line 1\n    for\nSyntaxError: invalid syntax\n'
+    assert "language python" not in describe_run(RunEnd("a", 1, script, 0.1))
+
+
+def test_reading_a_file_not_there_lists_what_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tmp_path = tmp_path / "work"
+    tmp_path.mkdir()
+    monkeypatch.chdir(tmp_path)
+    missing = "FileNotFoundError: [Errno 2] No such file or directory: 'package.json'\n"
+    assert describe_run(RunEnd("a", 1, missing, 0.1)).endswith(
+        "There is no package.json there yet: the working folder is empty. To make "
+        "package.json, write it.")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "sales.csv").write_text("a\n")
+    (tmp_path / "notes.txt").write_text("n\n")
+    guessed = "cat: data/orders.csv: No such file or directory\n"
+    shell = "bash: line 1: data/orders.csv: No such file or directory\n"
+    assert "there yet; data/ holds: sales.csv." in describe_run(RunEnd("a", 1, shell, 0.1))
+    assert "there yet; data/ holds: sales.csv." in describe_run(RunEnd("a", 1, guessed, 0.1))
+    listed = "ls: cannot access 'report.pdf': No such file or directory\n"
+    assert "There is no report.pdf there yet;" in describe_run(RunEnd("a", 2, listed, 0.1))
+    assert "the working folder holds: data/, notes.txt." in describe_run(
+        RunEnd("a", 1, missing, 0.1))
+    (tmp_path / "package.json").write_text("{}")  # there now: the failure was another
+    assert "holds" not in describe_run(RunEnd("a", 1, missing, 0.1))
+    absolute = "FileNotFoundError: [Errno 2] No such file or directory: '/srv/x.json'\n"
+    assert "holds" not in describe_run(RunEnd("a", 1, absolute, 0.1))
+
+
+def test_an_absolute_path_for_a_folder_here_is_named_when_nothing_printed(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "lib").mkdir()
+    code = "import os\nfor name in os.listdir('/lib/'):\n    pass\n"
+    quiet = RunEnd("a", 0, "", 0.1)
+    assert describe_run(quiet, "", str(tmp_path), code).endswith(
+        "Your code looked in /lib/, outside the working folder, and printed nothing. Run it "
+        "again with lib/ (the working folder's) in place of /lib/.")
+    assert "outside" not in describe_run(RunEnd("a", 0, "x.py\n", 0.1), "", str(tmp_path), code)
+    assert "outside" not in describe_run(quiet, "", str(tmp_path), "os.listdir('lib/')")
+    assert "outside" not in describe_run(quiet, "", str(tmp_path), "open('/etc/hosts')")
+    inside = f"open('{tmp_path}/lib/a.py')"  # the working folder by its absolute path
+    assert "outside" not in describe_run(quiet, "", str(tmp_path), inside)
