@@ -1,11 +1,11 @@
 """Identical proposals within one turn: when they run, when the model is told, when it stops.
 
-Code that failed will not start working when proposed again unchanged. Code that just
-succeeded, proposed again with nothing run since, would only give the same result,
-or do its change twice (a small model once overwrote its input this way, 20 times).
-The same code after other code ran is a check of what changed, and runs; so does code
-that drives the desktop (the `computer` module): the screen changes without any code,
-and pressing Tab twice is two steps, not a loop.
+Code proposed again with nothing run since would only give the same result: fail the
+same way, or do its change twice (a small model once overwrote its input this way, 20
+times). It is not run again; the model is told, and a third proposal in a row ends the
+turn. The same code after other code ran is a check of what changed, and runs; so does
+code that drives the desktop (the `computer` module): the screen changes without any
+code, and pressing Tab twice is two steps, not a loop.
 """
 
 from __future__ import annotations
@@ -14,6 +14,18 @@ from collections import Counter
 from typing import Literal
 
 REPEATS_BEFORE_STOP = 3
+# What the model reads in place of the result of a repeat that was not run.
+REPEAT_TOLD = (
+    "Not run again: this exact code just ran successfully and nothing has run since, so it "
+    "would give the same result. That result was:\n{}\nUse it: take the next step, or answer "
+    "the user if the task is done."
+)
+REPEAT_NOT_RUN = "Not run: the same code was proposed again right after it ran."
+FAILED_AGAIN = (
+    "Not run again: this exact code just failed, and nothing has run since, so it would "
+    "fail the same way:\n{}\nWrite different code that avoids this, or tell the user "
+    "plainly what does not work."
+)
 
 Verdict = Literal["run", "told", "stop"]
 _Key = tuple[str, str]
@@ -23,38 +35,42 @@ class Repeats:
     """What one turn has run, by (language, code)."""
 
     def __init__(self) -> None:
-        self._runs = 0
         self._failures: Counter[_Key] = Counter()
-        self._successes: dict[_Key, tuple[str, int]] = {}  # result, and the run it came from
-        self._proposed_again: Counter[_Key] = Counter()
+        self._last: tuple[_Key, bool, str] | None = None  # the last run: succeeded, result
+        self._proposed_again = 0  # times the last run's code was proposed again since
 
     def check(self, language: str, code: str) -> tuple[Verdict, int]:
         """Whether this proposal runs, before anyone is asked; with how often it came in a row.
 
-        "told": it just succeeded and nothing ran since (the caller passes on `result`);
-        "stop": this is the REPEATS_BEFORE_STOP-th such proposal in a row.
+        "told": it is the code of the last run, and nothing ran since (the caller passes on
+        `result`); "stop": this is the REPEATS_BEFORE_STOP-th such proposal in a row.
         """
-        key = (language, code)
-        success = self._successes.get(key)
-        if success is None or success[1] != self._runs or "computer." in code:
+        verdict, times = self.verdict(language, code)
+        if verdict != "run":
+            self._proposed_again += 1
+        return verdict, times
+
+    def verdict(self, language: str, code: str) -> tuple[Verdict, int]:
+        """What `check` would say, without counting this proposal."""
+        if self._last is None or self._last[0] != (language, code) or "computer." in code:
             return "run", 0
-        self._proposed_again[key] += 1
-        times = self._proposed_again[key] + 1
+        times = self._proposed_again + 2
         return ("stop" if times >= REPEATS_BEFORE_STOP else "told"), times
 
-    def result(self, language: str, code: str) -> str:
-        """What the model read after the last successful run of this code."""
-        return self._successes[(language, code)][0]
+    def last_failed(self) -> bool:
+        return self._last is not None and not self._last[1]
+
+    def result(self) -> str:
+        """What the model read after the last run (or, of a failure, the line that says why)."""
+        return self._last[2] if self._last else ""
 
     def record(self, language: str, code: str, succeeded: bool, result: str) -> int:
-        """Note a finished run; returns how many times in a row this code has failed."""
+        """Note a finished run; returns how many times this code has failed in this turn."""
         key = (language, code)
-        self._runs += 1
-        self._proposed_again.pop(key, None)
+        self._last = (key, succeeded, result)
+        self._proposed_again = 0
         if succeeded:
-            self._successes[key] = (result, self._runs)
             self._failures.pop(key, None)
             return 0
-        self._successes.pop(key, None)
         self._failures[key] += 1
         return self._failures[key]

@@ -28,6 +28,7 @@ from assistant.events import (
 )
 from assistant.journal import Journal
 from assistant.llm import LLM, CodeCall, LLMError, Reply
+from assistant.llm.hints import failure_line
 from assistant.llm.labels import actual_language
 from assistant.llm.results import (
     add_note,
@@ -40,7 +41,13 @@ from assistant.llm.results import (
 from assistant.peek import peek, written
 from assistant.peek import wanted as peek_wanted
 from assistant.prompt import answer_in, system_message
-from assistant.repeats import REPEATS_BEFORE_STOP, Repeats
+from assistant.repeats import (
+    FAILED_AGAIN,
+    REPEAT_NOT_RUN,
+    REPEAT_TOLD,
+    REPEATS_BEFORE_STOP,
+    Repeats,
+)
 from assistant.runtime import Runtimes
 from assistant.runtime.changes import describe_changes, list_folder
 from assistant.runtime.changes import written as written_files
@@ -63,12 +70,6 @@ MALFORMED_AGAIN = (
     "to fenced for this model"
 )
 RELABELLED = "Ran as {1}: this code is {1}, not {0}.\n"
-REPEAT_TOLD = (
-    "Not run again: this exact code just ran successfully and nothing has run since, so it "
-    "would give the same result. That result was:\n{}\nUse it: take the next step, or answer "
-    "the user if the task is done."
-)
-REPEAT_NOT_RUN = "Not run: the same code was proposed again after it succeeded."
 WRAP_UP = ("{} Propose no code now: tell the user in one or two plain sentences what was "
            "done and what the outputs showed.")
 WRAPPED_UP = {"repeated_failure", "repeated_success", "max_runs"}
@@ -259,10 +260,14 @@ class Session:
             yield self._emit(Usage(reply.model, reply.usage[0], reply.usage[1]))
 
     def _nudge(self, reply: Reply, state: _TurnState) -> tuple[dict[str, Any], str] | None:
-        """Why a final answer is not accepted yet, once each: what the model is told, and
-        the notice for the user. None to go on with the reply."""
-        if reply.calls or self._stop.is_set():
+        """Why a reply is not accepted yet: a final answer, once each check; code that just
+        failed, proposed again (left out of the history: a small model that reads its
+        failed code twice writes it a third time). What the model is told, and the notice
+        for the user; None to go on with the reply."""
+        if self._stop.is_set():
             return None
+        if reply.calls:
+            return self._failed_again(reply.calls[0], state)
         if state.failed and not state.reminded:
             state.reminded = True
             return failed_last_message(state.last_exit), (
@@ -273,6 +278,18 @@ class Session:
             return check_message(doubt), ("The answer was checked against what ran: the model "
                                           "was asked to look again.")
         return None
+
+    def _failed_again(self, call: CodeCall, state: _TurnState
+                      ) -> tuple[dict[str, Any], str] | None:
+        if call.problem or not state.repeats.last_failed():
+            return None
+        language = actual_language(call.language, call.code)
+        if state.repeats.verdict(language, call.code)[0] != "told":
+            return None  # a new proposal, or the last straw: `_act_on` stops the turn
+        state.repeats.check(language, call.code)
+        return check_message(FAILED_AGAIN.format(state.repeats.result())), (
+            f"Not run again: the model proposed the same {language} code that had just "
+            "failed; it was asked for different code.")
 
     def _ask(self, system: str, warmer: bool = False) -> Generator[Event, None, Reply | None]:
         """Stream one reply from the LLM; None (after an Error) when there is none."""
@@ -340,12 +357,13 @@ class Session:
         language = actual_language(call.language, call.code)
         verdict, times = state.repeats.check(language, call.code)
         if verdict == "stop":
-            return REPEAT_NOT_RUN, ("repeated_success", times)
-        if verdict == "told":
+            failed = state.repeats.last_failed()
+            return REPEAT_NOT_RUN, ("repeated_failure" if failed else "repeated_success", times)
+        if verdict == "told":  # after a success: a failure is sent back before it gets here
             state.stuck = True
             yield self._emit(Notice(f"Not run again: the model proposed the same {language} "
                                     "code that had just succeeded; it was shown that result."))
-            return REPEAT_TOLD.format(state.repeats.result(language, call.code)), None
+            return REPEAT_TOLD.format(state.repeats.result()), None
         relabelled = ""
         if language != call.language:
             relabelled = RELABELLED.format(call.language, language)
@@ -367,7 +385,8 @@ class Session:
         end, changes, wrote = yield from self._run(language, approval.code, call.id)
         state.answer.ran(end.output, changes)
         folder = str(self._folder())
-        result = self.redact(describe_run(end, folder=folder))
+        result = self.redact(describe_run(end, folder=folder) if end.exit_status == 0
+                             else failure_line(end, Path(folder), approval.code))
         state.runs += 1
         state.failed, state.last_exit = end.exit_status != 0, end.exit_status
         failures = state.repeats.record(language, approval.code, end.exit_status == 0, result)

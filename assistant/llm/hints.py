@@ -29,6 +29,13 @@ def hint(end: RunEnd, folder: Path, code: str = "") -> str:
     return _outside(code, folder) if not end.output.strip() else ""
 
 
+def failure_line(end: RunEnd, folder: Path, code: str = "") -> str:
+    """A failed run in brief: the last line of its output, and the hint."""
+    lines = [line.strip() for line in end.output.splitlines() if line.strip()]
+    last = lines[-1][:300] if lines else f"exit status {end.exit_status}, no output"
+    return "\n".join(part for part in (last, hint(end, folder, code)) if part)
+
+
 def _missing_module(output: str) -> str:
     """A missing package is not fixed by `pip install`, which reaches another interpreter
     than the one running the code."""

@@ -77,9 +77,10 @@ def send_back(messages: list[dict[str, Any]], answer: dict[str, Any],
     """Put `nudge` (a results message saying why `answer` is not accepted yet) into the
     history. After results in a user message, the nudge joins them and the answer is left
     out: a small model that reads its own answer just before the nudge says it again,
-    word for word. Elsewhere (a tool result, the user's request) both go in, in turn."""
+    word for word. Elsewhere (a tool result, the user's request) both go in, in turn,
+    but for an answer with tool calls: those would need results of their own."""
     if not _joins(messages, nudge):
-        messages.extend([answer, nudge])
+        messages.extend([nudge] if answer.get("tool_calls") else [answer, nudge])
 
 
 def add_note(messages: list[dict[str, Any]], note: dict[str, Any]) -> None:

@@ -93,7 +93,7 @@ def test_a_third_identical_proposal_after_success_ends_the_turn(
     assert notices(events).count("proposed 3 times in a row after it had succeeded") == 1
     assert len(server.chat_requests) == 5  # three proposals, the wrap-up, the next turn
     history = str(server.chat_requests[3].body["messages"])
-    assert "Not run: the same code was proposed again after it succeeded." in history
+    assert "Not run: the same code was proposed again right after it ran." in history
     assert told(server, 3).endswith("after it had succeeded; it was not run again. Propose no "
                                     "code now: tell the user in one or two plain sentences what "
                                     "was done and what the outputs showed.")
@@ -110,14 +110,38 @@ def test_the_same_check_after_other_code_ran_runs_again(server: LLMServer, work:
     assert events[-1].reason == "answered"
 
 
-def test_repeated_failures_still_end_the_turn(server: LLMServer, work: Path) -> None:
-    server.add(*[fenced("python", "1/0") for _ in range(4)])
-    with make(server, "fenced") as a:
+@pytest.mark.parametrize("style", STYLES)
+def test_code_that_just_failed_is_not_run_again_nor_kept_in_the_history(
+    server: LLMServer, work: Path, style: str
+) -> None:
+    """A small model that reads its failed code twice writes it a third time."""
+    server.add(*[propose(style, "python", "1/0") for _ in range(4)])
+    with make(server, style) as a:
         events = list(a.turn("divide"))
-    assert len(runs(events)) == 3 and events[-1].reason == "repeated_failure"
+    assert len(runs(events)) == 1 and events[-1].reason == "repeated_failure"
     assert events[-1].text == ""  # the wrap-up proposed code again: not run, no words
+    assert "same python code that had just failed" in notices(events)
+    assert "Stopped: the same code failed 3 times in a row" in notices(events)
     temperatures = [r.body["temperature"] for r in server.chat_requests]
-    assert temperatures == [0.0, 0.0, 0.7, 0.0]  # after a second failure: warmer
+    assert temperatures == [0.0, 0.0, 0.7, 0.0]  # after the repeat: warmer
+    third = server.chat_requests[2].body["messages"]
+    assert [m["role"] for m in third].count("assistant") == 1  # the repeat is left out
+    assert told(server, 2).endswith(
+        "Not run again: this exact code just failed, and nothing has run since, so it would "
+        "fail the same way:\nZeroDivisionError: division by zero\nWrite different code that "
+        "avoids this, or tell the user plainly what does not work.")
+
+
+def test_the_same_failing_code_after_other_code_ran_runs_again(
+    server: LLMServer, work: Path
+) -> None:
+    """Other code may have made it work (created the folder it wanted)."""
+    server.add(fenced("shell", "ls out"), fenced("shell", "mkdir out"), fenced("shell", "ls out"),
+               text("out is there, and empty."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("make the out folder"))
+    assert [end.exit_status for end in runs(events)] == [2, 0, 0]
+    assert events[-1].reason == "answered"
 
 
 def test_the_reply_after_a_repeat_is_sampled_warmer_then_cooler_again(
