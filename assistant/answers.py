@@ -139,6 +139,13 @@ class AnswerCheck:
         self.outputs.append(output)
         self.changed = self.changed or changes != NO_CHANGES
 
+    def to_make(self) -> list[str]:
+        """The files the request asks to be made that are not there yet."""
+        if not MAKES.search(self.request):
+            return []
+        return [name for name, existed in self._existed.items()
+                if not existed and not (self.folder / name).exists()]
+
     def problem(self, answer: str) -> str | None:
         """What to tell the model about `answer` before accepting it; None to accept it."""
         found = None if self.asked else self._find(answer)
@@ -161,13 +168,12 @@ class AnswerCheck:
         if self.code and not self.outputs:
             return None  # nothing ran: the user declined, and the answer says so
         present = [name for name, existed in self._existed.items() if existed]
-        missing = [name for name, existed in self._existed.items()
-                   if not existed and not (self.folder / name).exists()]
+        missing = self.to_make()
         acts = MAKES.search(self.request) or CHANGES.search(self.request)
         shown = shown_tags(answer) if acts and not self.code else []
         if shown:  # the file to write, named: a small model told "do it" read it instead
             return "shown", (f"writes it to {missing[0]}" if missing else "does it", shown[0])
-        if missing and MAKES.search(self.request) and not NEGATION.search(answer):
+        if missing and not NEGATION.search(answer):
             return "missing", (", ".join(missing),)
         if not self.code:
             asks = ABOUT_THIS_MACHINE.search(self.request) or present

@@ -385,12 +385,13 @@ class Session:
         end, changes, wrote = yield from self._run(language, approval.code, call.id)
         state.answer.ran(end.output, changes)
         folder = str(self._folder())
+        making = state.answer.to_make()
         result = self.redact(describe_run(end, folder=folder) if end.exit_status == 0
-                             else failure_line(end, Path(folder), approval.code))
+                             else failure_line(end, Path(folder), approval.code, making))
         state.runs += 1
         state.failed, state.last_exit = end.exit_status != 0, end.exit_status
         failures = state.repeats.record(language, approval.code, end.exit_status == 0, result)
-        told = relabelled + self.redact(describe_run(end, changes, folder, approval.code))
+        told = relabelled + self.redact(describe_run(end, changes, folder, approval.code, making))
         if wrote and peek_wanted(self.llm.settings):
             told = "\n".join(part for part in (
                 told, self.redact(written(state.answer.request, Path(folder), wrote))) if part)

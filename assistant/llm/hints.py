@@ -8,6 +8,7 @@ than it applies a rule.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from assistant.events import RunEnd
@@ -19,31 +20,55 @@ LISTED = 8
 ABSOLUTE = re.compile(r"""(?:(?<=['"])|(?<![\w.~/$-]))(/[\w.-]+)(?:/[\w./-]*)?""")
 
 
-def hint(end: RunEnd, folder: Path, code: str = "") -> str:
-    """The hint for this run, or ""."""
+def hint(end: RunEnd, folder: Path, code: str = "", making: Sequence[str] = ()) -> str:
+    """The hint for this run of `code`, in a turn asked to make the files `making`; or ""."""
     if end.exit_status != 0:
         return next((found for found in (
-            _missing_module(end.output), _missing_folder(end.output, folder),
-            _missing_key(end.output), _many_to_one(end.output, code),
-            _one_line_python(end.output), _missing_file(end.output, folder)) if found), "")
+            _missing_module(end.output), _no_install(end.output),
+            _missing_folder(end.output, folder), _missing_key(end.output),
+            _many_to_one(end.output, code), _one_line_python(end.output),
+            _content_as_code(end.output, code, making), _missing_file(end.output, folder))
+            if found), "")
     return _outside(code, folder) if not end.output.strip() else ""
 
 
-def failure_line(end: RunEnd, folder: Path, code: str = "") -> str:
+def failure_line(end: RunEnd, folder: Path, code: str = "", making: Sequence[str] = ()) -> str:
     """A failed run in brief: the last line of its output, and the hint."""
     lines = [line.strip() for line in end.output.splitlines() if line.strip()]
     last = lines[-1][:300] if lines else f"exit status {end.exit_status}, no output"
-    return "\n".join(part for part in (last, hint(end, folder, code)) if part)
+    return "\n".join(part for part in (last, hint(end, folder, code, making)) if part)
 
 
 def _missing_module(output: str) -> str:
     """A missing package is not fixed by `pip install`, which reaches another interpreter
     than the one running the code."""
-    missing = re.search(r"ModuleNotFoundError: No module named '([\w.]+)'", output)
+    missing = re.search(r"ModuleNotFoundError: No module named '([\w.]+)'|"
+                        r"ImportError: Missing optional dependency '([\w.]+)'", output)
     if not missing:
         return ""
-    return (f"{missing[1]} is not installed for the Python that runs your code, and pip "
-            f"would install it elsewhere: do it another way. {python_packages()}.")
+    return (f"{missing[1] or missing[2]} is not installed for the Python that runs your "
+            f"code, and pip would install it elsewhere: do it another way. "
+            f"{python_packages()}.")
+
+
+def _no_install(output: str) -> str:
+    """Nothing can be installed from here: a small model tries `pip install` again and again."""
+    if not re.search(r"^ERROR: (No matching distribution found|Could not install)", output,
+                     re.MULTILINE):
+        return ""
+    return f"Packages cannot be installed here: do it with what is installed. {python_packages()}."
+
+
+def _content_as_code(output: str, code: str, making: Sequence[str]) -> str:
+    """The text of a file proposed as code (the list for todo.txt as Python, the JSON for
+    config.json as JavaScript): it fails to parse, and a small model proposes it again."""
+    if not making or "(" in code or "SyntaxError" not in output:
+        return ""
+    name = making[0]
+    writes = (f"require('fs').writeFileSync('{name}', ...)" if re.search(r"^<run \d+>:\d+",
+              output, re.MULTILINE) else f"open('{name}', 'w').write(...)")
+    return (f"That is the text of {name}, not code: code must write it, with {writes} "
+            "holding that text.")
 
 
 def _not_found(output: str) -> list[Path]:

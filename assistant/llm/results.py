@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +22,12 @@ NEXT_STEP = (
 )
 
 
-def describe_run(end: RunEnd, changes: str = "", folder: str = "", code: str = "") -> str:
+def describe_run(end: RunEnd, changes: str = "", folder: str = "", code: str = "",
+                 making: Sequence[str] = ()) -> str:
     """What the model reads about its run of `code` in `folder` (the runs' working
-    directory; empty for this process's): how it ended, its output, what changed on disk,
-    and what that means where small models misread it.
+    directory; empty for this process's), in a turn asked to make the files `making`: how
+    it ended, its output, what changed on disk, and what that means where small models
+    misread it.
 
     Small models read a bare "(no output)" as someone's words, or as failure; the exit
     status first and the output fenced below make it plainly their own call's result.
@@ -36,7 +39,7 @@ def describe_run(end: RunEnd, changes: str = "", folder: str = "", code: str = "
     else:
         status = f"Exit status {end.exit_status} (failed)."
     output = f"Output:\n{fence(end.output)}" if end.output.strip() else "Output: (no output)"
-    parts = (status, output, changes, hint(end, Path(folder), code))
+    parts = (status, output, changes, hint(end, Path(folder), code, making))
     return "\n".join(part for part in parts if part)
 
 

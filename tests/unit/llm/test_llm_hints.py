@@ -108,3 +108,32 @@ def test_an_absolute_path_for_a_folder_here_is_named_when_nothing_printed(
     assert "outside" not in describe_run(quiet, "", str(tmp_path), "open('/etc/hosts')")
     inside = f"open('{tmp_path}/lib/a.py')"  # the working folder by its absolute path
     assert "outside" not in describe_run(quiet, "", str(tmp_path), inside)
+
+
+def test_a_file_s_text_proposed_as_code_is_named_for_what_it_is() -> None:
+    python = ('  File "<run 1>", line 2\n    buy milk\n        ^^^^\n'
+              "SyntaxError: invalid syntax\n")
+    todo = "todo.txt\nbuy milk\ncall the dentist"
+    assert describe_run(RunEnd("a", 1, python, 0.1), code=todo, making=["todo.txt"]).endswith(
+        "That is the text of todo.txt, not code: code must write it, with "
+        "open('todo.txt', 'w').write(...) holding that text.")
+    node = "<run 1>:2\n  \"port\": 8080,\n        ^\n\nSyntaxError: Unexpected token ':'\n"
+    config = '{\n  "port": 8080\n}'
+    assert "require('fs').writeFileSync('config.json', ...)" in describe_run(
+        RunEnd("a", 1, node, 0.1), code=config, making=["config.json"])
+    assert "text of" not in describe_run(RunEnd("a", 1, python, 0.1), code=todo)
+    program = "print('x'\nopen('todo.txt', 'w')"  # a program with a slip: not the file's text
+    assert "text of" not in describe_run(RunEnd("a", 1, python, 0.1), code=program,
+                                         making=["todo.txt"])
+
+
+def test_an_optional_dependency_and_a_failed_install_say_what_is_installed() -> None:
+    pandas = ("ImportError: Missing optional dependency 'tabulate'.  Use pip or conda to "
+              "install tabulate.\n")
+    assert describe_run(RunEnd("a", 1, pandas, 0.1)).endswith(
+        f"tabulate is not installed for the Python that runs your code, and pip would install "
+        f"it elsewhere: do it another way. {python_packages()}.")
+    pip = ("ERROR: Could not find a version that satisfies the requirement tabulate (from "
+           "versions: none)\nERROR: No matching distribution found for tabulate\n")
+    assert describe_run(RunEnd("a", 1, pip, 0.1)).endswith(
+        f"Packages cannot be installed here: do it with what is installed. {python_packages()}.")
