@@ -75,7 +75,8 @@ def _not_found(output: str) -> list[Path]:
     """The paths an output says are missing, as Python and bash name them."""
     found = re.findall(r"No such file or directory: '([^'\n]+)'|"
                        r"^[\w.-]+: (?:line \d+: )?([^:'\n]+): No such file or directory|"
-                       r"^[\w.-]+: cannot (?:access|stat|open) '([^'\n]+)': No such file",
+                       r"^[\w.-]+: cannot (?:access|stat|open) '([^'\n]+)': No such file|"
+                       r"^Error: Cannot find module '((?:/|\.\.?/)[^'\n]+)'",
                        output, re.MULTILINE)
     return [Path(next(part for part in path if part)) for path in found]
 
@@ -87,6 +88,8 @@ def _missing_folder(output: str, where: Path) -> str:
     if named:  # pandas names the folder itself
         return _create_first(Path(named[1]))
     for path in _not_found(output):
+        if path.is_absolute():
+            continue  # made up, as often as not (/path/to/your/files): never a folder to make
         if str(path.parent) not in ("", ".") and not (where / path.parent).exists():
             return _create_first(path.parent)
     return ""
@@ -99,13 +102,21 @@ def _create_first(folder: Path) -> str:
 
 def _missing_file(output: str, where: Path) -> str:
     """Reading a file that is not there, in a folder that is: small models read the same
-    guessed name three times, or read what they were asked to create."""
+    guessed name three times, or read what they were asked to create. An absolute path
+    nowhere (a placeholder like /path/to/your/files) is sent back to the working folder."""
+    here = where.resolve()
     for path in _not_found(output):
-        folder = where / path.parent
-        if path.is_absolute() or not folder.is_dir() or (where / path).exists():
+        if path.is_absolute():
+            if not path.is_relative_to(here):
+                if path.parent.exists():
+                    continue
+                return (f"{path.parent} does not exist: work in the working folder, by "
+                        f"relative paths. It holds: {_listing(here) or 'nothing'}.")
+            path = path.relative_to(here)
+        folder = here / path.parent
+        if not folder.is_dir() or (here / path).exists():
             continue
-        names = sorted(entry.name + ("/" if entry.is_dir() else "") for entry in folder.iterdir())
-        held = ", ".join(names[:LISTED]) + (", …" if len(names) > LISTED else "")
+        held = _listing(folder)
         place = "the working folder" if str(path.parent) == "." else f"{path.parent}/"
         if not held:
             return (f"There is no {path.name} there yet: {place} is empty. To make "
@@ -113,6 +124,11 @@ def _missing_file(output: str, where: Path) -> str:
         return (f"There is no {path.name} there yet; {place} holds: {held}. Read one of "
                 f"those, or, to make {path.name}, write it.")
     return ""
+
+
+def _listing(folder: Path) -> str:
+    names = sorted(entry.name + ("/" if entry.is_dir() else "") for entry in folder.iterdir())
+    return ", ".join(names[:LISTED]) + (", …" if len(names) > LISTED else "")
 
 
 def _missing_key(output: str) -> str:

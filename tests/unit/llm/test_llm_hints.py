@@ -137,3 +137,20 @@ def test_an_optional_dependency_and_a_failed_install_say_what_is_installed() -> 
            "versions: none)\nERROR: No matching distribution found for tabulate\n")
     assert describe_run(RunEnd("a", 1, pip, 0.1)).endswith(
         f"Packages cannot be installed here: do it with what is installed. {python_packages()}.")
+
+
+def test_a_made_up_absolute_path_is_sent_back_to_the_working_folder(tmp_path: Path) -> None:
+    tmp_path = tmp_path / "work"
+    tmp_path.mkdir()
+    (tmp_path / "a.md").write_text("colour\n")
+    placeholder = ("FileNotFoundError: [Errno 2] No such file or directory: "
+                   "'/path/to/your/markdown/files'\n")
+    described = describe_run(RunEnd("a", 1, placeholder, 0.1), "", str(tmp_path))
+    assert described.endswith("/path/to/your/markdown does not exist: work in the working "
+                              "folder, by relative paths. It holds: a.md.")
+    assert "mkdir" not in described  # never a folder to make
+    node = f"Error: Cannot find module '{tmp_path}/count.js'\n    at Module._resolveFilename\n"
+    assert "There is no count.js there yet; the working folder holds: a.md." in describe_run(
+        RunEnd("a", 1, node, 0.1), "", str(tmp_path))
+    package = "Error: Cannot find module 'lodash'\n"
+    assert "there yet" not in describe_run(RunEnd("a", 1, package, 0.1), "", str(tmp_path))
