@@ -56,8 +56,9 @@ def machine_facts() -> str:
             f"User: {user}; home: {os.path.expanduser('~')}",
             # Not its absolute path: small models build paths from it and drop a part
             # (/tmp/x/pdfs for /tmp/x/work/pdfs), and `pwd` tells it when it is needed.
+            # No example path either: one was taken for a folder that is there ('pdfs').
             "Working directory: the current directory of every run; name files in it by "
-            "relative paths (pdfs/a.pdf, data/b.csv), never by an absolute path",
+            "relative paths, never by an absolute path",
             # The day, not the minute: a system message that changes every minute makes a
             # local model read the whole conversation again (8-11 s here instead of 0.4 s).
             f"Date: {time.strftime('%Y-%m-%d (%A)')}",
