@@ -118,6 +118,8 @@ def _missing_file(output: str, where: Path) -> str:
             continue
         held = _listing(folder)
         place = "the working folder" if str(path.parent) == "." else f"{path.parent}/"
+        if any(mark in path.name for mark in "*?["):  # a pattern: nothing to make
+            return f"No file matches {path.name}; {place} holds: {held or 'nothing'}."
         if not held:
             return (f"There is no {path.name} there yet: {place} is empty. To make "
                     f"{path.name}, write it.")

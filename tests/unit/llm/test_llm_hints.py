@@ -84,6 +84,9 @@ def test_reading_a_file_not_there_lists_what_is(
     shell = "bash: line 1: data/orders.csv: No such file or directory\n"
     assert "there yet; data/ holds: sales.csv." in describe_run(RunEnd("a", 1, shell, 0.1))
     assert "there yet; data/ holds: sales.csv." in describe_run(RunEnd("a", 1, guessed, 0.1))
+    pattern = "ls: cannot access '*.jpeg': No such file or directory\n"  # all renamed
+    assert describe_run(RunEnd("a", 2, pattern, 0.1)).endswith(
+        "No file matches *.jpeg; the working folder holds: data/, notes.txt.")
     listed = "ls: cannot access 'report.pdf': No such file or directory\n"
     assert "There is no report.pdf there yet;" in describe_run(RunEnd("a", 2, listed, 0.1))
     assert "the working folder holds: data/, notes.txt." in describe_run(
