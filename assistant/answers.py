@@ -124,6 +124,7 @@ class AnswerCheck:
     context: str = ""  # earlier messages of the conversation: figures may come from there
     code: list[str] = field(default_factory=list)  # every proposal, run or declined
     outputs: list[str] = field(default_factory=list)  # of the runs
+    succeeded: list[str] = field(default_factory=list)  # outputs of the runs that succeeded
     changed: bool = False  # a run changed the working folder, or may have (cannot tell)
     asked: bool = False  # one check per turn
     _existed: dict[str, bool] = field(default_factory=dict)
@@ -134,10 +135,23 @@ class AnswerCheck:
     def proposed(self, code: str) -> None:
         self.code.append(code)
 
-    def ran(self, output: str, changes: str) -> None:
+    def ran(self, output: str, changes: str, succeeded: bool = True) -> None:
         """A run's output, and `describe_changes` of the working folder around it."""
         self.outputs.append(output)
+        if succeeded:
+            self.succeeded.append(output)
         self.changed = self.changed or changes != NO_CHANGES
+
+    def grounded(self, answer: str) -> bool:
+        """Whether the answer gives a figure or a name that a successful run printed: then
+        a failed step after it (a script it never wrote, run for good measure) did not
+        undo what the answer rests on."""
+        printed = "\n".join(self.succeeded)
+        figures = {float(n.replace(",", "")) for n in NUMBER.findall(printed)}
+        if any(float(n.replace(",", "")) in figures for n in NUMBER.findall(answer)):
+            return True
+        cited = [*ANSWER_PATH.findall(answer), *QUOTED.findall(answer)]
+        return any(name.lower() in printed.lower() for name in cited)
 
     def to_make(self) -> list[str]:
         """The files the request asks to be made that are not there yet."""

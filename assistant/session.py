@@ -268,7 +268,7 @@ class Session:
             return None
         if reply.calls:
             return self._failed_again(reply.calls[0], state)
-        if state.failed and not state.reminded:
+        if state.failed and not state.reminded and not state.answer.grounded(reply.text):
             state.reminded = True
             return failed_last_message(state.last_exit), (
                 "The model answered right after a failed run; it was asked to fix it or to "
@@ -383,7 +383,7 @@ class Session:
                 ("declined", state.declines) if state.declines >= DECLINES_BEFORE_STOP else None)
             return f"The user declined to run this code{why}.", stop
         end, changes, wrote = yield from self._run(language, approval.code, call.id)
-        state.answer.ran(end.output, changes)
+        state.answer.ran(end.output, changes, end.exit_status == 0)
         folder = str(self._folder())
         making = state.answer.to_make()
         result = self.redact(describe_run(end, folder=folder) if end.exit_status == 0

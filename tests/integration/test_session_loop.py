@@ -420,3 +420,18 @@ def test_blocks_after_a_failed_one_in_the_same_reply_are_not_run(
     assert history.count("Not run: code before it in this reply failed; fix that first.") == 2
     end = events[-1]
     assert isinstance(end, TurnEnd) and end.reason == "answered"
+
+
+def test_an_answer_from_a_successful_run_stands_after_a_later_step_failed(
+    server: LLMServer, work: Path
+) -> None:
+    """The figure was printed; a script never written, run after it, failed."""
+    server.add(tool_calls(("shell", "echo 'active users: 4'"), ("shell", "node count.js")),
+               text("There are 4 active users."))
+    with make(server, "tools") as a:
+        events = list(a.turn("count the active users"))
+    assert [end.exit_status for end in runs(events)] == [0, 1]
+    assert "failed run" not in notices(events)
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.text == "There are 4 active users."
+    assert len(server.chat_requests) == 2

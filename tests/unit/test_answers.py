@@ -192,3 +192,13 @@ def test_an_answer_that_stays_wrong_is_marked_unconfirmed_for_the_user(tmp_path:
     assert check.unconfirmed("Port 5432.") == (
         "Not confirmed by what ran: 5432 appears in no output.")
     assert check.unconfirmed("Port 6432.") is None
+
+
+def test_an_answer_is_grounded_by_what_a_successful_run_printed(tmp_path: Path) -> None:
+    check = AnswerCheck("use node to count the active users in users.json", tmp_path)
+    check.ran("Number of active users: 4\n", NO_CHANGES, succeeded=True)
+    check.ran("Error: Cannot find module 'count.js'\n7 frames\n", NO_CHANGES, succeeded=False)
+    assert check.grounded("There are 4 active users.")
+    assert not check.grounded("There are 7 active users.")  # printed only by the failure
+    assert not check.grounded("The task is done.")
+    assert check.grounded("The count is in `Number of active users`.")
