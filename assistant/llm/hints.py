@@ -110,8 +110,9 @@ def _missing_file(output: str, where: Path) -> str:
             if not path.is_relative_to(here):
                 if path.parent.exists():
                     continue
-                return (f"{path.parent} does not exist: work in the working folder, by "
-                        f"relative paths. It holds: {_listing(here) or 'nothing'}.")
+                instead = path.name if (here / path.name).exists() else "."
+                return (f"{path.parent} does not exist. Run it again with '{instead}' in place "
+                        f"of '{path}': the working folder holds {_listing(here) or 'nothing'}.")
             path = path.relative_to(here)
         folder = here / path.parent
         if not folder.is_dir() or (here / path).exists():

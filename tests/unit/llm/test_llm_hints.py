@@ -149,8 +149,12 @@ def test_a_made_up_absolute_path_is_sent_back_to_the_working_folder(tmp_path: Pa
     placeholder = ("FileNotFoundError: [Errno 2] No such file or directory: "
                    "'/path/to/your/markdown/files'\n")
     described = describe_run(RunEnd("a", 1, placeholder, 0.1), "", str(tmp_path))
-    assert described.endswith("/path/to/your/markdown does not exist: work in the working "
-                              "folder, by relative paths. It holds: a.md.")
+    assert described.endswith("/path/to/your/markdown does not exist. Run it again with '.' "
+                              "in place of '/path/to/your/markdown/files': the working folder "
+                              "holds a.md.")
+    named = "FileNotFoundError: [Errno 2] No such file or directory: '/home/user/a.md'\n"
+    assert "Run it again with 'a.md' in place of '/home/user/a.md'" in describe_run(
+        RunEnd("a", 1, named, 0.1), "", str(tmp_path))
     assert "mkdir" not in described  # never a folder to make
     node = f"Error: Cannot find module '{tmp_path}/count.js'\n    at Module._resolveFilename\n"
     assert "There is no count.js there yet; the working folder holds: a.md." in describe_run(
