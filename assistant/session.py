@@ -72,6 +72,7 @@ MALFORMED_AGAIN = (
 RELABELLED = "Ran as {1}: this code is {1}, not {0}.\n"
 WRAP_UP = ("{} Propose no code now: tell the user in one or two plain sentences what was "
            "done and what the outputs showed.")
+LAST_PRINTED = 500  # characters of it that end a stopped turn whose wrap-up was code
 WRAPPED_UP = {"repeated_failure", "repeated_success", "max_runs"}
 # The temperature of the reply after the model repeated itself (code that just succeeded,
 # or failed again): at the usual low temperature a small model that read nearly the same
@@ -229,17 +230,19 @@ class Session:
             results, stop = yield from self._act(reply.calls, state)
             self._close_calls(reply.calls, results)
             if stop:
-                words = yield from self._wrap_up(system, *stop)
+                words = yield from self._wrap_up(system, *stop, state.answer.succeeded)
                 yield from self._end(words, *stop, noticed=stop[0] in WRAPPED_UP)
                 return
             if self.screen.wanted_after([call.code for call in reply.calls]):
                 yield from self._look()
             self._snapshot()
 
-    def _wrap_up(self, system: str, reason: TurnEndReason, n: int) -> Generator[Event, None, str]:
+    def _wrap_up(self, system: str, reason: TurnEndReason, n: int,
+                 printed: list[str]) -> Generator[Event, None, str]:
         """A turn the loop stopped still ends in words: the model, told why, says what was
         done and what the outputs showed (a stop left the user, and the voice, with nothing
-        where a small model had the answer in hand). Code it proposes then is not run."""
+        where a small model had the answer in hand). Code it proposes then is not run, and
+        the words are the last output of a successful run (`printed`), as it was."""
         if reason not in WRAPPED_UP or self._stop.is_set():
             return ""
         notice = STOP_NOTICES[reason].format(n=n)
@@ -251,7 +254,10 @@ class Session:
         yield from self._received(reply)
         self.messages.append(reply.message)
         self._close_calls(reply.calls, [])
-        return "" if reply.calls else reply.text
+        if not reply.calls:
+            return reply.text
+        last = next((output.strip() for output in reversed(printed) if output.strip()), "")
+        return f"The last run printed:\n{last[:LAST_PRINTED]}" if last else ""
 
     def _received(self, reply: Reply) -> Iterator[Event]:
         """Journal a reply, and say what it cost."""

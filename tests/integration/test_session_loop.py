@@ -435,3 +435,16 @@ def test_an_answer_from_a_successful_run_stands_after_a_later_step_failed(
     end = events[-1]
     assert isinstance(end, TurnEnd) and end.text == "There are 4 active users."
     assert len(server.chat_requests) == 2
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_a_stopped_turn_whose_wrap_up_is_code_ends_with_what_last_ran_printed(
+    server: LLMServer, work: Path, style: str
+) -> None:
+    server.add(*[propose(style, "python", "print(2 + 2)") for _ in range(4)])
+    with make(server, style) as a:
+        events = list(a.turn("what is 2 + 2?"))
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.reason == "repeated_success"
+    assert len(runs(events)) == 1
+    assert end.text == "The last run printed:\n4"
