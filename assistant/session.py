@@ -141,6 +141,7 @@ class Session:
             1 for m in self.messages if m.get("role") == "user" and not is_results_message(m)
         )
         self._stop = threading.Event()
+        self._request = ""  # this turn's, repeated after each result
         self.screen = ScreenContext(llm.settings, llm.backend)
         runtimes.env = self.screen.runtime_env(runtimes.env)
 
@@ -189,6 +190,7 @@ class Session:
             return
         self._stop.clear()
         self.turns += 1
+        self._request = text
         files = peek(text, self._folder()) if peek_wanted(self.llm.settings) else ""
         self.messages.append({"role": "user", "content": text + files + answer_in(language)})
         self._record({"kind": "user", "text": text})
@@ -456,4 +458,4 @@ class Session:
         answered = {call.id for call, _ in results}
         results = results + [(call, NOT_RUN) for call in calls if call.id not in answered]
         if results:
-            self.messages.extend(self.llm.result_messages(results))
+            self.messages.extend(self.llm.result_messages(results, self._request))

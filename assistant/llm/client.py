@@ -113,13 +113,15 @@ class LLM:
     def _resolve(self) -> tools.Resolve | None:
         return self.offer.resolve if self.offer is not None else None
 
-    def result_messages(self, results: list[tuple[CodeCall, str]]) -> list[dict[str, Any]]:
-        """History messages telling the model what happened to each proposal."""
+    def result_messages(self, results: list[tuple[CodeCall, str]],
+                        request: str = "") -> list[dict[str, Any]]:
+        """History messages telling the model what happened to each proposal, in the
+        turn asked by `request`."""
         if not results:
             return []
         if self.uses_tools:
             return tool_messages(results)
-        return [fenced_message(results)]
+        return [fenced_message(results, request)]
 
     def _pumped(
         self, request: dict[str, Any], got: _Collected, should_stop: Callable[[], bool] | None

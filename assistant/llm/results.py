@@ -20,6 +20,15 @@ NEXT_STEP = (
     "These are the results of your own code, not the user's words. Check them, then take "
     "the next step, or answer the user if the task is done."
 )
+# The same, holding the request: a small model many steps in forgets what was asked
+# (it counted the lines, looked at the first five, and answered with those), and checks
+# a file it wrote against the request only when the request is next to it.
+NEXT_STEP_FOR = (
+    "These are the results of your own code, not the user's words. The user asked: {}\n"
+    "Check the results against that, then take the next step, or answer the user if the "
+    "task is done."
+)
+REQUEST_SHOWN = 300  # characters of the request repeated after each result
 
 
 def describe_run(end: RunEnd, changes: str = "", folder: str = "", code: str = "",
@@ -51,14 +60,25 @@ def tool_messages(results: list[tuple[CodeCall, str]]) -> list[dict[str, Any]]:
     ]
 
 
-def fenced_message(results: list[tuple[CodeCall, str]]) -> dict[str, Any]:
-    """One user message presenting every result, each labelled with its language."""
+def fenced_message(results: list[tuple[CodeCall, str]], request: str = "") -> dict[str, Any]:
+    """One user message presenting every result, each labelled with its language, and
+    the turn's `request` again."""
     parts = [RESULTS_HEADER]
     for number, (call, output) in enumerate(results, 1):
         label = f"{call.language} block {number}" if len(results) > 1 else f"{call.language} block"
         parts.append(f"{label}:\n{output or '(no output)'}")
-    parts.append(NEXT_STEP)
+    parts.append(next_step(request))
     return {"role": "user", "content": "\n\n".join(parts)}
+
+
+def next_step(request: str) -> str:
+    """What closes the results: the request in brief, when there is one."""
+    if not request.strip():
+        return NEXT_STEP
+    brief = " ".join(request.split())
+    if len(brief) > REQUEST_SHOWN:
+        brief = brief[:REQUEST_SHOWN].rsplit(" ", 1)[0] + " …"
+    return NEXT_STEP_FOR.format(f'"{brief}"')
 
 
 def failed_last_message(exit_status: int | None) -> dict[str, Any]:

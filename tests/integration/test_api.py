@@ -111,13 +111,13 @@ def test_max_runs_breaks_the_loop(server: LLMServer) -> None:
     assert any(isinstance(e, Notice) and "3 runs" in e.text for e in events)
 
 
-def test_identical_failing_proposal_stops_after_three(server: LLMServer) -> None:
+def test_identical_failing_proposal_runs_once_and_stops_at_the_third(server: LLMServer) -> None:
     server.add(*[tool_call("python", "1/0") for _ in range(5)])
     with make(server, approval="auto") as a:
         events = list(a.turn("divide"))
-    assert sum(isinstance(e, RunEnd) for e in events) == 3
+    assert sum(isinstance(e, RunEnd) for e in events) == 1
     assert events[-1].reason == "repeated_failure"
-    assert len(server.chat_requests) == 4  # three runs, then the wrap-up, whose code never runs
+    assert len(server.chat_requests) == 4  # run, told, stopped, then the wrap-up (code: not run)
 
 
 def test_every_tool_call_is_answered_when_a_turn_stops(server: LLMServer) -> None:

@@ -11,7 +11,7 @@ from assistant import Assistant
 from assistant.events import Error, Event, Notice, Proposal, RunEnd, TurnEnd
 from assistant.journal import Journal
 from assistant.llm import tools
-from assistant.llm.results import NEXT_STEP
+from assistant.llm.results import next_step
 from assistant.prompt import BASE
 from tests.support.llm_server import (
     LLMServer,
@@ -257,7 +257,8 @@ def test_results_say_status_output_and_what_changed_on_disk(
     assert "No files changed in the working directory." in second
     if style == "fenced":
         assert first.startswith("Results of the code you proposed:\n\nshell block:\nExit status")
-        assert first.endswith(NEXT_STEP)
+        assert first.endswith(next_step("tidy up"))
+        assert 'The user asked: "tidy up"\nCheck the results against that' in first
 
 
 def test_the_system_message_asks_for_checked_work_and_stays_short(
@@ -328,7 +329,7 @@ def test_a_figure_the_output_does_not_show_is_sent_back_once(
     if style == "fenced":  # the answer sent back is not there to be said again word for word
         assert "The database uses port 5432." not in said
         assert told(server, 2).startswith("Results of the code you proposed:\n\npython block")
-        assert NEXT_STEP in told(server, 2)
+        assert "Check the results against that, then take the next step" in told(server, 2)
     else:  # after a tool result, the answer and the nudge go in, in turn
         assert said[-1] == "The database uses port 5432."
 

@@ -93,6 +93,12 @@ def test_fenced_results_label_each_result_and_say_whose_they_are() -> None:
     assert message["role"] == "user" and is_results_message(message)
     assert "python block 1:\nExit status 0 (success).\n\nshell block 2:\ndeclined" in content
     assert content.endswith(NEXT_STEP)
+    asked = fenced_message([(calls[0], "ok")], "count the  lines\nof app.log")["content"]
+    assert asked.endswith('The user asked: "count the lines of app.log"\nCheck the results '
+                          "against that, then take the next step, or answer the user if the "
+                          "task is done.")
+    long = fenced_message([(calls[0], "ok")], "word " * 100)["content"]
+    assert '"' + "word " * 59 + 'word …"' in long
 
 
 def test_a_run_is_described_by_its_status_output_and_changes() -> None:
