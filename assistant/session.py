@@ -259,7 +259,7 @@ class Session:
         if not reply.calls:
             return reply.text
         last = next((output.strip() for output in reversed(printed) if output.strip()), "")
-        return f"The last run printed:\n{last[:LAST_PRINTED]}" if last else ""
+        return self.redact(f"The last run printed:\n{last[:LAST_PRINTED]}") if last else ""
 
     def _received(self, reply: Reply) -> Iterator[Event]:
         """Journal a reply, and say what it cost."""
