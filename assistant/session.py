@@ -30,6 +30,8 @@ from assistant.journal import Journal
 from assistant.llm import LLM, CodeCall, LLMError, Reply
 from assistant.llm.hints import failure_line
 from assistant.llm.labels import actual_language
+from assistant.llm.placeholders import TOLD as PLACEHOLDER_TOLD
+from assistant.llm.placeholders import placeholder
 from assistant.llm.results import (
     add_note,
     check_message,
@@ -105,6 +107,7 @@ class _TurnState:
     failed: bool = False  # the last run failed
     last_exit: int | None = 0
     reminded: bool = False  # told once that it answered after a failed run
+    placeheld: bool = False  # told once that its code names a placeholder path
     stuck: bool = False  # the last reply repeated code or was sent back: the next is warmer
     repeats: Repeats = field(default_factory=Repeats)
 
@@ -372,6 +375,12 @@ class Session:
             yield self._emit(Notice(f"Not run again: the model proposed the same {language} "
                                     "code that had just succeeded; it was shown that result."))
             return REPEAT_TOLD.format(state.repeats.result()), None
+        held = "" if state.placeheld else placeholder(call.code, self._request, self._folder())
+        if held:
+            state.placeheld = True
+            yield self._emit(Notice(f"Not proposed: the code names {held}, a placeholder; the "
+                                    "model was told to use the working folder."))
+            return PLACEHOLDER_TOLD.format(held), None
         relabelled = ""
         if language != call.language:
             relabelled = RELABELLED.format(call.language, language)

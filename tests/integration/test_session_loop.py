@@ -449,3 +449,20 @@ def test_a_stopped_turn_whose_wrap_up_is_code_ends_with_what_last_ran_printed(
     assert isinstance(end, TurnEnd) and end.reason == "repeated_success"
     assert len(runs(events)) == 1
     assert end.text == "The last run printed:\n4"
+
+
+def test_code_naming_a_placeholder_path_is_sent_back_once_before_anyone_is_asked(
+    server: LLMServer, work: Path
+) -> None:
+    (work / "a.md").write_text("colour\n")
+    tutorial = "import os\nprint(os.listdir('/path/to/your/directory'))"
+    server.add(fenced("python", tutorial), fenced("python", "import os\nprint(os.listdir('.'))"),
+               text("The folder holds a.md."))
+    asked: list[str] = []
+    with make(server, "fenced", approver=lambda p: asked.append(p.code) or True) as a:
+        events = list(a.turn("list the markdown files here"))
+    assert asked == ["import os\nprint(os.listdir('.'))"]  # the user never saw the first
+    assert "a placeholder; the model was told to use the working folder" in notices(events)
+    assert told(server, 1).startswith("Results of the code you proposed:\n\npython block:\n"
+                                      "Not run: /path/to/your/directory is a placeholder")
+    assert [end.output for end in runs(events)] == ["['a.md']\n"]
