@@ -20,6 +20,11 @@ REPEAT_TOLD = (
     "would give the same result. That result was:\n{}\nUse it: take the next step, or answer "
     "the user if the task is done."
 )
+REPLY_TOLD = (
+    "Not run again: your last reply was this same code, all of which succeeded, and "
+    "nothing has run since: its results are above. Use them: take the next step, or answer "
+    "the user if the task is done."
+)
 REPEAT_NOT_RUN = "Not run: the same code was proposed again right after it ran."
 FAILED_AGAIN = (
     "Not run again: this exact code just failed, and nothing has run since, so it would "
@@ -38,6 +43,20 @@ class Repeats:
         self._failures: Counter[_Key] = Counter()
         self._last: tuple[_Key, bool, str] | None = None  # the last run: succeeded, result
         self._proposed_again = 0  # times the last run's code was proposed again since
+        self._reply: tuple[_Key, ...] = ()  # the calls of the last reply taken
+        self._reply_ok = False  # all of them succeeded
+        self._reply_times = 0  # that reply, in a row
+
+    def reply(self, keys: tuple[_Key, ...]) -> tuple[Verdict, int]:
+        """Before a reply's calls are taken: several calls, all the same as the last reply's,
+        which all succeeded, are a loop of checks (`ls` then `cat`, ten times over) that
+        `check` cannot see, each call following another. "told" or "stop" as `check`."""
+        same = len(keys) > 1 and keys == self._reply and self._reply_ok
+        self._reply_times = self._reply_times + 1 if same else 1
+        if not same:
+            self._reply, self._reply_ok = keys, True
+            return "run", 0
+        return ("stop" if self._reply_times >= REPEATS_BEFORE_STOP else "told"), self._reply_times
 
     def check(self, language: str, code: str) -> tuple[Verdict, int]:
         """Whether this proposal runs, before anyone is asked; with how often it came in a row.
@@ -69,6 +88,7 @@ class Repeats:
         key = (language, code)
         self._last = (key, succeeded, result)
         self._proposed_again = 0
+        self._reply_ok = self._reply_ok and succeeded
         if succeeded:
             self._failures.pop(key, None)
             return 0

@@ -48,6 +48,7 @@ from assistant.repeats import (
     REPEAT_NOT_RUN,
     REPEAT_TOLD,
     REPEATS_BEFORE_STOP,
+    REPLY_TOLD,
     Repeats,
 )
 from assistant.runtime import Runtimes
@@ -340,6 +341,16 @@ class Session:
 
         Returns what the model is told about each call taken, and that reason.
         """
+        keys = tuple((actual_language(call.language, call.code), call.code) for call in calls)
+        verdict, times = state.repeats.reply(keys)
+        if verdict == "stop":
+            return [(call, REPEAT_NOT_RUN) for call in calls], ("repeated_success", times)
+        if verdict == "told":
+            state.stuck = True
+            yield self._emit(Notice("Not run again: the model proposed the same code as in its "
+                                    "last reply, which had succeeded; it was told to use those "
+                                    "results."))
+            return [(call, REPLY_TOLD) for call in calls], None
         results: list[tuple[CodeCall, str]] = []
         for index, call in enumerate(calls):
             runs = state.runs

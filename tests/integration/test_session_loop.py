@@ -466,3 +466,19 @@ def test_code_naming_a_placeholder_path_is_sent_back_once_before_anyone_is_asked
     assert told(server, 1).startswith("Results of the code you proposed:\n\npython block:\n"
                                       "Not run: /path/to/your/directory is a placeholder")
     assert [end.output for end in runs(events)] == ["['a.md']\n"]
+
+
+def test_the_same_reply_of_several_checks_again_is_not_run_again(
+    server: LLMServer, work: Path
+) -> None:
+    """Each call follows another, so no single call is a repeat; the reply is."""
+    checks = text("```shell\nls\n```\n```shell\necho checked\n```\n")
+    server.add(checks, checks, checks, text("All checked."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("check the folder"))
+    assert len(runs(events)) == 2
+    assert "same code as in its last reply" in notices(events)
+    assert "Not run again: your last reply was this same code" in told(server, 2)
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.reason == "repeated_success"
+    assert end.text == "All checked."
