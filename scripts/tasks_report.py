@@ -167,7 +167,9 @@ def markdown(runs: list[dict[str, Any]], chart: str | None) -> str:
         "tokens generated), medians per task. `own`: the project's tasks; `blind`: tasks "
         "written without reading the prompt or the loop code (the loop was later changed "
         "while looking at how it failed them); `fresh`: 24 more written the same way after "
-        "those changes, and never looked at before these runs.",
+        "those changes (the loop was later changed again, looking at how it failed them); "
+        "`unseen`: 24 more written the same way after that, and never looked at before these "
+        "runs.",
         "",
     ]
     for run in runs:
