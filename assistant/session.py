@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Generator, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,7 +48,6 @@ from assistant.repeats import (
     REPEAT_TOLD,
     REPEATS_BEFORE_STOP,
     REPLY_TOLD,
-    Repeats,
 )
 from assistant.runtime import Runtimes
 from assistant.runtime.changes import describe_changes, list_folder
@@ -57,61 +55,26 @@ from assistant.runtime.changes import written as written_files
 from assistant.safety.inputs import request_problem
 from assistant.safety.policy import Policy
 from assistant.screen import ScreenContext
+from assistant.turn import (
+    AFTER_FAILURE,
+    CORRECTION,
+    DECLINES_BEFORE_STOP,
+    LAST_PRINTED,
+    MALFORMED_AGAIN,
+    NOT_RUN,
+    RELABELLED,
+    STOP_NOTICES,
+    UNSTICK_TEMPERATURE,
+    WRAP_UP,
+    WRAPPED_UP,
+    Outcome,
+    Ran,
+    Stop,
+    TurnState,
+)
 
 if TYPE_CHECKING:
     from assistant.tools.toolbox import Toolbox
-
-DECLINES_BEFORE_STOP = 3
-NOT_RUN = "Not run: the turn was stopped before this code ran."
-AFTER_FAILURE = "Not run: code before it in this reply failed; fix that first."
-CORRECTION = (
-    "Not run: this call is malformed: {}. Call `execute` again with JSON arguments "
-    '{{"language": "python", "shell" or "javascript", "code": "..."}}.'
-)
-MALFORMED_AGAIN = (
-    "The model sent a malformed tool call again ({}): try again, or set code_style "
-    "to fenced for this model"
-)
-RELABELLED = "Ran as {1}: this code is {1}, not {0}.\n"
-WRAP_UP = ("{} Propose no code now: tell the user in one or two plain sentences what was "
-           "done and what the outputs showed.")
-LAST_PRINTED = 500  # characters of it that end a stopped turn whose wrap-up was code
-WRAPPED_UP = {"repeated_failure", "repeated_success", "max_runs"}
-# The temperature of the reply after the model repeated itself (code that just succeeded,
-# or failed again): at the usual low temperature a small model that read nearly the same
-# history writes nearly the same reply, and the turn ends in a loop.
-UNSTICK_TEMPERATURE = 0.7
-
-STOP_NOTICES = {
-    "interrupted": "Stopped: you interrupted the run.",
-    "declined": "Stopped: {n} proposals were declined in this turn; say what you want instead.",
-    "max_runs": "Stopped after {n} runs in one turn (max_runs_per_turn): say how to continue.",
-    "repeated_failure": "Stopped: the same code failed {n} times in a row; it will not work as is.",
-    "repeated_success": "Stopped: the same code was proposed {n} times in a row after it had "
-    "succeeded; it was not run again.",
-}
-
-
-Stop = tuple[TurnEndReason, int]
-Outcome = tuple[str, Stop | None]
-Ran = tuple[RunEnd, str, list[str]]
-
-
-@dataclass
-class _TurnState:
-    """What one turn has done so far, for the rules that end it."""
-
-    answer: AnswerCheck
-    runs: int = 0
-    declines: int = 0
-    corrected: bool = False  # the last call was malformed and the model was told
-    failed: bool = False  # the last run failed
-    last_exit: int | None = 0
-    reminded: bool = False  # told once that it answered after a failed run
-    placeheld: bool = False  # told once that its code names a placeholder path
-    stuck: bool = False  # the last reply repeated code or was sent back: the next is warmer
-    repeats: Repeats = field(default_factory=Repeats)
-
 
 class Session:
     """The core of one conversation: its history, runtimes, policy and journal entry; each
@@ -145,7 +108,6 @@ class Session:
             1 for m in self.messages if m.get("role") == "user" and not is_results_message(m)
         )
         self._stop = threading.Event()
-        self._request = ""  # this turn's, repeated after each result
         self.screen = ScreenContext(llm.settings, llm.backend)
         runtimes.env = self.screen.runtime_env(runtimes.env)
 
@@ -194,7 +156,6 @@ class Session:
             return
         self._stop.clear()
         self.turns += 1
-        self._request = text
         files = peek(text, self._folder()) if peek_wanted(self.llm.settings) else ""
         self.messages.append({"role": "user", "content": text + files + answer_in(language)})
         self._record({"kind": "user", "text": text})
@@ -207,7 +168,7 @@ class Session:
         notes = (self.llm.system_addendum(), self.screen.addendum(), self.runtimes.describe())
         addendum = "\n\n".join(note for note in notes if note)
         system = system_message(self.system, addendum)  # once a turn: it holds for all its calls
-        state = _TurnState(self._answer_check(text, system))
+        state = TurnState(self._answer_check(text, system))
         while True:
             yield from self._show_screen()
             reply = yield from self._ask(system, state.stuck)
@@ -224,7 +185,7 @@ class Session:
                 continue
             self.messages.append(reply.message)
             if self._stop.is_set():
-                self._close_calls(reply.calls, [])
+                self._close_calls(reply.calls, [], text)
                 yield from self._end(reply.text, "interrupted")
                 return
             if not reply.calls:
@@ -234,9 +195,9 @@ class Session:
                 yield from self._end(reply.text, "answered")
                 return
             results, stop = yield from self._act(reply.calls, state)
-            self._close_calls(reply.calls, results)
+            self._close_calls(reply.calls, results, text)
             if stop:
-                words = yield from self._wrap_up(system, *stop, state.answer.succeeded)
+                words = yield from self._wrap_up(system, *stop, state.answer)
                 yield from self._end(words, *stop, noticed=stop[0] in WRAPPED_UP)
                 return
             if self.screen.wanted_after([call.code for call in reply.calls]):
@@ -244,11 +205,11 @@ class Session:
             self._snapshot()
 
     def _wrap_up(self, system: str, reason: TurnEndReason, n: int,
-                 printed: list[str]) -> Generator[Event, None, str]:
+                 seen: AnswerCheck) -> Generator[Event, None, str]:
         """A turn the loop stopped still ends in words: the model, told why, says what was
         done and what the outputs showed (a stop left the user, and the voice, with nothing
         where a small model had the answer in hand). Code it proposes then is not run, and
-        the words are the last output of a successful run (`printed`), as it was."""
+        the words are the last output of a successful run, as it was."""
         if reason not in WRAPPED_UP or self._stop.is_set():
             return ""
         notice = STOP_NOTICES[reason].format(n=n)
@@ -259,10 +220,10 @@ class Session:
             return ""
         yield from self._received(reply)
         self.messages.append(reply.message)
-        self._close_calls(reply.calls, [])
+        self._close_calls(reply.calls, [], seen.request)
         if not reply.calls:
             return reply.text
-        last = next((output.strip() for output in reversed(printed) if output.strip()), "")
+        last = next((out.strip() for out in reversed(seen.succeeded) if out.strip()), "")
         return self.redact(f"The last run printed:\n{last[:LAST_PRINTED]}") if last else ""
 
     def _received(self, reply: Reply) -> Iterator[Event]:
@@ -271,7 +232,7 @@ class Session:
         if reply.usage:
             yield self._emit(Usage(reply.model, reply.usage[0], reply.usage[1]))
 
-    def _nudge(self, reply: Reply, state: _TurnState) -> tuple[dict[str, Any], str] | None:
+    def _nudge(self, reply: Reply, state: TurnState) -> tuple[dict[str, Any], str] | None:
         """Why a reply is not accepted yet: a final answer, once each check; code that just
         failed, proposed again (left out of the history: a small model that reads its
         failed code twice writes it a third time). What the model is told, and the notice
@@ -291,7 +252,7 @@ class Session:
                                           "was asked to look again.")
         return None
 
-    def _failed_again(self, call: CodeCall, state: _TurnState
+    def _failed_again(self, call: CodeCall, state: TurnState
                       ) -> tuple[dict[str, Any], str] | None:
         if call.problem or not state.repeats.last_failed():
             return None
@@ -334,7 +295,7 @@ class Session:
         return reply
 
     def _act(
-        self, calls: list[CodeCall], state: _TurnState
+        self, calls: list[CodeCall], state: TurnState
     ) -> Generator[Event, None, tuple[list[tuple[CodeCall, str]], Stop | None]]:
         """Take the reply's calls in order, until one gives a reason to end the turn, or
         fails: what follows it was written for its success (`cd build` failed, then `rm -rf *`).
@@ -365,7 +326,7 @@ class Session:
                 return results + [(each, AFTER_FAILURE) for each in later], None
         return results, None
 
-    def _act_on(self, call: CodeCall, state: _TurnState) -> Generator[Event, None, Outcome]:
+    def _act_on(self, call: CodeCall, state: TurnState) -> Generator[Event, None, Outcome]:
         """One call: corrected, refused as a repeat, declined, or run."""
         if call.problem:
             if state.corrected:  # told once already: this model cannot make the call
@@ -386,7 +347,8 @@ class Session:
             yield self._emit(Notice(f"Not run again: the model proposed the same {language} "
                                     "code that had just succeeded; it was shown that result."))
             return REPEAT_TOLD.format(state.repeats.result()), None
-        held = "" if state.placeheld else placeholder(call.code, self._request, self._folder())
+        held = "" if state.placeheld else placeholder(call.code, state.answer.request,
+                                                         self._folder())
         if held:
             state.placeheld = True
             yield self._emit(Notice(f"Not proposed: the code names {held}, a placeholder; the "
@@ -473,9 +435,11 @@ class Session:
             self.messages.append(message)
         self.screen.prune(self.messages)
 
-    def _close_calls(self, calls: list[CodeCall], results: list[tuple[CodeCall, str]]) -> None:
-        """Answer every call in the history, so the next request is valid for the provider."""
+    def _close_calls(self, calls: list[CodeCall], results: list[tuple[CodeCall, str]],
+                     request: str) -> None:
+        """Answer every call in the history, so the next request is valid for the provider;
+        fenced results end with the turn's `request`."""
         answered = {call.id for call, _ in results}
         results = results + [(call, NOT_RUN) for call in calls if call.id not in answered]
         if results:
-            self.messages.extend(self.llm.result_messages(results, self._request))
+            self.messages.extend(self.llm.result_messages(results, request))

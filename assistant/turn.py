@@ -1,0 +1,61 @@
+"""One turn's state and the texts the loop says when it refuses or stops: what the rules
+that end a turn count, apart from the loop that applies them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from assistant.answers import AnswerCheck
+from assistant.events import RunEnd, TurnEndReason
+from assistant.repeats import Repeats
+
+DECLINES_BEFORE_STOP = 3
+NOT_RUN = "Not run: the turn was stopped before this code ran."
+AFTER_FAILURE = "Not run: code before it in this reply failed; fix that first."
+CORRECTION = (
+    "Not run: this call is malformed: {}. Call `execute` again with JSON arguments "
+    '{{"language": "python", "shell" or "javascript", "code": "..."}}.'
+)
+MALFORMED_AGAIN = (
+    "The model sent a malformed tool call again ({}): try again, or set code_style "
+    "to fenced for this model"
+)
+RELABELLED = "Ran as {1}: this code is {1}, not {0}.\n"
+WRAP_UP = ("{} Propose no code now: tell the user in one or two plain sentences what was "
+           "done and what the outputs showed.")
+LAST_PRINTED = 500  # characters of it that end a stopped turn whose wrap-up was code
+WRAPPED_UP = {"repeated_failure", "repeated_success", "max_runs"}
+# The temperature of the reply after the model repeated itself (code that just succeeded,
+# or failed again): at the usual low temperature a small model that read nearly the same
+# history writes nearly the same reply, and the turn ends in a loop.
+UNSTICK_TEMPERATURE = 0.7
+
+STOP_NOTICES = {
+    "interrupted": "Stopped: you interrupted the run.",
+    "declined": "Stopped: {n} proposals were declined in this turn; say what you want instead.",
+    "max_runs": "Stopped after {n} runs in one turn (max_runs_per_turn): say how to continue.",
+    "repeated_failure": "Stopped: the same code failed {n} times in a row; it will not work as is.",
+    "repeated_success": "Stopped: the same code was proposed {n} times in a row after it had "
+    "succeeded; it was not run again.",
+}
+
+
+Stop = tuple[TurnEndReason, int]
+Outcome = tuple[str, Stop | None]
+Ran = tuple[RunEnd, str, list[str]]
+
+
+@dataclass
+class TurnState:
+    """What one turn has done so far, for the rules that end it."""
+
+    answer: AnswerCheck
+    runs: int = 0
+    declines: int = 0
+    corrected: bool = False  # the last call was malformed and the model was told
+    failed: bool = False  # the last run failed
+    last_exit: int | None = 0
+    reminded: bool = False  # told once that it answered after a failed run
+    placeheld: bool = False  # told once that its code names a placeholder path
+    stuck: bool = False  # the last reply repeated code or was sent back: the next is warmer
+    repeats: Repeats = field(default_factory=Repeats)
