@@ -10,10 +10,13 @@ once per turn; it never ends a turn or changes an answer.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from assistant.llm.fenced import shown_tags
+from assistant.made import problems
+from assistant.requested import EXTENSIONS, named_files
 from assistant.runtime.changes import NO_CHANGES
 
 # Questions whose answer is on this machine, not in any model's training.
@@ -24,18 +27,6 @@ ABOUT_THIS_MACHINE = re.compile(
     r"how (many|much|big|large)|largest|biggest|smallest|newest|oldest|count)\b",
     re.IGNORECASE,
 )
-# A file named in a request: a relative path ending in an extension people use for files.
-EXTENSIONS = (
-    "txt|md|csv|tsv|json|jsonl|xml|yaml|yml|toml|ini|cfg|conf|log|py|js|mjs|ts|sh|html|css|"
-    "pdf|png|jpg|jpeg|gif|svg|zip|tar|gz|tgz|sql|db|sqlite|bak|doc|docx|xls|xlsx|odt|ods"
-)
-NAMED_FILE = re.compile(
-    r"(?<![\w/~.-])((?:[\w-]+/)*[\w.-]*\w\.(?:" + EXTENSIONS + r"))(?![\w/])",
-    re.IGNORECASE,
-)
-# Names of products that look like files ("a Node.js project"): never a file to check.
-PRODUCTS = {"node.js", "vue.js", "next.js", "nuxt.js", "react.js", "express.js", "three.js",
-            "d3.js", "chart.js", "angular.js", "ember.js", "backbone.js", "nest.js"}
 MAKES = re.compile(r"\b(write|save|create|make|generate|export|convert|produce|put|store|"
                    r"extract|copy|split|merge|combine)\b", re.IGNORECASE)
 CHANGES = re.compile(r"\b(change|set|update|replace|edit|modify|rename|add|append|insert|"
@@ -84,21 +75,31 @@ MISSING_FILES = (
     "that writes {0}, run it, check that it is there, then answer."
 )
 
+MADE = "{} Fix it and check it, then answer."
+REFUSED = (
+    "You can: every block of code you propose runs on the user's machine, in the working "
+    "folder, once the user approves it. Propose the code that does it now."
+)
+# An answer that says the model has no way to act: small models trained as chat bots say
+# so of this machine, where their code does run.
+REFUSAL = re.compile(
+    r"\b(I|we) (cannot|can't|can ?not|am unable to|am not able to|do not|don't) (have )?"
+    r"(access|directly access|modify|run|execute|interact|perform|browse|read|open|edit|"
+    r"create|write)\b|\bas an? (AI|language model|text-based)\b",
+    re.IGNORECASE)
+CHECKS_PER_TURN = 2  # answers sent back in one turn, each for a different reason
+
 # kind -> (what the model is told, what the user is told if the answer stays as it is)
 FINDINGS = {
+    "refused": (REFUSED, "nothing ran{}"),
     "no_run": (NO_RUN, "nothing ran to find this out"),
+    "made": (MADE, "{}"),
     "missing": (MISSING_FILES, "{} does not exist"),
     "shown": (SHOWN_ONLY, "the {} block was only shown; nothing was written"),
     "unchanged": (UNCHANGED, "no file in the working folder changed"),
     "names": (UNSEEN_NAMES, "{} appears in no output"),
     "numbers": (UNSEEN_NUMBERS, "{} appears in no output"),
 }
-
-
-def named_files(request: str) -> list[str]:
-    """The relative file paths a request names, in order, each once."""
-    return [name for name in dict.fromkeys(NAMED_FILE.findall(request))
-            if name.lower() not in PRODUCTS]
 
 
 def numbers(text: str) -> set[float]:
@@ -126,7 +127,8 @@ class AnswerCheck:
     outputs: list[str] = field(default_factory=list)  # of the runs
     succeeded: list[str] = field(default_factory=list)  # outputs of the runs that succeeded
     changed: bool = False  # a run changed the working folder, or may have (cannot tell)
-    asked: bool = False  # one check per turn
+    wrote: set[str] = field(default_factory=set)  # files the runs created or modified
+    asked: set[str] = field(default_factory=set)  # the kinds of check the model was told
     _existed: dict[str, bool] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -135,9 +137,12 @@ class AnswerCheck:
     def proposed(self, code: str) -> None:
         self.code.append(code)
 
-    def ran(self, output: str, changes: str, succeeded: bool = True) -> None:
-        """A run's output, and `describe_changes` of the working folder around it."""
+    def ran(self, output: str, changes: str, succeeded: bool = True,
+            wrote: Iterable[str] = ()) -> None:
+        """A run's output, `describe_changes` of the working folder around it, and the
+        files it wrote there."""
         self.outputs.append(output)
+        self.wrote.update(wrote)
         if succeeded:
             self.succeeded.append(output)
         self.changed = self.changed or changes != NO_CHANGES
@@ -162,25 +167,27 @@ class AnswerCheck:
 
     def problem(self, answer: str) -> str | None:
         """What to tell the model about `answer` before accepting it; None to accept it."""
-        found = None if self.asked else self._find(answer)
-        if found is None:
+        found = None if len(self.asked) >= CHECKS_PER_TURN else self._find(answer)
+        if found is None or found[0] in self.asked:
             return None
-        self.asked = True
         kind, detail = found
+        self.asked.add(kind)
         return FINDINGS[kind][0].format(*detail)
 
     def unconfirmed(self, answer: str) -> str | None:
-        """What the user should know about the answer accepted after the model was asked
-        once already: the check still fails, and the answer is shown as given."""
+        """What the user should know about an answer accepted after the model was asked
+        already: a check still fails, and the answer is shown as given."""
         found = self._find(answer) if self.asked else None
         if found is None:
             return None
         kind, detail = found
-        return f"Not confirmed by what ran: {FINDINGS[kind][1].format(detail[-1])}."
+        return f"Not confirmed by what ran: {FINDINGS[kind][1].format(detail[-1]).rstrip('.')}."
 
     def _find(self, answer: str) -> tuple[str, tuple[str, ...]] | None:
         if self.code and not self.outputs:
             return None  # nothing ran: the user declined, and the answer says so
+        if not self.outputs and REFUSAL.search(answer):
+            return "refused", ("",)
         present = [name for name, existed in self._existed.items() if existed]
         missing = self.to_make()
         acts = MAKES.search(self.request) or CHANGES.search(self.request)
@@ -189,6 +196,9 @@ class AnswerCheck:
             return "shown", (f"writes it to {missing[0]}" if missing else "does it", shown[0])
         if missing and not NEGATION.search(answer):
             return "missing", (", ".join(missing),)
+        made = problems(self.request, self.folder, self.wrote)
+        if made and not NEGATION.search(answer):
+            return "made", (" ".join(made),)
         if not self.code:
             asks = ABOUT_THIS_MACHINE.search(self.request) or present
             return ("no_run", ("",)) if asks else None

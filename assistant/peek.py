@@ -14,10 +14,10 @@ import itertools
 import json
 from pathlib import Path
 
-from assistant.answers import named_files
 from assistant.config import Settings
 from assistant.llm.local import is_local_model
 from assistant.llm.results import untrusted
+from assistant.requested import named_files
 
 FILES = 3
 LINES = 5

@@ -39,6 +39,7 @@ from assistant.llm.results import (
     is_results_message,
     send_back,
 )
+from assistant.made import problems
 from assistant.peek import peek, written
 from assistant.peek import wanted as peek_wanted
 from assistant.prompt import answer_in, system_message
@@ -373,7 +374,7 @@ class Session:
                 ("declined", state.declines) if state.declines >= DECLINES_BEFORE_STOP else None)
             return f"The user declined to run this code{why}.", stop
         end, changes, wrote = yield from self._run(language, approval.code, call.id)
-        state.answer.ran(end.output, changes, end.exit_status == 0)
+        state.answer.ran(end.output, changes, end.exit_status == 0, wrote)
         folder = str(self._folder())
         making = state.answer.to_make()
         result = self.redact(describe_run(end, folder=folder) if end.exit_status == 0
@@ -382,9 +383,11 @@ class Session:
         state.failed, state.last_exit = end.exit_status != 0, end.exit_status
         failures = state.repeats.record(language, approval.code, end.exit_status == 0, result)
         told = relabelled + self.redact(describe_run(end, changes, folder, approval.code, making))
-        if wrote and peek_wanted(self.llm.settings):
-            told = "\n".join(part for part in (
-                told, self.redact(written(state.answer.request, Path(folder), wrote))) if part)
+        if wrote:
+            heads = written(state.answer.request, Path(folder), wrote) if peek_wanted(
+                self.llm.settings) else ""
+            made = problems(state.answer.request, Path(folder), wrote)
+            told = "\n".join(part for part in (told, self.redact(heads), *made) if part)
         if end.interrupted or self._stop.is_set():
             return told, ("interrupted", 0)
         if failures >= REPEATS_BEFORE_STOP:

@@ -46,7 +46,9 @@ def list_folder(folder: str) -> Listing | None:
             path for path, (is_dir, _, _) in found.items()
             if is_dir and os.path.basename(path) not in NOT_ENTERED
         ]
-    return Listing(entries, depth)
+    # With no folder left to enter, every level is listed whole, however deep a later
+    # listing goes: files a run writes into a new folder are compared too.
+    return Listing(entries, depth if level else MAX_DEPTH)
 
 
 NO_CHANGES = "No files changed in the working directory."

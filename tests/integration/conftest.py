@@ -30,6 +30,15 @@ def server() -> Iterator[LLMServer]:
         yield running
 
 
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The working folder the runtimes start in, apart from the test's config and journal."""
+    folder = tmp_path / "work"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    return folder
+
+
 def cli_args(server: LLMServer, *extra: str) -> list[str]:
     """Flags that point the CLI at the scripted server with native tool calls."""
     return [

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant import Assistant
-from assistant.events import Error, Event, Notice, Proposal, RunEnd, TurnEnd
+from assistant.events import Error, Notice, Proposal, TurnEnd
 from assistant.journal import Journal
 from assistant.llm import tools
 from assistant.llm.results import next_step
@@ -22,41 +21,7 @@ from tests.support.llm_server import (
     tool_call,
     tool_calls,
 )
-
-STYLES = ["tools", "fenced"]
-
-
-@pytest.fixture
-def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The working folder the runtimes start in, apart from the test's config and journal."""
-    folder = tmp_path / "work"
-    folder.mkdir()
-    monkeypatch.chdir(folder)
-    return folder
-
-
-def make(server: LLMServer, style: str, **kwargs: object) -> Assistant:
-    """Every proposal the policy lets through is approved, as by a person saying yes."""
-    options = {"approver": lambda proposal: True, **kwargs}
-    return Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
-                     code_style=style, **options)
-
-
-def propose(style: str, language: str, code: str) -> Step:
-    return tool_call(language, code) if style == "tools" else fenced(language, code)
-
-
-def told(server: LLMServer, request: int) -> str:
-    """What the model read last before the `request`-th chat request (0-based)."""
-    return str(server.chat_requests[request].body["messages"][-1]["content"])
-
-
-def runs(events: list[Event]) -> list[RunEnd]:
-    return [e for e in events if isinstance(e, RunEnd)]
-
-
-def notices(events: list[Event]) -> str:
-    return "\n".join(e.text for e in events if isinstance(e, Notice))
+from tests.support.loop import STYLES, make, notices, propose, runs, told
 
 
 @pytest.mark.parametrize("style", STYLES)

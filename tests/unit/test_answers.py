@@ -7,12 +7,12 @@ from pathlib import Path
 from assistant.answers import (
     MISSING_FILES,
     NO_RUN,
+    REFUSED,
     SHOWN_ONLY,
     UNCHANGED,
     UNSEEN_NAMES,
     UNSEEN_NUMBERS,
     AnswerCheck,
-    named_files,
     numbers,
 )
 from assistant.runtime.changes import NO_CHANGES
@@ -27,12 +27,6 @@ def after_run(request: str, folder: Path, output: str, changes: str = NO_CHANGES
     check.proposed(code)
     check.ran(output, changes)
     return check
-
-
-def test_named_files_are_relative_paths_with_file_extensions() -> None:
-    request = ("convert inventory.csv to data/inventory.json, not /etc/hosts.txt or "
-               "~/x.txt; see example.com and version 2.0")
-    assert named_files(request) == ["inventory.csv", "data/inventory.json"]
 
 
 def test_numbers_ignore_separators_list_markers_and_single_digits() -> None:
@@ -202,3 +196,34 @@ def test_an_answer_is_grounded_by_what_a_successful_run_printed(tmp_path: Path) 
     assert not check.grounded("There are 7 active users.")  # printed only by the failure
     assert not check.grounded("The task is done.")
     assert check.grounded("The count is in `Number of active users`.")
+
+
+def test_an_empty_file_the_request_asked_for_is_sent_back_once(tmp_path: Path) -> None:
+    (tmp_path / "todo.txt").write_text("")
+    check = AnswerCheck("collect the TODO lines of the .py files into todo.txt", tmp_path)
+    check.proposed("...")
+    check.ran("", CREATED, wrote=["todo.txt"])
+    told = check.problem("todo.txt now holds every TODO.")
+    assert told is not None and told.startswith("todo.txt is empty")
+    assert check.problem("todo.txt now holds every TODO.") is None
+    assert check.unconfirmed("todo.txt now holds every TODO.") == (
+        "Not confirmed by what ran: todo.txt is empty: nothing was written into it. Check "
+        "what your code matched or selected against the files it read.")
+    assert check.problem("There are no TODO lines, so todo.txt is empty.") is None
+
+
+def test_a_refusal_with_nothing_run_is_told_that_code_runs_here(tmp_path: Path) -> None:
+    check = AnswerCheck("replace every 'colour' with 'color' in the .md files here", tmp_path)
+    assert check.problem("I cannot access or modify files on this machine.") == REFUSED
+    ran = after_run("replace every 'colour' with 'color' in notes.md", tmp_path, "",
+                    CREATED)
+    assert ran.problem("I can't edit it, the file is read-only.") is None
+
+
+def test_each_kind_of_check_is_asked_once_and_two_at_most(tmp_path: Path) -> None:
+    check = AnswerCheck("replace every 'colour' with 'color' in the .md files here", tmp_path)
+    assert check.problem("I cannot access your files.") == REFUSED
+    assert check.problem("Done, every colour is now color.") == NO_RUN
+    assert check.problem("I cannot access your files.") is None
+    assert check.unconfirmed("I cannot access your files.") == (
+        "Not confirmed by what ran: nothing ran.")

@@ -31,6 +31,17 @@ def test_created_removed_and_modified_files_are_named(tmp_path: Path) -> None:
     assert written(None, after) == []
 
 
+def test_files_written_into_a_new_folder_of_an_empty_folder_are_seen(tmp_path: Path) -> None:
+    before = list_folder(str(tmp_path))
+    (tmp_path / "tiny-tool" / "src").mkdir(parents=True)
+    (tmp_path / "tiny-tool" / "src" / "package.json").write_text("{}")
+    after = list_folder(str(tmp_path))
+    assert written(before, after) == ["tiny-tool/src/package.json"]
+    assert describe_changes(before, after) == (
+        "Files in the working directory: created tiny-tool/, tiny-tool/src/, "
+        "tiny-tool/src/package.json.")
+
+
 def test_long_lists_are_cut(tmp_path: Path) -> None:
     before = list_folder(str(tmp_path))
     for n in range(12):

@@ -1,0 +1,74 @@
+"""The loop holds a run's files and the final answer to the request: an empty file, a file
+written in the wrong folder, the user's column names, a refusal. Through real litellm and
+real runtimes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from assistant.answers import REFUSED
+from assistant.events import TurnEnd
+from tests.support.llm_server import LLMServer, fenced, text
+from tests.support.loop import make, notices, told
+
+
+def test_an_empty_requested_file_is_said_after_the_run_and_at_the_answer(
+    server: LLMServer, work: Path
+) -> None:
+    (work / "a.py").write_text("x = 1  # TODO: retry\n")
+    strict = ("with open('todo.txt', 'w') as out:\n    for line in open('a.py'):\n"
+              "        if line.startswith('TODO'):\n            out.write(line)")
+    loose = strict.replace("line.startswith('TODO')", "'TODO' in line")
+    server.add(fenced("python", strict), text("todo.txt holds every TODO."),
+               fenced("python", loose), text("todo.txt holds the TODO line."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("collect every line containing TODO from a.py into todo.txt"))
+    assert "todo.txt is empty: nothing was written into it." in told(server, 1)
+    assert told(server, 2).endswith("todo.txt is empty: nothing was written into it. Check "
+                                    "what your code matched or selected against the files "
+                                    "it read. Fix it and check it, then answer.")
+    assert (work / "todo.txt").read_text() == "x = 1  # TODO: retry\n"
+    assert "empty" not in told(server, 3)
+    assert isinstance(events[-1], TurnEnd) and events[-1].text == "todo.txt holds the TODO line."
+
+
+def test_a_requested_file_written_in_another_folder_is_said(server: LLMServer,
+                                                            work: Path) -> None:
+    nested = "mkdir -p tiny-tool && echo '{\"name\": \"tiny-tool\"}' > tiny-tool/package.json"
+    server.add(fenced("shell", nested), fenced("shell", "mv tiny-tool/package.json ."),
+               text("package.json is made."))
+    with make(server, "fenced") as a:
+        list(a.turn("create a package.json for a Node.js project named tiny-tool"))
+    assert ("The request asks for package.json in the working folder, but the run wrote "
+            "tiny-tool/package.json: write package.json itself.") in told(server, 1)
+    assert (work / "package.json").is_file()
+
+
+def test_the_users_column_names_are_held_against_the_written_table(server: LLMServer,
+                                                                   work: Path) -> None:
+    (work / "scores.csv").write_text("team,score\nred,10\nred,20\nblue,9\n")
+    averages = ("import csv\nrows = list(csv.DictReader(open('scores.csv')))\n"
+                "teams = {}\nfor r in rows:\n    teams.setdefault(r['team'], []).append("
+                "float(r['score']))\nwith open('averages.csv', 'w') as f:\n"
+                "    f.write('team,NAME\\n')\n    for t, s in sorted(teams.items()):\n"
+                "        f.write(f'{t},{sum(s) / len(s)}\\n')")
+    server.add(fenced("python", averages.replace("NAME", "score")),
+               fenced("python", averages.replace("NAME", "average")),
+               text("averages.csv is written."))
+    with make(server, "fenced") as a:
+        list(a.turn("compute the average score per team in scores.csv and write it to "
+                    "averages.csv with the columns team,average"))
+    assert ("averages.csv has no column average: the request asks for the columns team, "
+            "average, by those names.") in told(server, 1)
+    assert (work / "averages.csv").read_text() == "team,average\nblue,9.0\nred,15.0\n"
+
+
+def test_a_refusal_is_answered_that_the_code_runs_here(server: LLMServer, work: Path) -> None:
+    (work / "a.md").write_text("colour\n")
+    server.add(text("I cannot access or modify files on your computer."),
+               fenced("shell", "sed -i 's/colour/color/g' *.md"), text("Replaced."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("replace every 'colour' with 'color' in the .md files here"))
+    assert told(server, 1) == f"Results of the code you proposed:\n\n{REFUSED}"
+    assert "checked against what ran" in notices(events)
+    assert (work / "a.md").read_text() == "color\n"

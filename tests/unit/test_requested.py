@@ -1,0 +1,34 @@
+"""What a request names: files, and the columns or keys a written file must have."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.requested import field_names, named_files
+
+
+def test_named_files_are_relative_paths_with_file_extensions() -> None:
+    request = ("convert inventory.csv to data/inventory.json, not /etc/hosts.txt or "
+               "~/x.txt; see example.com and version 2.0")
+    assert named_files(request) == ["inventory.csv", "data/inventory.json"]
+
+
+@pytest.mark.parametrize(("request_text", "expected"), [
+    ("write it to averages.csv with the columns team,average", ("column", ["team", "average"])),
+    ("an object with keys name and count for each user", ("key", ["name", "count"])),
+    ("add a column total to orders.csv", ("column", ["total"])),
+    ('records with the keys "id", "title" and `done`', ("key", ["id", "title", "done"])),
+    ("a field called e-mail, sorted", ("field", ["e-mail"])),
+])
+def test_field_names_are_the_users_names(request_text: str,
+                                         expected: tuple[str, list[str]]) -> None:
+    assert field_names(request_text) == expected
+
+
+@pytest.mark.parametrize("request_text", [
+    'count the files by extension as an object like {"txt": 2}',
+    "sort the rows by the key column",
+    "sum the third column of data.csv",
+])
+def test_no_field_names_where_the_request_gives_none(request_text: str) -> None:
+    assert field_names(request_text) == ("", [])
