@@ -29,8 +29,7 @@ from assistant.journal import Journal
 from assistant.llm import LLM, CodeCall, LLMError, Reply
 from assistant.llm.hints import failure_line
 from assistant.llm.labels import actual_language
-from assistant.llm.placeholders import TOLD as PLACEHOLDER_TOLD
-from assistant.llm.placeholders import placeholder
+from assistant.llm.placeholders import misplaced
 from assistant.llm.results import (
     add_note,
     check_message,
@@ -348,13 +347,13 @@ class Session:
             yield self._emit(Notice(f"Not run again: the model proposed the same {language} "
                                     "code that had just succeeded; it was shown that result."))
             return REPEAT_TOLD.format(state.repeats.result()), None
-        held = "" if state.placeheld else placeholder(call.code, state.answer.request,
-                                                         self._folder())
+        path, held = ("", "") if state.placeheld else misplaced(
+            call.code, state.answer.request, self._folder())
         if held:
             state.placeheld = True
-            yield self._emit(Notice(f"Not proposed: the code names {held}, a placeholder; the "
-                                    "model was told to use the working folder."))
-            return PLACEHOLDER_TOLD.format(held), None
+            yield self._emit(Notice(f"Not proposed: the code names {path}, not a path of the "
+                                    "user's; the model was told to use the working folder."))
+            return held, None
         relabelled = ""
         if language != call.language:
             relabelled = RELABELLED.format(call.language, language)

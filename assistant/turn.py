@@ -56,6 +56,6 @@ class TurnState:
     failed: bool = False  # the last run failed
     last_exit: int | None = 0
     reminded: bool = False  # told once that it answered after a failed run
-    placeheld: bool = False  # told once that its code names a placeholder path
+    placeheld: bool = False  # told once that its code names a path not the user's
     stuck: bool = False  # the last reply repeated code or was sent back: the next is warmer
     repeats: Repeats = field(default_factory=Repeats)

@@ -1,14 +1,19 @@
-"""Paths in proposed code that stand for a path the model did not know: /path/to/your/files.
+"""Paths in proposed code that cannot be the user's files: a placeholder for a path the
+model did not know (/path/to/your/files), or the user's own folder made absolute (/lib/
+for the lib/ in the working folder).
 
 Small models write tutorial code: `directory = '/path/to/your/directory'`. Run, it fails;
-shown a hint, a model answers the user that they must fill in the path. Caught before the
-user is asked to approve anything, the model is told once where the files are instead.
+shown a hint, a model answers the user that they must fill in the path. Asked "which file
+under lib/", a model looked in /lib/ and answered from the system's files. Caught before
+the user is asked to approve anything, the model is told once where the files are instead.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+
+from assistant.llm.hints import ABSOLUTE
 
 PLACEHOLDER = re.compile(
     r"""(?:(?<=["'`])|(?<![^\s=(]))"""  # quoted, or a shell word
@@ -20,6 +25,10 @@ TOLD = (
     "Not run: {} is a placeholder, not a path on this machine. The user's files are in "
     "the working folder: use '.' for it, and relative names for the files in it."
 )
+ROOTED = (
+    "Not run: {0} is not the user's {1}, which is in the working folder: use the relative "
+    "path {1} in place of {0}."
+)
 
 
 def placeholder(code: str, request: str, folder: Path) -> str:
@@ -30,3 +39,20 @@ def placeholder(code: str, request: str, folder: Path) -> str:
         if name.lower() not in request.lower() and not (folder / name).expanduser().exists():
             return name
     return ""
+
+
+def misplaced(code: str, request: str, folder: Path) -> tuple[str, str]:
+    """The first path in `code` that cannot be the user's, and what the model is told of
+    it; ("", "") when there is none."""
+    held = placeholder(code, request, folder)
+    if held:
+        return held, TOLD.format(held)
+    for found in ABSOLUTE.finditer(code):
+        top = found[1].lstrip("/")
+        inside = folder / top
+        said = re.search(rf"(?<![\w./-]){re.escape(top)}\b", request)
+        if (said and inside.exists() and f"/{top}" not in request
+                and not folder.resolve().is_relative_to(f"/{top}")):
+            relative = top + ("/" if inside.is_dir() else "")
+            return found[0], ROOTED.format(found[0], relative)
+    return "", ""

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from assistant.answers import REFUSED
 from assistant.events import TurnEnd
+from assistant.llm.placeholders import ROOTED
 from tests.support.llm_server import LLMServer, fenced, text
 from tests.support.loop import make, notices, told
 
@@ -72,3 +73,19 @@ def test_a_refusal_is_answered_that_the_code_runs_here(server: LLMServer, work: 
     assert told(server, 1) == f"Results of the code you proposed:\n\n{REFUSED}"
     assert "checked against what ran" in notices(events)
     assert (work / "a.md").read_text() == "color\n"
+
+
+def test_the_users_folder_made_absolute_is_sent_back_before_anyone_is_asked(
+    server: LLMServer, work: Path
+) -> None:
+    (work / "lib").mkdir()
+    (work / "lib" / "dates.py").write_text("def parse_date(text):\n    return text\n")
+    server.add(fenced("shell", "grep -rl 'def parse_date' /lib/"),
+               fenced("shell", "grep -rl 'def parse_date' lib/"), text("In lib/dates.py."))
+    asked: list[str] = []
+    with make(server, "fenced", approver=lambda p: asked.append(p.code) or True) as a:
+        events = list(a.turn("in which file under lib/ is the function parse_date defined?"))
+    assert asked == ["grep -rl 'def parse_date' lib/"]
+    assert ROOTED.format("/lib/", "lib/") in told(server, 1)
+    assert "names /lib/, not a path of the user's" in notices(events)
+    assert isinstance(events[-1], TurnEnd) and events[-1].text == "In lib/dates.py."

@@ -427,7 +427,7 @@ def test_code_naming_a_placeholder_path_is_sent_back_once_before_anyone_is_asked
     with make(server, "fenced", approver=lambda p: asked.append(p.code) or True) as a:
         events = list(a.turn("list the markdown files here"))
     assert asked == ["import os\nprint(os.listdir('.'))"]  # the user never saw the first
-    assert "a placeholder; the model was told to use the working folder" in notices(events)
+    assert "names /path/to/your/directory, not a path of the user's" in notices(events)
     assert told(server, 1).startswith("Results of the code you proposed:\n\npython block:\n"
                                       "Not run: /path/to/your/directory is a placeholder")
     assert [end.output for end in runs(events)] == ["['a.md']\n"]

@@ -1,4 +1,5 @@
-"""Placeholder paths in proposed code: caught, unless the user said them or they are there."""
+"""Paths in proposed code that are not the user's: placeholders (unless the user said them or
+they are there), and the user's folder made absolute."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.llm.placeholders import placeholder
+from assistant.llm.placeholders import ROOTED, TOLD, misplaced, placeholder
 
 
 @pytest.mark.parametrize(("code", "held"), [
@@ -35,3 +36,20 @@ def test_a_name_the_user_said_or_that_is_there_is_not_a_placeholder(tmp_path: Pa
     assert placeholder(code, "what is in my notes?", tmp_path) == "your_file.txt"
     (tmp_path / "your_file.txt").write_text("x")
     assert placeholder(code, "what is in my notes?", tmp_path) == ""
+
+
+def test_the_users_folder_made_absolute_is_sent_to_the_relative_one(tmp_path: Path) -> None:
+    (tmp_path / "lib").mkdir()
+    code = "import os\nfor name in os.listdir('/lib/'):\n    print(name)"
+    request = "in which file under lib/ is the function parse_date defined?"
+    assert misplaced(code, request, tmp_path) == ("/lib/", ROOTED.format("/lib/", "lib/"))
+    assert misplaced(code, "which files are in /lib/ and lib/?", tmp_path) == ("", "")
+    assert misplaced(code, "which libraries are installed?", tmp_path) == ("", "")
+    assert misplaced("ls /usr/lib", request, tmp_path) == ("", "")
+    assert misplaced("ls lib/", request, tmp_path) == ("", "")
+
+
+def test_a_placeholder_is_told_first(tmp_path: Path) -> None:
+    code = "ls /path/to/your/directory"
+    assert misplaced(code, "list the files here", tmp_path) == (
+        "/path/to/your/directory", TOLD.format("/path/to/your/directory"))
