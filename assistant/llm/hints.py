@@ -27,6 +27,7 @@ def hint(end: RunEnd, folder: Path, code: str = "", making: Sequence[str] = ()) 
             _missing_module(end.output), _no_install(end.output),
             _missing_folder(end.output, folder), _missing_key(end.output),
             _many_to_one(end.output, code), _one_line_python(end.output),
+            _broken_script(end.output, code, folder),
             _content_as_code(end.output, code, making), _missing_file(end.output, folder))
             if found), "")
     return _outside(code, folder) if not end.output.strip() else ""
@@ -160,6 +161,28 @@ def _one_line_python(output: str) -> str:
         return ""
     return ("Python with def, for, if or with blocks cannot go on one line of python -c: "
             "propose it as Python code (language python) instead.")
+
+
+def _broken_script(output: str, code: str, where: Path) -> str:
+    """A script written by code whose '\\n' inside quotes became a real line break in the
+    file: it fails to parse, and the model writes it the same way again and again."""
+    if "SyntaxError" not in output:
+        return ""
+    script = re.search(r"\b(?:node|python3?)\s+([\w./-]+\.(?:js|mjs|cjs|py))\b", code)
+    if not script:
+        return ""
+    try:
+        lines = (where / script[1]).read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    for number, line in enumerate(lines, 1):
+        if line.count("'") % 2 or line.count('"') % 2:
+            name = script[1]
+            return (f"Line {number} of {name} ends inside a string: the code that wrote "
+                    f"{name} turned an escape like \\n into a real line break. Write it with "
+                    f"a shell here-document, which keeps every character as typed:\n"
+                    f"cat > {name} <<'EOF'\n…\nEOF")
+    return ""
 
 
 def _outside(code: str, where: Path) -> str:

@@ -3,6 +3,8 @@ failure, in the words of the code, and stays quiet elsewhere."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,7 @@ import pytest
 from assistant.events import RunEnd
 from assistant.llm.results import describe_run
 from assistant.prompt import python_packages
+from tests.support.require import require
 
 
 def test_a_missing_package_is_explained_where_pip_would_not_help() -> None:
@@ -161,3 +164,22 @@ def test_a_made_up_absolute_path_is_sent_back_to_the_working_folder(tmp_path: Pa
         RunEnd("a", 1, node, 0.1), "", str(tmp_path))
     package = "Error: Cannot find module 'lodash'\n"
     assert "there yet" not in describe_run(RunEnd("a", 1, package, 0.1), "", str(tmp_path))
+
+
+def test_a_script_written_with_a_line_break_inside_a_string_gets_a_here_document(
+        tmp_path: Path) -> None:
+    require(shutil.which("node"), "node (Debian package nodejs)")
+    writer = ("require('fs').writeFileSync('sum.js', `const n = require('fs')"
+              ".readFileSync('numbers.txt', 'utf8').split('\\n');\nconsole.log(n.length);\n`);")
+    subprocess.run(["node", "-e", writer], cwd=tmp_path, check=True)
+    run = subprocess.run(["node", "sum.js"], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 1
+    described = describe_run(RunEnd("a", 1, run.stderr, 0.1), "", str(tmp_path), "node sum.js")
+    assert described.endswith(
+        "Line 1 of sum.js ends inside a string: the code that wrote sum.js turned an escape "
+        "like \\n into a real line break. Write it with a shell here-document, which keeps "
+        "every character as typed:\ncat > sum.js <<'EOF'\n…\nEOF")
+    (tmp_path / "sum.js").write_text("console.log(1 +);\n")
+    run = subprocess.run(["node", "sum.js"], cwd=tmp_path, capture_output=True, text=True)
+    assert "here-document" not in describe_run(RunEnd("a", 1, run.stderr, 0.1), "",
+                                               str(tmp_path), "node sum.js")
