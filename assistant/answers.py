@@ -16,7 +16,7 @@ from pathlib import Path
 
 from assistant.llm.fenced import shown_tags
 from assistant.made import problems
-from assistant.requested import EXTENSIONS, named_files
+from assistant.requested import EXTENSIONS, named_files, named_folders
 from assistant.runtime.changes import NO_CHANGES
 
 # Questions whose answer is on this machine, not in any model's training.
@@ -76,6 +76,10 @@ MISSING_FILES = (
 )
 
 MADE = "{} Fix it and check it, then answer."
+NOT_LOOKED = (
+    "No code in this turn looked in {0}/, the folder the request names, so what it printed "
+    "is about another folder. Look in {0}/, then answer from what that shows."
+)
 REFUSED = (
     "You can: every block of code you propose runs on the user's machine, in the working "
     "folder, once the user approves it. Propose the code that does it now."
@@ -94,6 +98,7 @@ FINDINGS = {
     "refused": (REFUSED, "nothing ran{}"),
     "no_run": (NO_RUN, "nothing ran to find this out"),
     "made": (MADE, "{}"),
+    "folder": (NOT_LOOKED, "no code looked in {}/"),
     "missing": (MISSING_FILES, "{} does not exist"),
     "shown": (SHOWN_ONLY, "the {} block was only shown; nothing was written"),
     "unchanged": (UNCHANGED, "no file in the working folder changed"),
@@ -130,9 +135,12 @@ class AnswerCheck:
     wrote: set[str] = field(default_factory=set)  # files the runs created or modified
     asked: set[str] = field(default_factory=set)  # the kinds of check the model was told
     _existed: dict[str, bool] = field(default_factory=dict)
+    _folders: list[str] = field(default_factory=list)  # the request's, there when it came
 
     def __post_init__(self) -> None:
         self._existed = {name: (self.folder / name).exists() for name in named_files(self.request)}
+        self._folders = [name for name in named_folders(self.request)
+                         if (self.folder / name).is_dir()]
 
     def proposed(self, code: str) -> None:
         self.code.append(code)
@@ -202,6 +210,10 @@ class AnswerCheck:
         if not self.code:
             asks = ABOUT_THIS_MACHINE.search(self.request) or present
             return ("no_run", ("",)) if asks else None
+        unlooked = [name for name in self._folders if not any(
+            re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", code) for code in self.code)]
+        if unlooked:
+            return "folder", (unlooked[0],)
         if (not self.changed and CHANGES.search(self.request) and not NEGATION.search(answer)
                 and (present or HERE.search(self.request))):
             return "unchanged", (", ".join(present) or "everything here",)

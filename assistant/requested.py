@@ -20,6 +20,12 @@ NAMED_FILE = re.compile(
 # Names of products that look like files ("a Node.js project"): never a file to check.
 PRODUCTS = {"node.js", "vue.js", "next.js", "nuxt.js", "react.js", "express.js", "three.js",
             "d3.js", "chart.js", "angular.js", "ember.js", "backbone.js", "nest.js"}
+# "the data folder", "in lib/", "under src/": a folder of the working folder, by its name.
+NAMED_FOLDER = re.compile(
+    r"\b(?:the|my|this|that)\s+([\w.-]+)\s+(?:folder|directory|dir)\b|"
+    r"(?<![\w./~-])([\w.-]+)/(?![\w.-])",
+    re.IGNORECASE,
+)
 # "with the columns team,average", "keys `name` and `total`", "a column named score".
 FIELDS = re.compile(
     r"\b(column|key|field|header)s?\b(?:\s+(?:named|called))?[\s:]+"
@@ -37,6 +43,11 @@ def named_files(request: str) -> list[str]:
     """The relative file paths a request names, in order, each once."""
     return [name for name in dict.fromkeys(NAMED_FILE.findall(request))
             if name.lower() not in PRODUCTS]
+
+
+def named_folders(request: str) -> list[str]:
+    """The folder names a request gives ("the data folder", "lib/"), in order, each once."""
+    return list(dict.fromkeys(first or second for first, second in NAMED_FOLDER.findall(request)))
 
 
 def field_names(request: str) -> tuple[str, list[str]]:

@@ -7,6 +7,7 @@ from pathlib import Path
 from assistant.answers import (
     MISSING_FILES,
     NO_RUN,
+    NOT_LOOKED,
     REFUSED,
     SHOWN_ONLY,
     UNCHANGED,
@@ -227,3 +228,16 @@ def test_each_kind_of_check_is_asked_once_and_two_at_most(tmp_path: Path) -> Non
     assert check.problem("I cannot access your files.") is None
     assert check.unconfirmed("I cannot access your files.") == (
         "Not confirmed by what ran: nothing ran.")
+
+
+def test_an_answer_from_code_that_never_looked_in_the_named_folder_is_sent_back(
+        tmp_path: Path) -> None:
+    (tmp_path / "reports").mkdir()
+    request = "which file in the reports folder is the largest?"
+    check = after_run(request, tmp_path, "total 4.0K\n", code="ls -lh | sort -hr | head -n 1")
+    assert check.problem("There are no files.") == NOT_LOOKED.format("reports")
+    looked = after_run(request, tmp_path, "big.txt\n", code="ls -S reports | head -1")
+    assert looked.problem("big.txt is the largest.") is None
+    made = after_run("make a folder called old and move the logs into old/", tmp_path, "",
+                     CREATED, code="mkdir old && mv *.log old")
+    assert made.problem("Done.") is None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.requested import field_names, named_files
+from assistant.requested import field_names, named_files, named_folders
 
 
 def test_named_files_are_relative_paths_with_file_extensions() -> None:
@@ -32,3 +32,10 @@ def test_field_names_are_the_users_names(request_text: str,
 ])
 def test_no_field_names_where_the_request_gives_none(request_text: str) -> None:
     assert field_names(request_text) == ("", [])
+
+
+def test_named_folders_are_the_folders_a_request_names() -> None:
+    assert named_folders("which file in the data folder is the largest?") == ["data"]
+    assert named_folders("in which file under lib/ is parse_date defined? see lib/") == ["lib"]
+    assert named_folders("copy a.txt to backup/ and b.txt to out/x.txt") == ["backup"]
+    assert named_folders("move the .log files here into a new folder") == []
