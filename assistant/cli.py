@@ -141,8 +141,13 @@ def chat(args: argparse.Namespace, settings: Settings) -> int:
         for notice in assistant.notices:
             terminal.console.print(notice, style="dim", highlight=False)
         if interactive:
-            threading.Thread(target=assistant.warm_up, daemon=True).start()
+            warming = threading.Thread(target=assistant.warm_up, name="warm-up", daemon=True)
+            warming.start()
             terminal.loop(assistant)
+            # A daemon thread that is still importing when the interpreter exits is frozen
+            # holding the import lock; the next import, made by a finalizer of litellm's
+            # HTTP client, then waits for it forever and the process never ends.
+            warming.join()
             return 0
         end = terminal.run_turn(assistant, message)
     if end is None or end.reason == "error":
