@@ -89,7 +89,8 @@ REFUSED = (
 REFUSAL = re.compile(
     r"\b(I|we) (cannot|can't|can ?not|am unable to|am not able to|do not|don't) (have )?"
     r"(access|directly access|modify|run|execute|interact|perform|browse|read|open|edit|"
-    r"create|write)\b|\bas an? (AI|language model|text-based)\b",
+    r"create|write|provide|determine|know|check|see)\b|\bas an? (AI|language model|"
+    r"text-based)\b",
     re.IGNORECASE)
 CHECKS_PER_TURN = 2  # answers sent back in one turn, each for a different reason
 

@@ -216,6 +216,8 @@ def test_an_empty_file_the_request_asked_for_is_sent_back_once(tmp_path: Path) -
 def test_a_refusal_with_nothing_run_is_told_that_code_runs_here(tmp_path: Path) -> None:
     check = AnswerCheck("replace every 'colour' with 'color' in the .md files here", tmp_path)
     assert check.problem("I cannot access or modify files on this machine.") == REFUSED
+    unsure = AnswerCheck("what version is in package.json?", tmp_path)
+    assert unsure.problem("I cannot provide that without running some code.") == REFUSED
     ran = after_run("replace every 'colour' with 'color' in notes.md", tmp_path, "",
                     CREATED)
     assert ran.problem("I can't edit it, the file is read-only.") is None
