@@ -16,7 +16,7 @@ from pathlib import Path
 
 from assistant.llm.fenced import shown_tags
 from assistant.made import problems
-from assistant.requested import EXTENSIONS, named_files, named_folders
+from assistant.requested import EXTENSIONS, RUNNERS, named_files, named_folders, scripts_to_run
 from assistant.runtime.changes import NO_CHANGES
 
 # Questions whose answer is on this machine, not in any model's training.
@@ -76,6 +76,10 @@ MISSING_FILES = (
 )
 
 MADE = "{} Fix it and check it, then answer."
+NEVER_RAN = (
+    "{1} is written but no code ran it, and the request asks for it to be run: run it "
+    "({0}), then answer from what it prints."
+)
 NOT_LOOKED = (
     "No code in this turn looked in {0}/, the folder the request names, so what it printed "
     "is about another folder. Look in {0}/, then answer from what that shows."
@@ -100,6 +104,7 @@ FINDINGS = {
     "no_run": (NO_RUN, "nothing ran to find this out"),
     "made": (MADE, "{}"),
     "folder": (NOT_LOOKED, "no code looked in {}/"),
+    "never_ran": (NEVER_RAN, "no code ran {}"),
     "missing": (MISSING_FILES, "{} does not exist"),
     "shown": (SHOWN_ONLY, "the {} block was only shown; nothing was written"),
     "unchanged": (UNCHANGED, "no file in the working folder changed"),
@@ -208,6 +213,12 @@ class AnswerCheck:
         made = problems(self.request, self.folder, self.wrote)
         if made and not NEGATION.search(answer):
             return "made", (" ".join(made),)
+        for script in scripts_to_run(self.request):
+            ran = re.compile(r"(?:\b(?:node|python3?|bash|sh)\s+(?:-\S+\s+)*|require\(['\"])"
+                             rf"(?:\./)?{re.escape(script)}\b|(?<![\w.])\./{re.escape(script)}\b")
+            if (self.folder / script).is_file() and not any(map(ran.search, self.code)):
+                runner = RUNNERS["." + script.rsplit(".", 1)[-1].lower()]
+                return "never_ran", (f"{runner} {script}", script)
         if not self.code:
             asks = ABOUT_THIS_MACHINE.search(self.request) or present
             return ("no_run", ("",)) if asks else None

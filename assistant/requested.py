@@ -45,6 +45,18 @@ def named_files(request: str) -> list[str]:
             if name.lower() not in PRODUCTS]
 
 
+# The program that runs a script of each kind, as a user would run it.
+RUNNERS = {".js": "node", ".mjs": "node", ".cjs": "node", ".py": "python3", ".sh": "bash"}
+
+
+def scripts_to_run(request: str) -> list[str]:
+    """The scripts a request names and asks to be run ("write sum.js ... run it")."""
+    if not re.search(r"\b(run|execute)\b", request, re.IGNORECASE):
+        return []
+    return [name for name in named_files(request)
+            if "." + name.rsplit(".", 1)[-1].lower() in RUNNERS]
+
+
 def named_folders(request: str) -> list[str]:
     """The folder names a request gives ("the data folder", "lib/"), in order, each once."""
     return list(dict.fromkeys(first or second for first, second in NAMED_FOLDER.findall(request)))

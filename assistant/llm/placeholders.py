@@ -1,6 +1,6 @@
 """Paths in proposed code that cannot be the user's files: a placeholder for a path the
 model did not know (/path/to/your/files), or the user's own folder made absolute (/lib/
-for the lib/ in the working folder).
+for the lib/ in the working folder, /root/config.json for its config.json).
 
 Small models write tutorial code: `directory = '/path/to/your/directory'`. Run, it fails;
 shown a hint, a model answers the user that they must fill in the path. Asked "which file
@@ -48,11 +48,13 @@ def misplaced(code: str, request: str, folder: Path) -> tuple[str, str]:
     if held:
         return held, TOLD.format(held)
     for found in ABSOLUTE.finditer(code):
-        top = found[1].lstrip("/")
-        inside = folder / top
-        said = re.search(rf"(?<![\w./-]){re.escape(top)}\b", request)
-        if (said and inside.exists() and f"/{top}" not in request
-                and not folder.resolve().is_relative_to(f"/{top}")):
-            relative = top + ("/" if inside.is_dir() else "")
-            return found[0], ROOTED.format(found[0], relative)
+        if found[0] in request:
+            continue
+        path = Path(found[0])
+        for part in (found[1].lstrip("/"), "" if path.exists() else path.name):
+            inside = folder / part
+            said = re.search(rf"(?<![\w./-]){re.escape(part)}\b", request) if part else None
+            if said and inside.exists() and not folder.resolve().is_relative_to(f"/{part}"):
+                relative = part + ("/" if inside.is_dir() else "")
+                return found[0], ROOTED.format(found[0], relative)
     return "", ""

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from assistant.answers import (
     MISSING_FILES,
+    NEVER_RAN,
     NO_RUN,
     NOT_LOOKED,
     REFUSED,
@@ -243,3 +244,16 @@ def test_an_answer_from_code_that_never_looked_in_the_named_folder_is_sent_back(
     made = after_run("make a folder called old and move the logs into old/", tmp_path, "",
                      CREATED, code="mkdir old && mv *.log old")
     assert made.problem("Done.") is None
+
+
+def test_a_script_the_request_asks_to_run_that_no_code_ran_is_sent_back(tmp_path: Path) -> None:
+    (tmp_path / "sum.js").write_text("console.log(1)\n")
+    (tmp_path / "numbers.txt").write_text("1\n")
+    request = "write a Node.js script sum.js that prints the sum of numbers.txt, run it"
+    written = "require('fs').writeFileSync('sum.js', 'console.log(1)')"
+    check = after_run(request, tmp_path, "", CREATED, code=written)
+    assert check.problem("The sum is 1.") == NEVER_RAN.format("node sum.js", "sum.js")
+    for runs in ("node sum.js", "cd . && node ./sum.js", "python3 -c 1; require('./sum.js')"):
+        assert after_run(request, tmp_path, "1\n", CREATED, code=runs).problem("1") is None
+    unasked = after_run("write sum.js that prints 1", tmp_path, "", CREATED, code=written)
+    assert unasked.problem("sum.js is written.") is None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.requested import field_names, named_files, named_folders
+from assistant.requested import field_names, named_files, named_folders, scripts_to_run
 
 
 def test_named_files_are_relative_paths_with_file_extensions() -> None:
@@ -39,3 +39,9 @@ def test_named_folders_are_the_folders_a_request_names() -> None:
     assert named_folders("in which file under lib/ is parse_date defined? see lib/") == ["lib"]
     assert named_folders("copy a.txt to backup/ and b.txt to out/x.txt") == ["backup"]
     assert named_folders("move the .log files here into a new folder") == []
+
+
+def test_scripts_to_run_are_the_scripts_a_request_asks_to_run() -> None:
+    assert scripts_to_run("write sum.js that sums numbers.txt, run it, and tell me") == ["sum.js"]
+    assert scripts_to_run("write clean.sh and hello.py; execute both") == ["clean.sh", "hello.py"]
+    assert scripts_to_run("write sum.js that sums numbers.txt") == []

@@ -53,3 +53,14 @@ def test_a_placeholder_is_told_first(tmp_path: Path) -> None:
     code = "ls /path/to/your/directory"
     assert misplaced(code, "list the files here", tmp_path) == (
         "/path/to/your/directory", TOLD.format("/path/to/your/directory"))
+
+
+def test_a_made_up_absolute_path_to_a_named_file_here_is_sent_to_it(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text("{}")
+    code = "import json\nprint(json.load(open('/root/nowhere/config.json')))"
+    request = "which port does the database use in config.json?"
+    assert misplaced(code, request, tmp_path) == (
+        "/root/nowhere/config.json", ROOTED.format("/root/nowhere/config.json", "config.json"))
+    hosts = "print(open('/etc/hosts').read())"
+    (tmp_path / "hosts").write_text("")
+    assert misplaced(hosts, "what is in hosts?", tmp_path) == ("", "")  # it is there
