@@ -10,10 +10,9 @@ import argparse
 import os
 import re
 import sys
-import threading
 from typing import Any
 
-from assistant import commands
+from assistant import commands, warming
 from assistant.choices import ApprovalMode, CodeStyle, choices
 from assistant.config import AUTO_RUN, ConfigError, Settings, load_settings
 
@@ -141,13 +140,8 @@ def chat(args: argparse.Namespace, settings: Settings) -> int:
         for notice in assistant.notices:
             terminal.console.print(notice, style="dim", highlight=False)
         if interactive:
-            warming = threading.Thread(target=assistant.warm_up, name="warm-up", daemon=True)
-            warming.start()
+            warming.start(assistant.warm_up)
             terminal.loop(assistant)
-            # A daemon thread that is still importing when the interpreter exits is frozen
-            # holding the import lock; the next import, made by a finalizer of litellm's
-            # HTTP client, then waits for it forever and the process never ends.
-            warming.join()
             return 0
         end = terminal.run_turn(assistant, message)
     if end is None or end.reason == "error":

@@ -12,6 +12,7 @@ import signal
 import sys
 import threading
 
+from assistant import warming
 from assistant.commands import with_model
 from assistant.config import ConfigError, Settings, load_settings
 
@@ -127,7 +128,7 @@ def serve(settings: Settings, args: argparse.Namespace) -> int:
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, stop)
     print(f"{PREFIX} open {address(args, server.port)}/?token={token}", flush=True)
-    threading.Thread(target=turns.warm_up, name="warm-up", daemon=True).start()
+    warming.start(turns.warm_up)
     try:
         server.run()
     finally:

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from assistant import warming
 from assistant.config import ConfigError, Settings
 from assistant.daemon import memory
 from assistant.daemon.controller import Daemon
@@ -108,8 +109,7 @@ def _run(settings: Settings, commands: dict[str, Callable[[], str]],
                          daemon=True).start()
     else:
         log("assistant daemon: no tray icon (--no-tray)")
-    threading.Thread(target=_warm_up, args=(daemon, settings, notifier, quiet, started),
-                     name="warm-up", daemon=True).start()
+    warming.start(lambda: _warm_up(daemon, settings, notifier, quiet, started))
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: popup.stop())
     faulthandler.register(signal.SIGUSR1)  # `kill -USR1 PID`: every thread's stack to stderr

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from assistant import warming
 from assistant.config import Settings
 from assistant.daemon import memory
 from assistant.daemon.approvals import Approvals
@@ -265,7 +266,7 @@ class Daemon(TrayMenu):
     def warm_up(self) -> None:
         """Ready the LLM client and the voice while the user speaks or types: after a long
         silence they were dropped to free their memory (keep_alive, `rest`)."""
-        threading.Thread(target=self._ready, name="warm-up", daemon=True).start()
+        warming.start(self._ready)
 
     def _ready(self) -> None:
         if self.voice is not None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from assistant import warming
 from assistant.voice.wav import SAMPLE_RATE
 from assistant.voice.window import (
     MIN_LOGPROB,
@@ -208,9 +209,7 @@ class Transcriber:
             with contextlib.suppress(ModelError):
                 self.load()
 
-        thread = threading.Thread(target=quietly, name="stt-load", daemon=True)
-        thread.start()
-        return thread
+        return warming.start(quietly, "stt-load")
 
     @property
     def model(self) -> Any:
