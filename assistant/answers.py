@@ -220,7 +220,7 @@ class AnswerCheck:
                 runner = RUNNERS["." + script.rsplit(".", 1)[-1].lower()]
                 return "never_ran", (f"{runner} {script}", script)
         if not self.code:
-            asks = ABOUT_THIS_MACHINE.search(self.request) or present
+            asks = ABOUT_THIS_MACHINE.search(self.request) or present or self._folders
             return ("no_run", ("",)) if asks else None
         unlooked = [name for name in self._folders if not any(
             re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", code) for code in self.code)]

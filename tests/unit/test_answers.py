@@ -257,3 +257,10 @@ def test_a_script_the_request_asks_to_run_that_no_code_ran_is_sent_back(tmp_path
         assert after_run(request, tmp_path, "1\n", CREATED, code=runs).problem("1") is None
     unasked = after_run("write sum.js that prints 1", tmp_path, "", CREATED, code=written)
     assert unasked.problem("sum.js is written.") is None
+
+
+def test_a_question_about_a_folder_here_answered_without_code_is_sent_back(
+        tmp_path: Path) -> None:
+    (tmp_path / "lib").mkdir()
+    check = AnswerCheck("in which file under lib/ is the function parse_date defined?", tmp_path)
+    assert check.problem("It is defined in lib/date_utils.py.") == NO_RUN
