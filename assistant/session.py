@@ -62,6 +62,7 @@ from assistant.turn import (
     LAST_PRINTED,
     MALFORMED_AGAIN,
     NOT_RUN,
+    PATHS_TOLD,
     RELABELLED,
     STOP_NOTICES,
     UNSTICK_TEMPERATURE,
@@ -347,10 +348,10 @@ class Session:
             yield self._emit(Notice(f"Not run again: the model proposed the same {language} "
                                     "code that had just succeeded; it was shown that result."))
             return REPEAT_TOLD.format(state.repeats.result()), None
-        path, held = ("", "") if state.placeheld else misplaced(
+        path, held = ("", "") if state.placeheld >= PATHS_TOLD else misplaced(
             call.code, state.answer.request, self._folder())
         if held:
-            state.placeheld = True
+            state.placeheld += 1
             yield self._emit(Notice(f"Not proposed: the code names {path}, not a path of the "
                                     "user's; the model was told to use the working folder."))
             return held, None

@@ -10,6 +10,9 @@ from assistant.events import RunEnd, TurnEndReason
 from assistant.repeats import Repeats
 
 DECLINES_BEFORE_STOP = 3
+# A small model told once that a path is not the user's may write it again (asked again
+# after a refusal): the second time it is told again; a third runs, and fails on its own.
+PATHS_TOLD = 2
 NOT_RUN = "Not run: the turn was stopped before this code ran."
 AFTER_FAILURE = "Not run: code before it in this reply failed; fix that first."
 CORRECTION = (
@@ -56,6 +59,6 @@ class TurnState:
     failed: bool = False  # the last run failed
     last_exit: int | None = 0
     reminded: bool = False  # told once that it answered after a failed run
-    placeheld: bool = False  # told once that its code names a path not the user's
+    placeheld: int = 0  # times told that its code names a path not the user's
     stuck: bool = False  # the last reply repeated code or was sent back: the next is warmer
     repeats: Repeats = field(default_factory=Repeats)

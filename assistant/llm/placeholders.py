@@ -46,15 +46,30 @@ def misplaced(code: str, request: str, folder: Path) -> tuple[str, str]:
     it; ("", "") when there is none."""
     held = placeholder(code, request, folder)
     if held:
-        return held, TOLD.format(held)
+        return held, TOLD.format(held) + _instead(code, held)
     for found in ABSOLUTE.finditer(code):
         if found[0] in request:
             continue
         path = Path(found[0])
-        for part in (found[1].lstrip("/"), "" if path.exists() else path.name):
+        # The user's folder at the top of the path (/lib/x.py), or a made-up path to a
+        # file that is here (/root/config.json): what to write in its place.
+        tops = [(found[1].lstrip("/"), found[0].lstrip("/"))]
+        if not path.exists():
+            tops.append((path.name, path.name))
+        for part, instead in tops:
             inside = folder / part
-            said = re.search(rf"(?<![\w./-]){re.escape(part)}\b", request) if part else None
+            said = re.search(rf"(?<![\w./-]){re.escape(part)}\b", request)
             if said and inside.exists() and not folder.resolve().is_relative_to(f"/{part}"):
                 relative = part + ("/" if inside.is_dir() else "")
-                return found[0], ROOTED.format(found[0], relative)
+                return found[0], ROOTED.format(found[0], relative) + _instead(
+                    code, found[0], instead)
     return "", ""
+
+
+def _instead(code: str, path: str, relative: str = ".") -> str:
+    """The line of `code` that names `path`, written with `relative` in its place: a small
+    model copies a line it is shown, where it does not apply a rule."""
+    if path.rstrip("/").rsplit("/", 1)[-1].count(".") and relative == ".":
+        return ""  # a file: which of the user's is meant is not known here
+    line = next(line.strip() for line in code.splitlines() if path in line)
+    return f" For example: {line.replace(path, relative)}"

@@ -89,3 +89,15 @@ def test_the_users_folder_made_absolute_is_sent_back_before_anyone_is_asked(
     assert ROOTED.format("/lib/", "lib/") in told(server, 1)
     assert "names /lib/, not a path of the user's" in notices(events)
     assert isinstance(events[-1], TurnEnd) and events[-1].text == "In lib/dates.py."
+
+
+def test_a_placeholder_path_proposed_again_is_told_again_then_runs(server: LLMServer,
+                                                                   work: Path) -> None:
+    tutorial = "ls /path/to/your/directory"
+    server.add(fenced("shell", tutorial), fenced("shell", tutorial), fenced("shell", tutorial),
+               text("It is not there."))
+    asked: list[str] = []
+    with make(server, "fenced", approver=lambda p: asked.append(p.code) or True) as a:
+        list(a.turn("list the files here"))
+    assert asked == [tutorial]  # the third time, the user is asked, and it fails on its own
+    assert "For example: ls ." in told(server, 1) and "For example: ls ." in told(server, 2)

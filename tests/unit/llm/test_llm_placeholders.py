@@ -42,7 +42,8 @@ def test_the_users_folder_made_absolute_is_sent_to_the_relative_one(tmp_path: Pa
     (tmp_path / "lib").mkdir()
     code = "import os\nfor name in os.listdir('/lib/'):\n    print(name)"
     request = "in which file under lib/ is the function parse_date defined?"
-    assert misplaced(code, request, tmp_path) == ("/lib/", ROOTED.format("/lib/", "lib/"))
+    assert misplaced(code, request, tmp_path) == ("/lib/", ROOTED.format("/lib/", "lib/")
+                                                  + " For example: for name in os.listdir('lib/'):")
     assert misplaced(code, "which files are in /lib/ and lib/?", tmp_path) == ("", "")
     assert misplaced(code, "which libraries are installed?", tmp_path) == ("", "")
     assert misplaced("ls /usr/lib", request, tmp_path) == ("", "")
@@ -52,7 +53,10 @@ def test_the_users_folder_made_absolute_is_sent_to_the_relative_one(tmp_path: Pa
 def test_a_placeholder_is_told_first(tmp_path: Path) -> None:
     code = "ls /path/to/your/directory"
     assert misplaced(code, "list the files here", tmp_path) == (
-        "/path/to/your/directory", TOLD.format("/path/to/your/directory"))
+        "/path/to/your/directory", TOLD.format("/path/to/your/directory") + " For example: ls .")
+    named = "import pandas\nprint(pandas.read_csv('your_file.csv'))"
+    assert misplaced(named, "sum the table", tmp_path) == (
+        "your_file.csv", TOLD.format("your_file.csv"))  # which file is meant is not known
 
 
 def test_a_made_up_absolute_path_to_a_named_file_here_is_sent_to_it(tmp_path: Path) -> None:
@@ -60,7 +64,8 @@ def test_a_made_up_absolute_path_to_a_named_file_here_is_sent_to_it(tmp_path: Pa
     code = "import json\nprint(json.load(open('/root/nowhere/config.json')))"
     request = "which port does the database use in config.json?"
     assert misplaced(code, request, tmp_path) == (
-        "/root/nowhere/config.json", ROOTED.format("/root/nowhere/config.json", "config.json"))
+        "/root/nowhere/config.json", ROOTED.format("/root/nowhere/config.json", "config.json")
+        + " For example: print(json.load(open('config.json')))")
     hosts = "print(open('/etc/hosts').read())"
     (tmp_path / "hosts").write_text("")
     assert misplaced(hosts, "what is in hosts?", tmp_path) == ("", "")  # it is there
