@@ -134,6 +134,7 @@ class AnswerCheck:
     request: str
     folder: Path
     context: str = ""  # earlier messages of the conversation: figures may come from there
+    lines: bool = False  # findings may quote the user's files (a model on this machine)
     code: list[str] = field(default_factory=list)  # every proposal, run or declined
     outputs: list[str] = field(default_factory=list)  # of the runs
     succeeded: list[str] = field(default_factory=list)  # outputs of the runs that succeeded
@@ -210,7 +211,7 @@ class AnswerCheck:
             return "shown", (f"writes it to {missing[0]}" if missing else "does it", shown[0])
         if missing and not NEGATION.search(answer):
             return "missing", (", ".join(missing),)
-        made = problems(self.request, self.folder, self.wrote)
+        made = problems(self.request, self.folder, self.wrote, self.lines)
         if made and not NEGATION.search(answer):
             return "made", (" ".join(made),)
         for script in scripts_to_run(self.request):

@@ -8,21 +8,28 @@ each, from the files themselves, these get fixed.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from assistant.llm.results import untrusted
 from assistant.requested import field_names, named_files
 
 READ_LIMIT = 1_000_000  # bytes of a written file read for its names
 TABLES = {".csv", ".tsv"}
 RECORDS = {".json", ".jsonl"}
 JSON_KEY = re.compile(r'"((?:[^"\\\n]|\\.)*)"\s*:')
+# A word a request looks for: quoted ('colour', "TODO") or in capitals (TODO, FIXME).
+SEARCHED = re.compile(r"""['"`]([^'"`\n]{2,40})['"`]|\b([A-Z][A-Z_]{2,})\b""")
+SEARCHED_FILES = 300  # entries of the working folder looked through for it, at most
 
 
-def problems(request: str, folder: Path, wrote: Iterable[str]) -> list[str]:
+def problems(request: str, folder: Path, wrote: Iterable[str], lines: bool = False) -> list[str]:
     """What is wrong with the files `request` names, given the files the turn's runs wrote
-    (`wrote`, relative to `folder`): one sentence each; [] when nothing is."""
+    (`wrote`, relative to `folder`): one sentence each; [] when nothing is. With `lines`,
+    an empty file's sentence quotes a line of the user's files holding what the request
+    looks for (only for a model on this machine: it is the files' text)."""
     wrote = set(wrote)
     kind, fields = field_names(request)
     found: list[str] = []
@@ -31,8 +38,9 @@ def problems(request: str, folder: Path, wrote: Iterable[str]) -> list[str]:
         if name in wrote:
             text = _read(path)
             if text is not None and not text.strip():
-                found.append(f"{name} is empty: nothing was written into it. Check what your "
-                             "code matched or selected against the files it read.")
+                seen = _sighting(request, folder, wrote) if lines else ""
+                found.append(f"{name} is empty: nothing was written into it.{seen} Check what "
+                             "your code matched or selected against the files it read.")
             elif text is not None and fields and (held := _names(path, text)) is not None:
                 absent = [field for field in fields if field not in held]
                 if absent:
@@ -44,6 +52,27 @@ def problems(request: str, folder: Path, wrote: Iterable[str]) -> list[str]:
                 found.append(f"The request asks for {name} in the working folder, but the "
                              f"run wrote {elsewhere[0]}: write {name} itself.")
     return found
+
+
+def _sighting(request: str, folder: Path, wrote: set[str]) -> str:
+    """Where a word the request looks for appears in the working folder's files: the
+    evidence that an empty result missed it ('# TODO: retry' read by startswith('TODO'))."""
+    terms = [quoted or capitals for quoted, capitals in SEARCHED.findall(request)]
+    if not terms:
+        return ""
+    for path in sorted(itertools.islice(folder.rglob("*"), SEARCHED_FILES)):
+        relative = path.relative_to(folder).as_posix()
+        if relative in wrote or not path.is_file():
+            continue
+        text = _read(path) or ""
+        if "\0" in text[:8192]:
+            continue
+        for number, line in enumerate(text.splitlines(), 1):
+            term = next((term for term in terms if term in line), "")
+            if term:
+                return (f" Yet {term} is in {relative}, line {number}: "
+                        f"{untrusted('line', line.strip()[:120])}.")
+    return ""
 
 
 def _read(path: Path) -> str | None:

@@ -384,9 +384,9 @@ class Session:
         failures = state.repeats.record(language, approval.code, end.exit_status == 0, result)
         told = relabelled + self.redact(describe_run(end, changes, folder, approval.code, making))
         if wrote:
-            heads = written(state.answer.request, Path(folder), wrote) if peek_wanted(
-                self.llm.settings) else ""
-            made = problems(state.answer.request, Path(folder), wrote)
+            local = peek_wanted(self.llm.settings)
+            heads = written(state.answer.request, Path(folder), wrote) if local else ""
+            made = problems(state.answer.request, Path(folder), wrote, local)
             told = "\n".join(part for part in (told, self.redact(heads), *made) if part)
         if end.interrupted or self._stop.is_set():
             return told, ("interrupted", 0)
@@ -401,7 +401,8 @@ class Session:
         """The check of this turn's answer; what the system message and the messages so far
         said (the date, a figure from the last turn, a file's first lines) counts as seen."""
         said = [m["content"] for m in self.messages if isinstance(m.get("content"), str)]
-        return AnswerCheck(request, self._folder(), "\n".join([system, *said]))
+        return AnswerCheck(request, self._folder(), "\n".join([system, *said]),
+                           lines=peek_wanted(self.llm.settings))
 
     def _folder(self) -> Path:
         return Path(self.runtimes.cwd or os.getcwd())

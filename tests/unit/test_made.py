@@ -17,6 +17,18 @@ def test_an_empty_requested_file_is_named(tmp_path: Path) -> None:
                      "matched or selected against the files it read."]
 
 
+def test_an_empty_file_quotes_where_the_searched_word_is_for_a_local_model(
+        tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("x = 1  # TODO: add retries\n")
+    (tmp_path / "todo.txt").write_text("")
+    request = "collect every line containing TODO from the .py files into todo.txt"
+    assert problems(request, tmp_path, ["todo.txt"], lines=True) == [
+        'todo.txt is empty: nothing was written into it. Yet TODO is in a.py, line 1: '
+        '<line untrusted="true">\nx = 1  # TODO: add retries\n</line>. Check what your '
+        "code matched or selected against the files it read."]
+    assert "a.py" not in problems(request, tmp_path, ["todo.txt"])[0]  # not for a hosted one
+
+
 def test_a_table_without_the_users_column_names_is_named(tmp_path: Path) -> None:
     (tmp_path / "averages.csv").write_text("team,score\nblue,9.0\n")
     assert problems(AVERAGES, tmp_path, ["averages.csv"]) == [
