@@ -1,5 +1,5 @@
 """Findings about files, the same whichever language reaches them: writes (system, start-up,
-keys, the assistant's own) and deletions (wide folders, every file under one, the rest)."""
+keys, the assistant's own) and deletions (wide folders, every file under any folder, the rest)."""
 
 from __future__ import annotations
 
@@ -60,6 +60,10 @@ def delete_findings(
             found.append(Finding("delete", "high", part,
                                  f"deletes {target}, a path known only at run time (all of / "
                                  "or ~ if it is empty)"))
+        elif target.endswith("/" + paths.EVERY):
+            place = paths.normalise(root)
+            place = "the current folder, wherever that is" if place == "." else place
+            found.append(Finding("delete", "high", part, f"deletes every file under {place}"))
         elif target in ("*", ".", "./*", ".*") and recursive:
             found.append(Finding("delete", "high", part,
                                  "deletes everything in the current folder, wherever that is"))

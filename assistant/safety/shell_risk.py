@@ -19,7 +19,7 @@ from assistant.safety.shell_parse import (
     is_encoded_text,
     parse,
 )
-from assistant.safety.shell_rules import MANY, SENDERS, Call, judge, sent
+from assistant.safety.shell_rules import MANY, SENDERS, Call, find_output, find_parts, judge, sent
 
 FORK_BOMB = re.compile(r"([\w:.-]+)\s*\(\s*\)\s*\{([^}]*)\}")
 ENDLESS = re.compile(r"\b(?:while|until)\s+(?:true|:|\[\s*1\s*\]|\(\(\s*1\s*\)\))\s*;?\s*do\b"
@@ -114,6 +114,8 @@ def _command(command: Command, commands: list[Command], scope: Scope, downloaded
     words = _unwrap(list(command.words), found, part)
     if not words:
         return found
+    if MANY in words:
+        words = _fed(words, command, commands)
     name, args = words[0].rsplit("/", 1)[-1], words[1:]
     if interpreter_language(name) == "python" and args[:1] == ["-m"] and len(args) > 1:
         name, args = args[1], args[2:]  # `python -m pip install ...` is pip
@@ -126,10 +128,20 @@ def _command(command: Command, commands: list[Command], scope: Scope, downloaded
     if name in DOWNLOADERS:
         found += _download(call, downloaded)
     if cwd and name in ("rm", "shred", "find", "chmod", "chown"):
+        named, rest = find_parts(args) if name == "find" else (args, [])
         args = [f"{cwd}/*" if a == MANY else a if a.startswith(("-", "/", "~", "$"))
-                else f"{cwd}/{a}" for a in args]
+                else f"{cwd}/{a}" for a in named] + rest
     call.args = [b for a in args for b in _braces(a)]
     return found + judge(call)
+
+
+def _fed(words: list[str], command: Command, commands: list[Command]) -> list[str]:
+    """The words xargs reads, when a find that picks no file prints them: every file under
+    its folders."""
+    feeder = next((c for c in commands if c.pipeline == command.pipeline
+                   and c.position == command.position - 1), None)
+    printed = find_output(feeder.words[1:]) if feeder and feeder.name == "find" else []
+    return [p for w in words for p in (printed if printed and w == MANY else [w])]
 
 
 def _program(program: str, call: Call, downloaded: set[str]) -> list[Finding]:

@@ -119,3 +119,15 @@ def test_reasons_name_the_exact_part() -> None:
     )
     python = assess("import shutil\nshutil.rmtree('/etc', ignore_errors=True)\n", "python")
     assert "`shutil.rmtree('/etc', ignore_errors=True)`" in python.reasons[0]
+
+
+def test_a_find_that_picks_no_file_is_said_like_rm_of_everything() -> None:
+    """`-type f` picks nearly every file: the reason says what is lost, as for `rm -rf *`."""
+    everything = "deletes every file under the current folder, wherever that is"
+    verdict = assess("find . -type f -exec rm {} \\;", "shell")
+    assert verdict.reasons == (f"delete: `find . -type f -exec rm {{}}` {everything}",)
+    piped = assess("find . -type f | xargs rm", "shell")
+    assert piped.reasons == (f"delete: `xargs rm` {everything}",)
+    assert assess("cd docs && find -delete", "shell").reasons == (
+        "delete: `find -delete` deletes every file under docs",)
+    assert assess("find . -type f -name '*.tmp' -delete", "shell").risk == "medium"
