@@ -21,6 +21,9 @@ DECODERS = {"base64", "base32", "xxd", "openssl", "rev", "gunzip", "zcat", "uude
             "basenc", "gpg"}
 SEPARATORS = {";", "&&", "||", "&", "|", "|&", "(", ")", "{", "}", ";;", "()"}
 HEREDOC = re.compile(r"<<-?\s*(['\"]?)([\w.-]+)\1")
+LITERAL = str.maketrans({c: chr(0xE000 + i) for i, c in enumerate(";&|()<>")})
+"""Quoted or escaped operators (find's `\\;` and `\\(`) kept as words while the text is split."""
+PLAIN = {ord(kept): chr(code) for code, kept in LITERAL.items()}
 
 
 @dataclass
@@ -130,12 +133,14 @@ def _flatten(text: str, inner: list[tuple[str, str]]) -> str:
     while i < len(text):
         c = text[i]
         if quote == "'":
-            out.append(c)
+            out.append(c.translate(LITERAL))
             quote = "" if c == "'" else quote
             i += 1
             continue
         if c == "\\" and i + 1 < len(text):
-            if text[i + 1] != "\n":
+            if text[i + 1] in ";&|()<>" and not quote:
+                out.append(text[i + 1].translate(LITERAL))
+            elif text[i + 1] != "\n":
                 out.append(text[i : i + 2])
             i += 2
             continue
@@ -239,7 +244,7 @@ def parse(text: str) -> Script:
                 position += 1
             current = Command([], pipeline=pipeline, position=position, loop=loop)
         elif set(token) <= set("<>&0123456789") and ("<" in token or ">" in token):
-            target = tokens[i + 1] if i + 1 < len(tokens) else ""
+            target = tokens[i + 1].translate(PLAIN) if i + 1 < len(tokens) else ""
             i += 1
             current.tokens += [token, target]
             if token == "<<<":  # a here-string: what the command reads on stdin
@@ -251,6 +256,7 @@ def parse(text: str) -> Script:
             else:
                 current.reads.append(_variables(target, known))
         else:
+            token = token.translate(PLAIN)
             if not current.words and token in ("do", "done"):
                 loop = max(0, loop + (1 if token == "do" else -1))
                 current.loop = loop

@@ -125,7 +125,9 @@ def test_a_find_that_picks_no_file_is_said_like_rm_of_everything() -> None:
     """`-type f` picks nearly every file: the reason says what is lost, as for `rm -rf *`."""
     everything = "deletes every file under the current folder, wherever that is"
     verdict = assess("find . -type f -exec rm {} \\;", "shell")
-    assert verdict.reasons == (f"delete: `find . -type f -exec rm {{}}` {everything}",)
+    assert verdict.reasons == (f"delete: `find . -type f -exec rm {{}} ;` {everything}",)
+    grouped = assess("find . \\( -type f \\) -exec echo {} \\; -exec rm {} +", "shell")
+    assert grouped.risk == "high"
     piped = assess("find . -type f | xargs rm", "shell")
     assert piped.reasons == (f"delete: `xargs rm` {everything}",)
     assert assess("cd docs && find -delete", "shell").reasons == (
