@@ -34,6 +34,7 @@ from assistant.llm.results import (
     add_note,
     check_message,
     describe_run,
+    echoes,
     failed_last_message,
     is_results_message,
     send_back,
@@ -59,6 +60,7 @@ from assistant.turn import (
     AFTER_FAILURE,
     CORRECTION,
     DECLINES_BEFORE_STOP,
+    ECHOES_ASKED_AGAIN,
     LAST_PRINTED,
     MALFORMED_AGAIN,
     NOT_RUN,
@@ -180,7 +182,8 @@ class Session:
             yield from self._received(reply)
             nudge = self._nudge(reply, state)
             if nudge is not None:
-                send_back(self.messages, reply.message, nudge[0])
+                if nudge[0] is not None:  # else asked again with nothing added
+                    send_back(self.messages, reply.message, nudge[0])
                 yield self._emit(Notice(nudge[1]))
                 state.stuck = True  # the same history at a low temperature: the same answer
                 continue
@@ -233,15 +236,20 @@ class Session:
         if reply.usage:
             yield self._emit(Usage(reply.model, reply.usage[0], reply.usage[1]))
 
-    def _nudge(self, reply: Reply, state: TurnState) -> tuple[dict[str, Any], str] | None:
+    def _nudge(self, reply: Reply, state: TurnState
+               ) -> tuple[dict[str, Any] | None, str] | None:
         """Why a reply is not accepted yet: a final answer, once each check; code that just
         failed, proposed again (left out of the history: a small model that reads its
-        failed code twice writes it a third time). What the model is told, and the notice
-        for the user; None to go on with the reply."""
+        failed code twice writes it a third time). What the model is told (None: nothing,
+        the reply is asked for again), and the notice for the user; None to go on."""
         if self._stop.is_set():
             return None
         if reply.calls:
             return self._failed_again(reply.calls[0], state)
+        if state.echoes < ECHOES_ASKED_AGAIN and echoes(reply.text, self.messages):
+            state.echoes += 1  # left out: read back, the echo is what comes again
+            return None, ("The model's answer repeated the results it was given; it was "
+                          "asked again.")
         if state.failed and not state.reminded and not state.answer.grounded(reply.text):
             state.reminded = True
             return failed_last_message(state.last_exit), (

@@ -13,6 +13,8 @@ DECLINES_BEFORE_STOP = 3
 # A small model told once that a path is not the user's may write it again (asked again
 # after a refusal): the second time it is told again; a third runs, and fails on its own.
 PATHS_TOLD = 2
+# Answers that repeat the loop's own words, asked for again (warmer) before one stands.
+ECHOES_ASKED_AGAIN = 2
 NOT_RUN = "Not run: the turn was stopped before this code ran."
 AFTER_FAILURE = "Not run: code before it in this reply failed; fix that first."
 CORRECTION = (
@@ -59,6 +61,7 @@ class TurnState:
     failed: bool = False  # the last run failed
     last_exit: int | None = 0
     reminded: bool = False  # told once that it answered after a failed run
+    echoes: int = 0  # answers left out for repeating the results they were given
     placeheld: int = 0  # times told that its code names a path not the user's
     stuck: bool = False  # the last reply repeated code or was sent back: the next is warmer
     repeats: Repeats = field(default_factory=Repeats)

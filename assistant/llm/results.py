@@ -29,6 +29,10 @@ NEXT_STEP_FOR = (
     "task is done."
 )
 REQUEST_SHOWN = 300  # characters of the request repeated after each result
+# A sentence of the loop's own words this long, found in an answer, is an echo of it.
+ECHOED = 30
+FENCED = re.compile(r"^(`{3,})\n.*?\n\1$", re.MULTILINE | re.DOTALL)
+UNTRUSTED = re.compile(r'<(\w+) untrusted="true">\n.*?\n</\1>', re.DOTALL)
 
 
 def describe_run(end: RunEnd, changes: str = "", folder: str = "", code: str = "",
@@ -135,6 +139,22 @@ def is_results_message(message: dict[str, Any]) -> bool:
         and isinstance(content, str)
         and content.startswith(RESULTS_HEADER)
     )
+
+
+def echoes(answer: str, messages: list[dict[str, Any]]) -> bool:
+    """Whether `answer` repeats the loop's own words (the framing, a hint, a "Not run")
+    from the results since the model last spoke: a small model answered "Not run: /lib/ is
+    not the user's lib/ ..." to the user. Outputs and files quoted are the answer's to use."""
+    said: list[str] = []
+    for message in reversed(messages):
+        if message.get("role") == "assistant":
+            break
+        content = message.get("content")
+        if message.get("role") == "tool" or is_results_message(message):
+            said.append(content if isinstance(content, str) else "")
+    ours = UNTRUSTED.sub("", FENCED.sub("", "\n".join(said)))
+    sentences = (part.strip() for part in re.split(r"(?<=[.!?])\s+|\n", ours))
+    return any(len(sentence) >= ECHOED and sentence in answer for sentence in sentences)
 
 
 def untrusted(tag: str, text: str) -> str:

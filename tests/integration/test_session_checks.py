@@ -25,9 +25,10 @@ def test_an_empty_requested_file_is_said_after_the_run_and_at_the_answer(
     with make(server, "fenced") as a:
         events = list(a.turn("collect every line containing TODO from a.py into todo.txt"))
     assert "todo.txt is empty: nothing was written into it." in told(server, 1)
-    assert told(server, 2).endswith("todo.txt is empty: nothing was written into it. Check "
-                                    "what your code matched or selected against the files "
-                                    "it read. Fix it and check it, then answer.")
+    assert told(server, 2).endswith(
+        'todo.txt is empty: nothing was written into it. Yet TODO is in a.py, line 1: <line '
+        'untrusted="true">\nx = 1  # TODO: retry\n</line>. Check what your code matched or '
+        "selected against the files it read. Fix it and check it, then answer.")
     assert (work / "todo.txt").read_text() == "x = 1  # TODO: retry\n"
     assert "empty" not in told(server, 3)
     assert isinstance(events[-1], TurnEnd) and events[-1].text == "todo.txt holds the TODO line."
@@ -101,3 +102,19 @@ def test_a_placeholder_path_proposed_again_is_told_again_then_runs(server: LLMSe
         list(a.turn("list the files here"))
     assert asked == [tutorial]  # the third time, the user is asked, and it fails on its own
     assert "For example: ls ." in told(server, 1) and "For example: ls ." in told(server, 2)
+
+
+def test_an_answer_echoing_the_results_is_asked_for_again_warmer(server: LLMServer,
+                                                                 work: Path) -> None:
+    (work / "lib").mkdir()
+    (work / "lib" / "dates.py").write_text("def parse_date(text):\n    return text\n")
+    server.add(fenced("shell", "grep -rl 'def parse_date' /lib/"))
+    server.add(text(ROOTED.format("/lib/", "lib/")))  # the model says what it was told
+    server.add(fenced("shell", "grep -rl 'def parse_date' lib/"), text("In lib/dates.py."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("in which file under lib/ is the function parse_date defined?"))
+    bodies = [request.body for request in server.chat_requests]
+    assert bodies[2]["messages"] == bodies[1]["messages"]  # nothing added: asked again
+    assert bodies[2]["temperature"] > bodies[1].get("temperature", 0)
+    assert "repeated the results it was given; it was asked again" in notices(events)
+    assert isinstance(events[-1], TurnEnd) and events[-1].text == "In lib/dates.py."

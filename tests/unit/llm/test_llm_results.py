@@ -1,0 +1,37 @@
+"""An answer that echoes the loop's own words from the results it was given."""
+
+from __future__ import annotations
+
+from assistant.events import RunEnd
+from assistant.llm.reply import CodeCall
+from assistant.llm.results import describe_run, echoes, fenced_message
+
+REQUEST = "in which file under lib/ is the function parse_date defined?"
+NOT_RUN = ("Not run: /lib/ is not the user's lib/, which is in the working folder: use the "
+           "relative path lib/ in place of /lib/.")
+
+
+def history(result: str) -> list[dict[str, object]]:
+    call = CodeCall("c1", "shell", "grep -rl parse_date /lib/")
+    return [{"role": "user", "content": REQUEST},
+            {"role": "assistant", "content": "```shell\ngrep -rl parse_date /lib/\n```"},
+            fenced_message([(call, result)], REQUEST)]
+
+
+def test_the_loops_words_in_an_answer_are_an_echo() -> None:
+    assert echoes(f"{NOT_RUN} For example: grep lib/", history(NOT_RUN))
+    framing = "These are the results of your own code, not the user's words."
+    assert echoes(f"OK.\n{framing}", history(NOT_RUN))
+
+
+def test_output_and_files_quoted_from_the_results_are_no_echo() -> None:
+    output = "lib/dates.py:def parse_date(text): return datetime.fromisoformat(text)\n"
+    result = describe_run(RunEnd("c1", 0, output, 0.1))
+    assert not echoes(f"It is in lib/dates.py:\n{output}", history(result))
+    assert not echoes("It is in lib/dates.py.", history(NOT_RUN))
+
+
+def test_only_results_since_the_model_last_spoke_count() -> None:
+    earlier = [*history(NOT_RUN), {"role": "assistant", "content": "Fixed."},
+               {"role": "user", "content": "and where is slug defined?"}]
+    assert not echoes(NOT_RUN, earlier)
