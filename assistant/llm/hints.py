@@ -30,7 +30,9 @@ def hint(end: RunEnd, folder: Path, code: str = "", making: Sequence[str] = ()) 
             _broken_script(end.output, code, folder),
             _content_as_code(end.output, code, making), _missing_file(end.output, folder))
             if found), "")
-    return _outside(code, folder) if not end.output.strip() else ""
+    if not end.output.strip():
+        return _outside(code, folder)
+    return _ls_total(end.output, code)
 
 
 def failure_line(end: RunEnd, folder: Path, code: str = "", making: Sequence[str] = ()) -> str:
@@ -183,6 +185,17 @@ def _broken_script(output: str, code: str, where: Path) -> str:
                     f"a shell here-document, which keeps every character as typed:\n"
                     f"cat > {name} <<'EOF'\n…\nEOF")
     return ""
+
+
+def _ls_total(output: str, code: str) -> str:
+    """`ls -l | sort | head -1` prints ls's "total 16K" line, which a small model reads as
+    "no files" or makes a file name up for."""
+    if not re.fullmatch(r"\s*total \d+(?:[.,]\d+)?[KMGT]?\s*", output):
+        return ""
+    listed = re.search(r"\bls\b((?:\s+-\w+)*)((?:\s+[^\s|;&>-][^\s|;&>]*)*)", code)
+    where = listed[2].strip() if listed else ""
+    return ("That is the 'total' line ls -l prints before the files, not a file. To list "
+            f"the files largest first: ls -lS {where}".rstrip())
 
 
 def _outside(code: str, where: Path) -> str:

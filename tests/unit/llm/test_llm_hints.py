@@ -183,3 +183,18 @@ def test_a_script_written_with_a_line_break_inside_a_string_gets_a_here_document
     run = subprocess.run(["node", "sum.js"], cwd=tmp_path, capture_output=True, text=True)
     assert "here-document" not in describe_run(RunEnd("a", 1, run.stderr, 0.1), "",
                                                str(tmp_path), "node sum.js")
+
+
+def test_ls_totals_line_alone_is_said_to_be_no_file(tmp_path: Path) -> None:
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports" / "big.txt").write_text("x" * 5000)
+    code = "ls -lh reports | sort -hr | head -n 1"
+    run = subprocess.run(code, shell=True, cwd=tmp_path, capture_output=True, text=True)
+    assert run.stdout.startswith("total ")
+    described = describe_run(RunEnd("a", 0, run.stdout, 0.1), "", str(tmp_path), code)
+    assert described.endswith("That is the 'total' line ls -l prints before the files, not a "
+                              "file. To list the files largest first: ls -lS reports")
+    listed = subprocess.run("ls -lS reports", shell=True, cwd=tmp_path, capture_output=True,
+                            text=True).stdout
+    assert "total" not in describe_run(RunEnd("a", 0, listed, 0.1), "", str(tmp_path),
+                                       "ls -lS reports").split("```")[-1]
