@@ -213,7 +213,8 @@ class Session:
         """A turn the loop stopped still ends in words: the model, told why, says what was
         done and what the outputs showed (a stop left the user, and the voice, with nothing
         where a small model had the answer in hand). Code it proposes then is not run, and
-        the words are the last output of a successful run, as it was."""
+        the words are the last output of a successful run, as it was; so too for words that
+        only repeat what the loop said."""
         if reason not in WRAPPED_UP or self._stop.is_set():
             return ""
         notice = STOP_NOTICES[reason].format(n=n)
@@ -223,9 +224,10 @@ class Session:
         if reply is None:
             return ""
         yield from self._received(reply)
+        echoed = echoes(reply.text, self.messages)
         self.messages.append(reply.message)
         self._close_calls(reply.calls, [], seen.request)
-        if not reply.calls:
+        if not reply.calls and not echoed:
             return reply.text
         last = next((out.strip() for out in reversed(seen.succeeded) if out.strip()), "")
         return self.redact(f"The last run printed:\n{last[:LAST_PRINTED]}") if last else ""

@@ -29,7 +29,7 @@ NEXT_STEP_FOR = (
     "task is done."
 )
 REQUEST_SHOWN = 300  # characters of the request repeated after each result
-# A sentence of the loop's own words this long, found in an answer, is an echo of it.
+# A clause of the loop's own words this long, found in an answer, is an echo of it.
 ECHOED = 30
 FENCED = re.compile(r"^(`{3,})\n.*?\n\1$", re.MULTILINE | re.DOTALL)
 UNTRUSTED = re.compile(r'<(\w+) untrusted="true">\n.*?\n</\1>', re.DOTALL)
@@ -153,8 +153,10 @@ def echoes(answer: str, messages: list[dict[str, Any]]) -> bool:
         if message.get("role") == "tool" or is_results_message(message):
             said.append(content if isinstance(content, str) else "")
     ours = UNTRUSTED.sub("", FENCED.sub("", "\n".join(said)))
-    sentences = (part.strip() for part in re.split(r"(?<=[.!?])\s+|\n", ours))
-    return any(len(sentence) >= ECHOED and sentence in answer for sentence in sentences)
+    said_parts = (part.strip().rstrip(".!?:;").lower()
+                  for part in re.split(r"(?<=[.!?:;])\s+|\n", ours))
+    answer = answer.lower()
+    return any(len(part) >= ECHOED and part in answer for part in said_parts)
 
 
 def untrusted(tag: str, text: str) -> str:

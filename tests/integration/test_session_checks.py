@@ -118,3 +118,15 @@ def test_an_answer_echoing_the_results_is_asked_for_again_warmer(server: LLMServ
     assert bodies[2]["temperature"] > bodies[1].get("temperature", 0)
     assert "repeated the results it was given; it was asked again" in notices(events)
     assert isinstance(events[-1], TurnEnd) and events[-1].text == "In lib/dates.py."
+
+
+def test_a_wrap_up_that_echoes_the_stop_ends_with_what_last_ran_printed(
+    server: LLMServer, work: Path
+) -> None:
+    server.add(*[fenced("python", "print(2 + 2)") for _ in range(3)],
+               text("The same code was proposed 3 times in a row after it had succeeded."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("what is 2 + 2?"))
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.reason == "repeated_success"
+    assert end.text == "The last run printed:\n4"

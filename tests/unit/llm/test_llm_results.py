@@ -35,3 +35,10 @@ def test_only_results_since_the_model_last_spoke_count() -> None:
     earlier = [*history(NOT_RUN), {"role": "assistant", "content": "Fixed."},
                {"role": "user", "content": "and where is slug defined?"}]
     assert not echoes(NOT_RUN, earlier)
+
+
+def test_a_clause_echoed_in_other_case_is_an_echo() -> None:
+    stop = ("Stopped: the same code was proposed 3 times in a row after it had succeeded; "
+            "it was not run again.")
+    assert echoes("The same code was proposed 3 times in a row after it had succeeded.",
+                  history(stop))
