@@ -10,7 +10,7 @@ once per turn; it never ends a turn or changes an answer.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -97,6 +97,7 @@ REFUSAL = re.compile(
     r"text-based)\b",
     re.IGNORECASE)
 CHECKS_PER_TURN = 2  # answers sent back in one turn, each for a different reason
+Finding = tuple[str, tuple[str, ...]]  # its kind, and the words that fill its texts
 
 # kind -> (what the model is told, what the user is told if the answer stays as it is)
 FINDINGS = {
@@ -181,9 +182,14 @@ class AnswerCheck:
                 if not existed and not (self.folder / name).exists()]
 
     def problem(self, answer: str) -> str | None:
-        """What to tell the model about `answer` before accepting it; None to accept it."""
-        found = None if len(self.asked) >= CHECKS_PER_TURN else self._find(answer)
-        if found is None or found[0] in self.asked:
+        """What to tell the model about `answer` before accepting it; None to accept it.
+        Each kind of finding is told once: a second answer with the same fault may still
+        have another, which is told then."""
+        if len(self.asked) >= CHECKS_PER_TURN:
+            return None
+        found = next((item for item in self._findings(answer) if item[0] not in self.asked),
+                     None)
+        if found is None:
             return None
         kind, detail = found
         self.asked.add(kind)
@@ -192,47 +198,49 @@ class AnswerCheck:
     def unconfirmed(self, answer: str) -> str | None:
         """What the user should know about an answer accepted after the model was asked
         already: a check still fails, and the answer is shown as given."""
-        found = self._find(answer) if self.asked else None
+        found = next(self._findings(answer), None) if self.asked else None
         if found is None:
             return None
         kind, detail = found
         return f"Not confirmed by what ran: {FINDINGS[kind][1].format(detail[-1]).rstrip('.')}."
 
-    def _find(self, answer: str) -> tuple[str, tuple[str, ...]] | None:
+    def _findings(self, answer: str) -> Iterator[Finding]:
         if self.code and not self.outputs:
-            return None  # nothing ran: the user declined, and the answer says so
+            return  # nothing ran: the user declined, and the answer says so
         if not self.outputs and REFUSAL.search(answer):
-            return "refused", ("",)
+            yield "refused", ("",)
         present = [name for name, existed in self._existed.items() if existed]
         missing = self.to_make()
         acts = MAKES.search(self.request) or CHANGES.search(self.request)
         shown = shown_tags(answer) if acts and not self.code else []
         if shown:  # the file to write, named: a small model told "do it" read it instead
-            return "shown", (f"writes it to {missing[0]}" if missing else "does it", shown[0])
+            yield "shown", (f"writes it to {missing[0]}" if missing else "does it", shown[0])
         if missing and not NEGATION.search(answer):
-            return "missing", (", ".join(missing),)
+            yield "missing", (", ".join(missing),)
         made = problems(self.request, self.folder, self.wrote, self.lines)
         if made and not NEGATION.search(answer):
-            return "made", (" ".join(made),)
+            yield "made", (" ".join(made),)
         for script in scripts_to_run(self.request):
             ran = re.compile(r"(?:\b(?:node|python3?|bash|sh)\s+(?:-\S+\s+)*|require\(['\"])"
                              rf"(?:\./)?{re.escape(script)}\b|(?<![\w.])\./{re.escape(script)}\b")
             if (self.folder / script).is_file() and not any(map(ran.search, self.code)):
                 runner = RUNNERS["." + script.rsplit(".", 1)[-1].lower()]
-                return "never_ran", (f"{runner} {script}", script)
+                yield "never_ran", (f"{runner} {script}", script)
         if not self.code:
-            asks = ABOUT_THIS_MACHINE.search(self.request) or present or self._folders
-            return ("no_run", ("",)) if asks else None
+            if ABOUT_THIS_MACHINE.search(self.request) or present or self._folders:
+                yield "no_run", ("",)
+                yield from self._unseen(answer)
+            return
         unlooked = [name for name in self._folders if not any(
             re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", code) for code in self.code)]
         if unlooked:
-            return "folder", (unlooked[0],)
+            yield "folder", (unlooked[0],)
         if (not self.changed and CHANGES.search(self.request) and not NEGATION.search(answer)
                 and (present or HERE.search(self.request))):
-            return "unchanged", (", ".join(present) or "everything here",)
-        return self._unseen(answer)
+            yield "unchanged", (", ".join(present) or "everything here",)
+        yield from self._unseen(answer)
 
-    def _unseen(self, answer: str) -> tuple[str, tuple[str, ...]] | None:
+    def _unseen(self, answer: str) -> Iterator[Finding]:
         """Names and figures in the answer that nothing in the turn showed."""
         known = "\n".join([self.request, self.context, *self.outputs, *self.code])
         cited = [*ANSWER_PATH.findall(answer), *QUOTED.findall(answer)]
@@ -240,13 +248,12 @@ class AnswerCheck:
                     if name.lower() not in known.lower()
                     and not (self.folder / Path(name).expanduser()).exists()]
         if invented:
-            return "names", (", ".join(invented),)
+            yield "names", (", ".join(invented),)
         seen = numbers(known)
         figures = numbers(ANSWER_PATH.sub(" ", answer))  # not the digits of a file's name
         unseen = sorted(n for n in figures if not _close_to_any(n, seen))
         if unseen:
-            return "numbers", (", ".join(_shown(n) for n in unseen),)
-        return None
+            yield "numbers", (", ".join(_shown(n) for n in unseen),)
 
 
 def _close_to_any(number: float, seen: set[float]) -> bool:

@@ -264,3 +264,15 @@ def test_a_question_about_a_folder_here_answered_without_code_is_sent_back(
     (tmp_path / "lib").mkdir()
     check = AnswerCheck("in which file under lib/ is the function parse_date defined?", tmp_path)
     assert check.problem("It is defined in lib/date_utils.py.") == NO_RUN
+
+
+def test_a_second_answer_without_code_is_told_what_else_is_wrong_with_it(
+        tmp_path: Path) -> None:
+    (tmp_path / "lib").mkdir()
+    check = AnswerCheck("in which file under lib/ is the function parse_date defined?", tmp_path)
+    assert check.problem("It is in lib/dates.py.") == NO_RUN
+    assert check.problem("It is in lib/parse_date.py.") == UNSEEN_NAMES.format(
+        "lib/parse_date.py")
+    assert check.problem("It is in lib/parse_date.py.") is None  # two a turn
+    general = AnswerCheck("what is 15 times 3?", tmp_path)
+    assert general.problem("45") is None  # not about this machine: no run needed
