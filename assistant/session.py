@@ -66,6 +66,7 @@ from assistant.turn import (
     NOT_RUN,
     PATHS_TOLD,
     RELABELLED,
+    REPLACED,
     STOP_NOTICES,
     UNSTICK_TEMPERATURE,
     WRAP_UP,
@@ -358,20 +359,25 @@ class Session:
             yield self._emit(Notice(f"Not run again: the model proposed the same {language} "
                                     "code that had just succeeded; it was shown that result."))
             return REPEAT_TOLD.format(state.repeats.result()), None
-        path, held = ("", "") if state.placeheld >= PATHS_TOLD else misplaced(
-            call.code, state.answer.request, self._folder())
-        if held:
+        code, replaced = call.code, ""
+        wrong = misplaced(call.code, state.answer.request, self._folder())
+        if wrong and state.placeheld < PATHS_TOLD:
             state.placeheld += 1
-            yield self._emit(Notice(f"Not proposed: the code names {path}, not a path of the "
-                                    "user's; the model was told to use the working folder."))
-            return held, None
+            yield self._emit(Notice(f"Not proposed: the code names {wrong.path}, not a path of "
+                                    "the user's; the model was told to use the working folder."))
+            return wrong.told, None
+        if wrong and wrong.instead:  # told twice: the user is shown it as it should read
+            code = call.code.replace(wrong.path, wrong.instead)
+            replaced = REPLACED.format(wrong.path, wrong.instead)
+            yield self._emit(Notice(f"The code names {wrong.path} again, not a path of the "
+                                    f"user's: it is proposed with {wrong.instead} in its place."))
         relabelled = ""
         if language != call.language:
             relabelled = RELABELLED.format(call.language, language)
             yield self._emit(Notice(f"This code is {language}, not {call.language}: it is "
                                     f"shown and rated as {language}, and runs as {language}."))
-        state.answer.proposed(call.code)
-        proposal = self.policy.proposal(call.id, language, call.code)
+        state.answer.proposed(code)
+        proposal = self.policy.proposal(call.id, language, code)
         yield self._emit(proposal)
         approval = self.policy.decide(proposal)
         yield self._emit(approval)
@@ -392,7 +398,8 @@ class Session:
         state.runs += 1
         state.failed, state.last_exit = end.exit_status != 0, end.exit_status
         failures = state.repeats.record(language, approval.code, end.exit_status == 0, result)
-        told = relabelled + self.redact(describe_run(end, changes, folder, approval.code, making))
+        told = relabelled + replaced + self.redact(
+            describe_run(end, changes, folder, approval.code, making))
         if wrote:
             local = peek_wanted(self.llm.settings)
             heads = written(state.answer.request, Path(folder), wrote) if local else ""

@@ -26,6 +26,7 @@ MALFORMED_AGAIN = (
     "to fenced for this model"
 )
 RELABELLED = "Ran as {1}: this code is {1}, not {0}.\n"
+REPLACED = "Ran with {1} in place of {0}, which is not the user's.\n"
 WRAP_UP = ("{} Propose no code now: tell the user in one or two plain sentences what was "
            "done and what the outputs showed.")
 LAST_PRINTED = 500  # characters of it that end a stopped turn whose wrap-up was code

@@ -11,6 +11,7 @@ the user is asked to approve anything, the model is told once where the files ar
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from assistant.llm.hints import ABSOLUTE
@@ -41,12 +42,21 @@ def placeholder(code: str, request: str, folder: Path) -> str:
     return ""
 
 
-def misplaced(code: str, request: str, folder: Path) -> tuple[str, str]:
-    """The first path in `code` that cannot be the user's, and what the model is told of
-    it; ("", "") when there is none."""
+@dataclass(frozen=True)
+class Misplaced:
+    """A path in proposed code that cannot be the user's."""
+
+    path: str
+    told: str  # what the model is told, the code not run
+    instead: str  # what stands for it in the working folder; "" when that is not known
+
+
+def misplaced(code: str, request: str, folder: Path) -> Misplaced | None:
+    """The first path in `code` that cannot be the user's; None when there is none."""
     held = placeholder(code, request, folder)
     if held:
-        return held, TOLD.format(held) + _instead(code, held)
+        instead = "" if _is_file(held) else "."
+        return Misplaced(held, TOLD.format(held) + _example(code, held, instead), instead)
     for found in ABSOLUTE.finditer(code):
         if found[0] in request:
             continue
@@ -61,15 +71,19 @@ def misplaced(code: str, request: str, folder: Path) -> tuple[str, str]:
             said = re.search(rf"(?<![\w./-]){re.escape(part)}\b", request)
             if said and inside.exists() and not folder.resolve().is_relative_to(f"/{part}"):
                 relative = part + ("/" if inside.is_dir() else "")
-                return found[0], ROOTED.format(found[0], relative) + _instead(
-                    code, found[0], instead)
-    return "", ""
+                told = ROOTED.format(found[0], relative) + _example(code, found[0], instead)
+                return Misplaced(found[0], told, instead)
+    return None
 
 
-def _instead(code: str, path: str, relative: str = ".") -> str:
-    """The line of `code` that names `path`, written with `relative` in its place: a small
+def _is_file(path: str) -> bool:
+    return "." in path.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _example(code: str, path: str, instead: str) -> str:
+    """The line of `code` that names `path`, written with `instead` in its place: a small
     model copies a line it is shown, where it does not apply a rule."""
-    if path.rstrip("/").rsplit("/", 1)[-1].count(".") and relative == ".":
+    if not instead:
         return ""  # a file: which of the user's is meant is not known here
     line = next(line.strip() for line in code.splitlines() if path in line)
-    return f" For example: {line.replace(path, relative)}"
+    return f" For example: {line.replace(path, instead)}"

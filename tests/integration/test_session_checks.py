@@ -10,7 +10,7 @@ from assistant.answers import REFUSED
 from assistant.events import TurnEnd
 from assistant.llm.placeholders import ROOTED
 from tests.support.llm_server import LLMServer, fenced, text
-from tests.support.loop import make, notices, told
+from tests.support.loop import make, notices, runs, told
 
 
 def test_an_empty_requested_file_is_said_after_the_run_and_at_the_answer(
@@ -92,16 +92,21 @@ def test_the_users_folder_made_absolute_is_sent_back_before_anyone_is_asked(
     assert isinstance(events[-1], TurnEnd) and events[-1].text == "In lib/dates.py."
 
 
-def test_a_placeholder_path_proposed_again_is_told_again_then_runs(server: LLMServer,
-                                                                   work: Path) -> None:
+def test_a_placeholder_path_proposed_a_third_time_is_shown_with_the_working_folder(
+    server: LLMServer, work: Path
+) -> None:
+    (work / "a.md").write_text("colour\n")
     tutorial = "ls /path/to/your/directory"
     server.add(fenced("shell", tutorial), fenced("shell", tutorial), fenced("shell", tutorial),
-               text("It is not there."))
+               text("The folder holds a.md."))
     asked: list[str] = []
     with make(server, "fenced", approver=lambda p: asked.append(p.code) or True) as a:
-        list(a.turn("list the files here"))
-    assert asked == [tutorial]  # the third time, the user is asked, and it fails on its own
+        events = list(a.turn("list the files here"))
+    assert asked == ["ls ."]  # told twice; the third time the user sees what will run
     assert "For example: ls ." in told(server, 1) and "For example: ls ." in told(server, 2)
+    assert "Ran with . in place of /path/to/your/directory" in told(server, 3)
+    assert "it is proposed with . in its place" in notices(events)
+    assert [end.output for end in runs(events)] == ["a.md\n"]
 
 
 def test_an_answer_echoing_the_results_is_asked_for_again_warmer(server: LLMServer,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.llm.placeholders import ROOTED, TOLD, misplaced, placeholder
+from assistant.llm.placeholders import ROOTED, TOLD, Misplaced, misplaced, placeholder
 
 
 @pytest.mark.parametrize(("code", "held"), [
@@ -42,30 +42,32 @@ def test_the_users_folder_made_absolute_is_sent_to_the_relative_one(tmp_path: Pa
     (tmp_path / "lib").mkdir()
     code = "import os\nfor name in os.listdir('/lib/'):\n    print(name)"
     request = "in which file under lib/ is the function parse_date defined?"
-    assert misplaced(code, request, tmp_path) == ("/lib/", ROOTED.format("/lib/", "lib/")
-                                                  + " For example: for name in os.listdir('lib/'):")
-    assert misplaced(code, "which files are in /lib/ and lib/?", tmp_path) == ("", "")
-    assert misplaced(code, "which libraries are installed?", tmp_path) == ("", "")
-    assert misplaced("ls /usr/lib", request, tmp_path) == ("", "")
-    assert misplaced("ls lib/", request, tmp_path) == ("", "")
+    told = ROOTED.format("/lib/", "lib/") + " For example: for name in os.listdir('lib/'):"
+    assert misplaced(code, request, tmp_path) == Misplaced("/lib/", told, "lib/")
+    assert misplaced(code, "which files are in /lib/ and lib/?", tmp_path) is None
+    assert misplaced(code, "which libraries are installed?", tmp_path) is None
+    assert misplaced("ls /usr/lib", request, tmp_path) is None
+    assert misplaced("ls lib/", request, tmp_path) is None
 
 
 def test_a_placeholder_is_told_first(tmp_path: Path) -> None:
     code = "ls /path/to/your/directory"
-    assert misplaced(code, "list the files here", tmp_path) == (
-        "/path/to/your/directory", TOLD.format("/path/to/your/directory") + " For example: ls .")
+    told = TOLD.format("/path/to/your/directory") + " For example: ls ."
+    assert misplaced(code, "list the files here", tmp_path) == Misplaced(
+        "/path/to/your/directory", told, ".")
     named = "import pandas\nprint(pandas.read_csv('your_file.csv'))"
-    assert misplaced(named, "sum the table", tmp_path) == (
-        "your_file.csv", TOLD.format("your_file.csv"))  # which file is meant is not known
+    assert misplaced(named, "sum the table", tmp_path) == Misplaced(
+        "your_file.csv", TOLD.format("your_file.csv"), "")  # which file is meant: not known
 
 
 def test_a_made_up_absolute_path_to_a_named_file_here_is_sent_to_it(tmp_path: Path) -> None:
     (tmp_path / "config.json").write_text("{}")
     code = "import json\nprint(json.load(open('/root/nowhere/config.json')))"
     request = "which port does the database use in config.json?"
-    assert misplaced(code, request, tmp_path) == (
-        "/root/nowhere/config.json", ROOTED.format("/root/nowhere/config.json", "config.json")
-        + " For example: print(json.load(open('config.json')))")
+    told = (ROOTED.format("/root/nowhere/config.json", "config.json")
+            + " For example: print(json.load(open('config.json')))")
+    assert misplaced(code, request, tmp_path) == Misplaced(
+        "/root/nowhere/config.json", told, "config.json")
     hosts = "print(open('/etc/hosts').read())"
     (tmp_path / "hosts").write_text("")
-    assert misplaced(hosts, "what is in hosts?", tmp_path) == ("", "")  # it is there
+    assert misplaced(hosts, "what is in hosts?", tmp_path) is None  # it is there
