@@ -36,6 +36,7 @@ from assistant.llm.results import (
     describe_run,
     echoes,
     failed_last_message,
+    framed,
     is_results_message,
     send_back,
 )
@@ -247,12 +248,14 @@ class Session:
         the reply is asked for again), and the notice for the user; None to go on."""
         if self._stop.is_set():
             return None
+        echoed = (any(framed(call.code) for call in reply.calls) if reply.calls
+                  else echoes(reply.text, self.messages))
+        if echoed and state.echoes < ECHOES_ASKED_AGAIN:
+            state.echoes += 1  # left out: read back, the echo is what comes again
+            return None, ("The model's reply repeated the results it was given; it was "
+                          "asked again.")
         if reply.calls:
             return self._failed_again(reply.calls[0], state)
-        if state.echoes < ECHOES_ASKED_AGAIN and echoes(reply.text, self.messages):
-            state.echoes += 1  # left out: read back, the echo is what comes again
-            return None, ("The model's answer repeated the results it was given; it was "
-                          "asked again.")
         if state.failed and not state.reminded and not state.answer.grounded(reply.text):
             state.reminded = True
             return failed_last_message(state.last_exit), (

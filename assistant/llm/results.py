@@ -32,6 +32,9 @@ REQUEST_SHOWN = 300  # characters of the request repeated after each result
 # A clause of the loop's own words this long, found in an answer, is an echo of it.
 ECHOED = 30
 FENCED = re.compile(r"^(`{3,})\n.*?\n\1$", re.MULTILINE | re.DOTALL)
+RESULTS_FRAME = re.compile(
+    rf"^(?:{re.escape(RESULTS_HEADER)}|(?:\w+ block(?: \d+)?:\n)?Exit status -?\d+ "
+    r"\((?:success|failed)\)\.|It did not finish \(no exit status\)\.)", re.MULTILINE)
 UNTRUSTED = re.compile(r'<(\w+) untrusted="true">\n.*?\n</\1>', re.DOTALL)
 
 
@@ -157,6 +160,12 @@ def echoes(answer: str, messages: list[dict[str, Any]]) -> bool:
                   for part in re.split(r"(?<=[.!?:;])\s+|\n", ours))
     answer = answer.lower()
     return any(len(part) >= ECHOED and part in answer for part in said_parts)
+
+
+def framed(code: str) -> bool:
+    """Whether proposed code is a copy of the results the model was given ("python block:
+    Exit status 0 (success). ..."): a small model continuing the conversation's pattern."""
+    return bool(RESULTS_FRAME.search(code)) or NEXT_STEP.split(",")[0] in code
 
 
 def untrusted(tag: str, text: str) -> str:

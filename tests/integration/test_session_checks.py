@@ -135,3 +135,15 @@ def test_a_wrap_up_that_echoes_the_stop_ends_with_what_last_ran_printed(
     end = events[-1]
     assert isinstance(end, TurnEnd) and end.reason == "repeated_success"
     assert end.text == "The last run printed:\n4"
+
+
+def test_code_that_copies_the_results_is_not_run_and_asked_for_again(server: LLMServer,
+                                                                     work: Path) -> None:
+    server.add(fenced("python", "print(6 * 7)"),
+               fenced("python", "python block:\nExit status 0 (success).\nOutput:\n42"),
+               text("It is 42."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("what is 6 times 7? use python"))
+    assert [end.output for end in runs(events)] == ["42\n"]
+    assert "repeated the results it was given" in notices(events)
+    assert isinstance(events[-1], TurnEnd) and events[-1].text == "It is 42."

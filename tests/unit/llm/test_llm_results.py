@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from assistant.events import RunEnd
 from assistant.llm.reply import CodeCall
-from assistant.llm.results import describe_run, echoes, fenced_message
+from assistant.llm.results import describe_run, echoes, fenced_message, framed
 
 REQUEST = "in which file under lib/ is the function parse_date defined?"
 NOT_RUN = ("Not run: /lib/ is not the user's lib/, which is in the working folder: use the "
@@ -42,3 +42,11 @@ def test_a_clause_echoed_in_other_case_is_an_echo() -> None:
             "it was not run again.")
     assert echoes("The same code was proposed 3 times in a row after it had succeeded.",
                   history(stop))
+
+
+def test_code_that_copies_the_results_is_framed() -> None:
+    call = CodeCall("c1", "python", "print(1)")
+    copied = fenced_message([(call, describe_run(RunEnd("c1", 0, "1\n", 0.1)))], REQUEST)
+    assert framed(copied["content"].removeprefix("Results of the code you proposed:\n\n"))
+    assert framed("Exit status 1 (failed).\nOutput:\n")
+    assert not framed("import sys\nprint('Exit status', 0)\nsys.exit(0)")
