@@ -80,6 +80,8 @@ NEVER_RAN = (
     "{1} is written but no code ran it, and the request asks for it to be run: run it "
     "({0}), then answer from what it prints."
 )
+ELSEWHERE = ("No code so far looked in {0}/, the folder the request names: this output "
+             "is about another folder.")
 NOT_LOOKED = (
     "No code in this turn looked in {0}/, the folder the request names, so what it printed "
     "is about another folder. Look in {0}/, then answer from what that shows."
@@ -181,6 +183,11 @@ class AnswerCheck:
         return [name for name, existed in self._existed.items()
                 if not existed and not (self.folder / name).exists()]
 
+    def unlooked(self) -> list[str]:
+        """The folders the request names that no code of the turn has named yet."""
+        return [name for name in self._folders if not any(
+            re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", code) for code in self.code)]
+
     def problem(self, answer: str) -> str | None:
         """What to tell the model about `answer` before accepting it; None to accept it.
         Each kind of finding is told once: a second answer with the same fault may still
@@ -231,8 +238,7 @@ class AnswerCheck:
                 yield "no_run", ("",)
                 yield from self._unseen(answer)
             return
-        unlooked = [name for name in self._folders if not any(
-            re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", code) for code in self.code)]
+        unlooked = self.unlooked()
         if unlooked:
             yield "folder", (unlooked[0],)
         if (not self.changed and CHANGES.search(self.request) and not NEGATION.search(answer)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from assistant.answers import AnswerCheck
+from assistant.answers import ELSEWHERE, AnswerCheck
 from assistant.events import (
     CodeDraft,
     Error,
@@ -403,6 +403,9 @@ class Session:
         failures = state.repeats.record(language, approval.code, end.exit_status == 0, result)
         told = relabelled + replaced + self.redact(
             describe_run(end, changes, folder, approval.code, making))
+        unlooked = state.answer.unlooked() if end.exit_status == 0 else []
+        if unlooked:
+            told += "\n" + ELSEWHERE.format(unlooked[0])
         if wrote:
             local = peek_wanted(self.llm.settings)
             heads = written(state.answer.request, Path(folder), wrote) if local else ""
