@@ -188,6 +188,12 @@ class AnswerCheck:
         return [name for name in self._folders if not any(
             re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", code) for code in self.code)]
 
+    def pending(self) -> str:
+        """What the checks of a final answer would say now, the task called done: for a
+        model that repeats code that succeeded, the step it has not taken; "" if none."""
+        found = next((item for item in self._findings("") if item[0] != "no_run"), None)
+        return FINDINGS[found[0]][0].format(*found[1]) if found else ""
+
     def problem(self, answer: str) -> str | None:
         """What to tell the model about `answer` before accepting it; None to accept it.
         Each kind of finding is told once: a second answer with the same fault may still

@@ -326,7 +326,8 @@ class Session:
             yield self._emit(Notice("Not run again: the model proposed the same code as in its "
                                     "last reply, which had succeeded; it was told to use those "
                                     "results."))
-            return [(call, REPLY_TOLD) for call in calls], None
+            told = "\n".join(part for part in (REPLY_TOLD, state.answer.pending()) if part)
+            return [(call, told) for call in calls], None
         results: list[tuple[CodeCall, str]] = []
         for index, call in enumerate(calls):
             runs = state.runs
@@ -361,7 +362,8 @@ class Session:
             state.stuck = True
             yield self._emit(Notice(f"Not run again: the model proposed the same {language} "
                                     "code that had just succeeded; it was shown that result."))
-            return REPEAT_TOLD.format(state.repeats.result()), None
+            told = REPEAT_TOLD.format(state.repeats.result())
+            return "\n".join(part for part in (told, state.answer.pending()) if part), None
         code, replaced = call.code, ""
         wrong = misplaced(call.code, state.answer.request, self._folder())
         if wrong and state.placeheld < PATHS_TOLD:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assistant.answers import ELSEWHERE, REFUSED
+from assistant.answers import ELSEWHERE, NEVER_RAN, REFUSED
 from assistant.events import TurnEnd
 from assistant.llm.placeholders import ROOTED
 from tests.support.llm_server import LLMServer, fenced, text
@@ -159,3 +159,17 @@ def test_a_run_that_did_not_look_in_the_named_folder_is_told_so(server: LLMServe
         list(a.turn("which file in the reports folder is the largest?"))
     assert ELSEWHERE.format("reports") in told(server, 1)
     assert "No code so far looked" not in told(server, 2)
+
+
+def test_code_repeated_after_success_is_told_the_step_still_missing(server: LLMServer,
+                                                                    work: Path) -> None:
+    (work / "numbers.txt").write_text("2\n3\n")
+    write = "echo \"console.log(5)\" > sum.js"
+    server.add(fenced("shell", write), fenced("shell", "ls"), fenced("shell", "ls"),
+               fenced("shell", "node sum.js"), text("The sum is 5."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("write a Node.js script sum.js that prints the sum of the numbers "
+                             "in numbers.txt, run it, and tell me the sum"))
+    assert NEVER_RAN.format("node sum.js", "sum.js") in told(server, 3)
+    assert [end.output for end in runs(events)][-1] == "5\n"
+    assert isinstance(events[-1], TurnEnd) and events[-1].text == "The sum is 5."
