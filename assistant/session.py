@@ -62,6 +62,7 @@ from assistant.turn import (
     CORRECTION,
     DECLINES_BEFORE_STOP,
     ECHOES_ASKED_AGAIN,
+    FRAMED,
     LAST_PRINTED,
     MALFORMED_AGAIN,
     NOT_RUN,
@@ -248,7 +249,7 @@ class Session:
         the reply is asked for again), and the notice for the user; None to go on."""
         if self._stop.is_set():
             return None
-        echoed = (any(framed(call.code) for call in reply.calls) if reply.calls
+        echoed = (all(framed(call.code) for call in reply.calls) if reply.calls
                   else echoes(reply.text, self.messages))
         if echoed and state.echoes < ECHOES_ASKED_AGAIN:
             state.echoes += 1  # left out: read back, the echo is what comes again
@@ -330,6 +331,11 @@ class Session:
             return [(call, told) for call in calls], None
         results: list[tuple[CodeCall, str]] = []
         for index, call in enumerate(calls):
+            if framed(call.code):  # a copy of the results: never code to run
+                yield self._emit(Notice("A block of the reply copies the results the model "
+                                        "was given: not run."))
+                results.append((call, FRAMED))
+                continue
             runs = state.runs
             result, stop = yield from self._act_on(call, state)
             results.append((call, result))
@@ -354,7 +360,17 @@ class Session:
             return CORRECTION.format(call.problem), None
         state.corrected = False
         language = actual_language(call.language, call.code)
-        verdict, times = state.repeats.check(language, call.code)
+        wrong = misplaced(call.code, state.answer.request, self._folder())
+        if wrong and state.placeheld < PATHS_TOLD:
+            state.placeheld += 1
+            yield self._emit(Notice(f"Not proposed: the code names {wrong.path}, not a path of "
+                                    "the user's; the model was told to use the working folder."))
+            return wrong.told, None
+        # Told twice: the user is shown the code as it should read, and it is what repeats
+        # are judged by.
+        fixed = wrong is not None and bool(wrong.instead)
+        code = call.code.replace(wrong.path, wrong.instead) if wrong and fixed else call.code
+        verdict, times = state.repeats.check(language, code)
         if verdict == "stop":
             failed = state.repeats.last_failed()
             return REPEAT_NOT_RUN, ("repeated_failure" if failed else "repeated_success", times)
@@ -364,15 +380,8 @@ class Session:
                                     "code that had just succeeded; it was shown that result."))
             told = REPEAT_TOLD.format(state.repeats.result())
             return "\n".join(part for part in (told, state.answer.pending()) if part), None
-        code, replaced = call.code, ""
-        wrong = misplaced(call.code, state.answer.request, self._folder())
-        if wrong and state.placeheld < PATHS_TOLD:
-            state.placeheld += 1
-            yield self._emit(Notice(f"Not proposed: the code names {wrong.path}, not a path of "
-                                    "the user's; the model was told to use the working folder."))
-            return wrong.told, None
-        if wrong and wrong.instead:  # told twice: the user is shown it as it should read
-            code = call.code.replace(wrong.path, wrong.instead)
+        replaced = ""
+        if wrong and fixed:
             replaced = REPLACED.format(wrong.path, wrong.instead)
             yield self._emit(Notice(f"The code names {wrong.path} again, not a path of the "
                                     f"user's: it is proposed with {wrong.instead} in its place."))

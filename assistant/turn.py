@@ -16,6 +16,7 @@ PATHS_TOLD = 2
 # Answers that repeat the loop's own words, asked for again (warmer) before one stands.
 ECHOES_ASKED_AGAIN = 2
 NOT_RUN = "Not run: the turn was stopped before this code ran."
+FRAMED = "Not run: this block is a copy of the results you were given, not code."
 AFTER_FAILURE = "Not run: code before it in this reply failed; fix that first."
 CORRECTION = (
     "Not run: this call is malformed: {}. Call `execute` again with JSON arguments "

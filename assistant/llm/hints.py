@@ -27,12 +27,12 @@ def hint(end: RunEnd, folder: Path, code: str = "", making: Sequence[str] = ()) 
             _missing_module(end.output), _no_install(end.output),
             _missing_folder(end.output, folder), _missing_key(end.output),
             _many_to_one(end.output, code), _one_line_python(end.output),
-            _broken_script(end.output, code, folder),
+            _broken_script(end.output, code, folder), _not_shell(end.output),
             _content_as_code(end.output, code, making), _missing_file(end.output, folder))
             if found), "")
     if not end.output.strip():
         return _outside(code, folder)
-    return _ls_total(end.output, code)
+    return _ls_total(end.output, code) or _not_shell(end.output)
 
 
 def failure_line(end: RunEnd, folder: Path, code: str = "", making: Sequence[str] = ()) -> str:
@@ -185,6 +185,18 @@ def _broken_script(output: str, code: str, where: Path) -> str:
                     f"a shell here-document, which keeps every character as typed:\n"
                     f"cat > {name} <<'EOF'\n…\nEOF")
     return ""
+
+
+def _not_shell(output: str) -> str:
+    """`./sum.js` without a #! line runs as a shell script, which fails on its first
+    bracket; os.system() then reports success."""
+    script = re.search(r"^\./([\w.-]+\.(js|mjs|cjs|py)): \d+: (?:Syntax error|[^:\n]+: not "
+                       r"found)", output, re.MULTILINE)
+    if not script:
+        return ""
+    runner = "node" if script[2] != "py" else "python3"
+    return (f"The shell ran {script[1]} as a shell script. Run it with {runner} "
+            f"{script[1]} instead.")
 
 
 def _ls_total(output: str, code: str) -> str:

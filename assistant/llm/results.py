@@ -35,6 +35,9 @@ FENCED = re.compile(r"^(`{3,})\n.*?\n\1$", re.MULTILINE | re.DOTALL)
 RESULTS_FRAME = re.compile(
     rf"^(?:{re.escape(RESULTS_HEADER)}|(?:\w+ block(?: \d+)?:\n)?Exit status -?\d+ "
     r"\((?:success|failed)\)\.|It did not finish \(no exit status\)\.)", re.MULTILINE)
+# What a run did, in the loop's words: an answer may well say it again.
+REPORTED = re.compile(r"^(?:Exit status|Output:|Files in the working directory|No files "
+                      r"changed|As written now|\w+ block(?: \d+)?:).*$", re.MULTILINE)
 UNTRUSTED = re.compile(r'<(\w+) untrusted="true">\n.*?\n</\1>', re.DOTALL)
 
 
@@ -155,7 +158,7 @@ def echoes(answer: str, messages: list[dict[str, Any]]) -> bool:
         content = message.get("content")
         if message.get("role") == "tool" or is_results_message(message):
             said.append(content if isinstance(content, str) else "")
-    ours = UNTRUSTED.sub("", FENCED.sub("", "\n".join(said)))
+    ours = REPORTED.sub("", UNTRUSTED.sub("", FENCED.sub("", "\n".join(said))))
     said_parts = (part.strip().rstrip(".!?:;").lower()
                   for part in re.split(r"(?<=[.!?:;])\s+|\n", ours))
     answer = answer.lower()

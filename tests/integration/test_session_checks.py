@@ -9,6 +9,7 @@ from pathlib import Path
 from assistant.answers import ELSEWHERE, NEVER_RAN, REFUSED
 from assistant.events import TurnEnd
 from assistant.llm.placeholders import ROOTED
+from assistant.turn import FRAMED
 from tests.support.llm_server import LLMServer, fenced, text
 from tests.support.loop import make, notices, runs, told
 
@@ -173,3 +174,27 @@ def test_code_repeated_after_success_is_told_the_step_still_missing(server: LLMS
     assert NEVER_RAN.format("node sum.js", "sum.js") in told(server, 3)
     assert [end.output for end in runs(events)][-1] == "5\n"
     assert isinstance(events[-1], TurnEnd) and events[-1].text == "The sum is 5."
+
+
+def test_a_block_copying_the_results_beside_real_code_is_not_run(server: LLMServer,
+                                                                 work: Path) -> None:
+    copy = "python block:\nExit status 0 (success).\nOutput: (no output)"
+    server.add(text("```python\nprint(6 * 7)\n```\n```python\n" + copy + "\n```\n"),
+               text("It is 42."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("what is 6 times 7? use python"))
+    assert [end.output for end in runs(events)] == ["42\n"]
+    assert FRAMED in told(server, 1)
+    assert "copies the results the model was given: not run" in notices(events)
+
+
+def test_code_shown_with_the_working_folder_is_judged_as_shown_for_repeats(
+    server: LLMServer, work: Path
+) -> None:
+    tutorial = "ls /path/to/your/directory"
+    server.add(*[fenced("shell", tutorial) for _ in range(6)])
+    with make(server, "fenced") as a:
+        events = list(a.turn("list the files here"))
+    assert len(runs(events)) == 1  # ls . once; then told it just ran; then the stop
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.reason == "repeated_success"

@@ -198,3 +198,14 @@ def test_ls_totals_line_alone_is_said_to_be_no_file(tmp_path: Path) -> None:
                             text=True).stdout
     assert "total" not in describe_run(RunEnd("a", 0, listed, 0.1), "", str(tmp_path),
                                        "ls -lS reports").split("```")[-1]
+
+
+def test_a_script_run_by_the_shell_is_sent_to_its_interpreter(tmp_path: Path) -> None:
+    (tmp_path / "sum.js").write_text("console.log([1, 2].reduce((a, b) => a + b, 0));\n")
+    (tmp_path / "sum.js").chmod(0o755)
+    run = subprocess.run("./sum.js", shell=True, cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode != 0
+    output = run.stdout + run.stderr
+    for status in (run.returncode, 0):  # os.system('./sum.js') reports success
+        assert describe_run(RunEnd("a", status, output, 0.1)).endswith(
+            "The shell ran sum.js as a shell script. Run it with node sum.js instead.")

@@ -50,3 +50,10 @@ def test_code_that_copies_the_results_is_framed() -> None:
     assert framed(copied["content"].removeprefix("Results of the code you proposed:\n\n"))
     assert framed("Exit status 1 (failed).\nOutput:\n")
     assert not framed("import sys\nprint('Exit status', 0)\nsys.exit(0)")
+
+
+def test_saying_what_a_run_changed_is_no_echo() -> None:
+    result = describe_run(RunEnd("c1", 0, "", 0.1),
+                          "Files in the working directory: modified emails.txt.")
+    assert not echoes("Files in the working directory: modified emails.txt. Duplicates are "
+                      "gone.", history(result))
