@@ -33,7 +33,7 @@ REQUEST_SHOWN = 300  # characters of the request repeated after each result
 ECHOED = 30
 FENCED = re.compile(r"^(`{3,})\n.*?\n\1$", re.MULTILINE | re.DOTALL)
 RESULTS_FRAME = re.compile(
-    rf"^(?:{re.escape(RESULTS_HEADER)}|(?:\w+ block(?: \d+)?:\n)?Exit status -?\d+ "
+    rf"^(?:{re.escape(RESULTS_HEADER)}|\w+ block(?: \d+)?:$|Exit status -?\d+ "
     r"\((?:success|failed)\)\.|It did not finish \(no exit status\)\.)", re.MULTILINE)
 # What a run did, in the loop's words: an answer may well say it again.
 REPORTED = re.compile(r"^(?:Exit status|Output:|Files in the working directory|No files "

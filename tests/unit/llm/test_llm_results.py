@@ -49,6 +49,7 @@ def test_code_that_copies_the_results_is_framed() -> None:
     copied = fenced_message([(call, describe_run(RunEnd("c1", 0, "1\n", 0.1)))], REQUEST)
     assert framed(copied["content"].removeprefix("Results of the code you proposed:\n\n"))
     assert framed("Exit status 1 (failed).\nOutput:\n")
+    assert framed("python block:\nThe function parse_date is defined in lib/x.py")
     assert not framed("import sys\nprint('Exit status', 0)\nsys.exit(0)")
 
 
