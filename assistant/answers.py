@@ -16,7 +16,7 @@ from pathlib import Path
 
 from assistant.llm.fenced import shown_tags
 from assistant.made import problems
-from assistant.requested import EXTENSIONS, RUNNERS, named_files, named_folders, scripts_to_run
+from assistant.requested import EXTENSIONS, named_files, named_folders, runner, scripts_to_run
 from assistant.runtime.changes import NO_CHANGES
 
 # Questions whose answer is on this machine, not in any model's training.
@@ -188,11 +188,11 @@ class AnswerCheck:
         return [name for name in self._folders if not any(
             re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", code) for code in self.code)]
 
-    def pending(self) -> str:
-        """What the checks of a final answer would say now, the task called done: for a
-        model that repeats code that succeeded, the step it has not taken; "" if none."""
+    def with_pending(self, told: str) -> str:
+        """`told`, and what the checks of a final answer would say now, the task called
+        done: for a model that repeats code that succeeded, the step it has not taken."""
         found = next((item for item in self._findings("") if item[0] != "no_run"), None)
-        return FINDINGS[found[0]][0].format(*found[1]) if found else ""
+        return f"{told}\n{FINDINGS[found[0]][0].format(*found[1])}" if found else told
 
     def problem(self, answer: str) -> str | None:
         """What to tell the model about `answer` before accepting it; None to accept it.
@@ -237,8 +237,7 @@ class AnswerCheck:
             ran = re.compile(r"(?:\b(?:node|python3?|bash|sh)\s+(?:-\S+\s+)*|require\(['\"])"
                              rf"(?:\./)?{re.escape(script)}\b|(?<![\w.])\./{re.escape(script)}\b")
             if (self.folder / script).is_file() and not any(map(ran.search, self.code)):
-                runner = RUNNERS["." + script.rsplit(".", 1)[-1].lower()]
-                yield "never_ran", (f"{runner} {script}", script)
+                yield "never_ran", (f"{runner(script)} {script}", script)
         if not self.code:
             if ABOUT_THIS_MACHINE.search(self.request) or present or self._folders:
                 yield "no_run", ("",)

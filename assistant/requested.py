@@ -49,12 +49,16 @@ def named_files(request: str) -> list[str]:
 RUNNERS = {".js": "node", ".mjs": "node", ".cjs": "node", ".py": "python3", ".sh": "bash"}
 
 
+def runner(script: str) -> str:
+    """The program that runs `script` ("node" for sum.js); "" for a file no runner takes."""
+    return RUNNERS.get("." + script.rsplit(".", 1)[-1].lower(), "")
+
+
 def scripts_to_run(request: str) -> list[str]:
     """The scripts a request names and asks to be run ("write sum.js ... run it")."""
     if not re.search(r"\b(run|execute)\b", request, re.IGNORECASE):
         return []
-    return [name for name in named_files(request)
-            if "." + name.rsplit(".", 1)[-1].lower() in RUNNERS]
+    return [name for name in named_files(request) if runner(name)]
 
 
 def named_folders(request: str) -> list[str]:

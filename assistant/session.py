@@ -327,7 +327,7 @@ class Session:
             yield self._emit(Notice("Not run again: the model proposed the same code as in its "
                                     "last reply, which had succeeded; it was told to use those "
                                     "results."))
-            told = "\n".join(part for part in (REPLY_TOLD, state.answer.pending()) if part)
+            told = state.answer.with_pending(REPLY_TOLD)
             return [(call, told) for call in calls], None
         results: list[tuple[CodeCall, str]] = []
         for index, call in enumerate(calls):
@@ -368,8 +368,8 @@ class Session:
             return wrong.told, None
         # Told twice: the user is shown the code as it should read, and it is what repeats
         # are judged by.
-        fixed = wrong is not None and bool(wrong.instead)
-        code = call.code.replace(wrong.path, wrong.instead) if wrong and fixed else call.code
+        fix = wrong if wrong and wrong.instead else None
+        code = call.code.replace(fix.path, fix.instead) if fix else call.code
         verdict, times = state.repeats.check(language, code)
         if verdict == "stop":
             failed = state.repeats.last_failed()
@@ -378,13 +378,12 @@ class Session:
             state.stuck = True
             yield self._emit(Notice(f"Not run again: the model proposed the same {language} "
                                     "code that had just succeeded; it was shown that result."))
-            told = REPEAT_TOLD.format(state.repeats.result())
-            return "\n".join(part for part in (told, state.answer.pending()) if part), None
+            return state.answer.with_pending(REPEAT_TOLD.format(state.repeats.result())), None
         replaced = ""
-        if wrong and fixed:
-            replaced = REPLACED.format(wrong.path, wrong.instead)
-            yield self._emit(Notice(f"The code names {wrong.path} again, not a path of the "
-                                    f"user's: it is proposed with {wrong.instead} in its place."))
+        if fix:
+            replaced = REPLACED.format(fix.path, fix.instead)
+            yield self._emit(Notice(f"The code names {fix.path} again, not a path of the "
+                                    f"user's: it is proposed with {fix.instead} in its place."))
         relabelled = ""
         if language != call.language:
             relabelled = RELABELLED.format(call.language, language)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from assistant.events import RunEnd
 from assistant.prompt import python_packages
+from assistant.requested import runner
 
 # Names a missing-file hint lists from the working folder, at most.
 LISTED = 8
@@ -190,12 +191,11 @@ def _broken_script(output: str, code: str, where: Path) -> str:
 def _not_shell(output: str) -> str:
     """`./sum.js` without a #! line runs as a shell script, which fails on its first
     bracket; os.system() then reports success."""
-    script = re.search(r"^\./([\w.-]+\.(js|mjs|cjs|py)): \d+: (?:Syntax error|[^:\n]+: not "
+    script = re.search(r"^\./([\w.-]+\.(?:js|mjs|cjs|py)): \d+: (?:Syntax error|[^:\n]+: not "
                        r"found)", output, re.MULTILINE)
     if not script:
         return ""
-    runner = "node" if script[2] != "py" else "python3"
-    return (f"The shell ran {script[1]} as a shell script. Run it with {runner} "
+    return (f"The shell ran {script[1]} as a shell script. Run it with {runner(script[1])} "
             f"{script[1]} instead.")
 
 
