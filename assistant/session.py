@@ -29,7 +29,6 @@ from assistant.journal import Journal
 from assistant.llm import LLM, CodeCall, LLMError, Reply
 from assistant.llm.hints import failure_line
 from assistant.llm.labels import actual_language
-from assistant.llm.placeholders import misplaced
 from assistant.llm.results import (
     add_note,
     check_message,
@@ -47,7 +46,6 @@ from assistant.prompt import answer_in, system_message
 from assistant.repeats import (
     FAILED_AGAIN,
     REPEAT_NOT_RUN,
-    REPEAT_TOLD,
     REPEATS_BEFORE_STOP,
     REPLY_TOLD,
 )
@@ -59,16 +57,12 @@ from assistant.safety.policy import Policy
 from assistant.screen import ScreenContext
 from assistant.turn import (
     AFTER_FAILURE,
-    CORRECTION,
     DECLINES_BEFORE_STOP,
     ECHOES_ASKED_AGAIN,
     FRAMED,
     LAST_PRINTED,
-    MALFORMED_AGAIN,
+    LISTED_WRITTEN,
     NOT_RUN,
-    PATHS_TOLD,
-    RELABELLED,
-    REPLACED,
     STOP_NOTICES,
     UNSTICK_TEMPERATURE,
     WRAP_UP,
@@ -78,6 +72,7 @@ from assistant.turn import (
     Stop,
     TurnState,
 )
+from assistant.vetting import Cleared, vet
 
 if TYPE_CHECKING:
     from assistant.tools.toolbox import Toolbox
@@ -217,7 +212,8 @@ class Session:
         done and what the outputs showed (a stop left the user, and the voice, with nothing
         where a small model had the answer in hand). Code it proposes then is not run, and
         the words are the last output of a successful run, as it was; so too for words that
-        only repeat what the loop said."""
+        only repeat what the loop said; or, when the runs printed nothing, the files they
+        wrote."""
         if reason not in WRAPPED_UP or self._stop.is_set():
             return ""
         notice = STOP_NOTICES[reason].format(n=n)
@@ -233,7 +229,10 @@ class Session:
         if not reply.calls and not echoed:
             return reply.text
         last = next((out.strip() for out in reversed(seen.succeeded) if out.strip()), "")
-        return self.redact(f"The last run printed:\n{last[:LAST_PRINTED]}") if last else ""
+        if last:
+            return self.redact(f"The last run printed:\n{last[:LAST_PRINTED]}")
+        wrote = ", ".join(sorted(seen.wrote)[:LISTED_WRITTEN])
+        return f"Files written in this turn: {wrote}." if wrote else ""
 
     def _received(self, reply: Reply) -> Iterator[Event]:
         """Journal a reply, and say what it cost."""
@@ -349,46 +348,13 @@ class Session:
         return results, None
 
     def _act_on(self, call: CodeCall, state: TurnState) -> Generator[Event, None, Outcome]:
-        """One call: corrected, refused as a repeat, declined, or run."""
-        if call.problem:
-            if state.corrected:  # told once already: this model cannot make the call
-                yield self._emit(Error(self.redact(MALFORMED_AGAIN.format(call.problem))))
-                return NOT_RUN, ("error", 0)
-            state.corrected = True
-            yield self._emit(Notice(f"The model's tool call was malformed ({call.problem}); "
-                                    "it was asked to send it again."))
-            return CORRECTION.format(call.problem), None
-        state.corrected = False
-        language = actual_language(call.language, call.code)
-        wrong = misplaced(call.code, state.answer.request, self._folder())
-        if wrong and state.placeheld < PATHS_TOLD:
-            state.placeheld += 1
-            yield self._emit(Notice(f"Not proposed: the code names {wrong.path}, not a path of "
-                                    "the user's; the model was told to use the working folder."))
-            return wrong.told, None
-        # Told twice: the user is shown the code as it should read, and it is what repeats
-        # are judged by.
-        fix = wrong if wrong and wrong.instead else None
-        code = call.code.replace(fix.path, fix.instead) if fix else call.code
-        verdict, times = state.repeats.check(language, code)
-        if verdict == "stop":
-            failed = state.repeats.last_failed()
-            return REPEAT_NOT_RUN, ("repeated_failure" if failed else "repeated_success", times)
-        if verdict == "told":  # after a success: a failure is sent back before it gets here
-            state.stuck = True
-            yield self._emit(Notice(f"Not run again: the model proposed the same {language} "
-                                    "code that had just succeeded; it was shown that result."))
-            return state.answer.with_pending(REPEAT_TOLD.format(state.repeats.result())), None
-        replaced = ""
-        if fix:
-            replaced = REPLACED.format(fix.path, fix.instead)
-            yield self._emit(Notice(f"The code names {fix.path} again, not a path of the "
-                                    f"user's: it is proposed with {fix.instead} in its place."))
-        relabelled = ""
-        if language != call.language:
-            relabelled = RELABELLED.format(call.language, language)
-            yield self._emit(Notice(f"This code is {language}, not {call.language}: it is "
-                                    f"shown and rated as {language}, and runs as {language}."))
+        """One call: vetted (corrected, sent back, refused as a repeat), declined, or run."""
+        notices, vetted = vet(call, state, self._folder(), self.redact)
+        for notice in notices:
+            yield self._emit(notice)
+        if not isinstance(vetted, Cleared):
+            return vetted
+        language, code = vetted.language, vetted.code
         state.answer.proposed(code)
         proposal = self.policy.proposal(call.id, language, code)
         yield self._emit(proposal)
@@ -411,7 +377,7 @@ class Session:
         state.runs += 1
         state.failed, state.last_exit = end.exit_status != 0, end.exit_status
         failures = state.repeats.record(language, approval.code, end.exit_status == 0, result)
-        told = relabelled + replaced + self.redact(
+        told = vetted.preface + self.redact(
             describe_run(end, changes, folder, approval.code, making))
         unlooked = state.answer.unlooked() if end.exit_status == 0 else []
         if unlooked:
