@@ -10,9 +10,10 @@ from assistant.events import RunEnd, TurnEndReason
 from assistant.repeats import Repeats
 
 DECLINES_BEFORE_STOP = 3
-# A small model told once that a path is not the user's may write it again (asked again
-# after a refusal): the second time it is told again; a third runs, and fails on its own.
-PATHS_TOLD = 2
+# Times a model is told that its code names a path not the user's; after that, the code
+# is shown with the path put right: told a second time, a small model spent a whole
+# reply and wrote the same path back.
+PATHS_TOLD = 1
 # Answers that repeat the loop's own words, asked for again (warmer) before one stands.
 ECHOES_ASKED_AGAIN = 2
 NOT_RUN = "Not run: the turn was stopped before this code ran."
@@ -31,6 +32,7 @@ REPLACED = "Ran with {1} in place of {0}, which is not the user's.\n"
 WRAP_UP = ("{} Propose no code now: tell the user in one or two plain sentences what was "
            "done and what the outputs showed.")
 LAST_PRINTED = 500  # characters of it that end a stopped turn whose wrap-up was code
+LISTED_WRITTEN = 10  # files named instead, when no successful run printed anything
 WRAPPED_UP = {"repeated_failure", "repeated_success", "max_runs"}
 # The temperature of the reply after the model repeated itself (code that just succeeded,
 # or failed again): at the usual low temperature a small model that read nearly the same

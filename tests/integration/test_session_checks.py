@@ -93,19 +93,19 @@ def test_the_users_folder_made_absolute_is_sent_back_before_anyone_is_asked(
     assert isinstance(events[-1], TurnEnd) and events[-1].text == "In lib/dates.py."
 
 
-def test_a_placeholder_path_proposed_a_third_time_is_shown_with_the_working_folder(
+def test_a_placeholder_path_proposed_again_is_shown_with_the_working_folder(
     server: LLMServer, work: Path
 ) -> None:
     (work / "a.md").write_text("colour\n")
     tutorial = "ls /path/to/your/directory"
-    server.add(fenced("shell", tutorial), fenced("shell", tutorial), fenced("shell", tutorial),
+    server.add(fenced("shell", tutorial), fenced("shell", tutorial),
                text("The folder holds a.md."))
     asked: list[str] = []
     with make(server, "fenced", approver=lambda p: asked.append(p.code) or True) as a:
         events = list(a.turn("list the files here"))
-    assert asked == ["ls ."]  # told twice; the third time the user sees what will run
-    assert "For example: ls ." in told(server, 1) and "For example: ls ." in told(server, 2)
-    assert "Ran with . in place of /path/to/your/directory" in told(server, 3)
+    assert asked == ["ls ."]  # told once; the second time the user sees what will run
+    assert "For example: ls ." in told(server, 1)
+    assert "Ran with . in place of /path/to/your/directory" in told(server, 2)
     assert "it is proposed with . in its place" in notices(events)
     assert [end.output for end in runs(events)] == ["a.md\n"]
 
