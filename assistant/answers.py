@@ -46,6 +46,15 @@ QUOTED = re.compile(r"(?<!`)`([^`\n]{1,80})`(?!`)")
 # A path in an answer: relative or absolute, ending in a file extension.
 ANSWER_PATH = re.compile(r"(?<![\w.-])((?:~?/)?(?:[\w.-]+/)*[\w.-]*\w\.(?:" + EXTENSIONS
                          + r"))(?![\w/])", re.IGNORECASE)
+# A request for a figure: "how many", "tell me the sum".
+FIGURE_ASKED = re.compile(
+    r"\bhow (many|much|big|large|long|old)\b|\b(tell|give|show) me (the|how)\b"
+    r"[^.?!\n]{0,40}?\b(sum|total|count|number|average|mean|size|many|much)\b|"
+    r"\bwhat(?:'s| is| was| are) the "
+    r"(sum|total|count|number|average|mean|size)\b", re.IGNORECASE)
+# A figure in an answer: digits, or a count in words ("no errors" is zero).
+FIGURE = re.compile(r"\d|\b(no|none|zero|one|two|three|four|five|six|seven|eight|nine|ten|"
+                    r"eleven|twelve|dozen|hundred|thousand)\b", re.IGNORECASE)
 NUMBER = re.compile(r"(?<![\w./-])-?\d[\d,]*(?:\.\d+)?(?![\w/])")
 LIST_MARKER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
 
@@ -75,6 +84,10 @@ MISSING_FILES = (
     "that writes {0}, run it, check that it is there, then answer."
 )
 
+NO_FIGURE = (
+    "The user asked for a figure (\"{}\"), and your answer gives none. Answer with the figure "
+    "your output shows, or run code that prints it."
+)
 MADE = "{} Fix it and check it, then answer."
 NEVER_RAN = (
     "{1} is written but no code ran it, and the request asks for it to be run: run it "
@@ -108,6 +121,7 @@ FINDINGS = {
     "made": (MADE, "{}"),
     "folder": (NOT_LOOKED, "no code looked in {}/"),
     "never_ran": (NEVER_RAN, "no code ran {}"),
+    "no_figure": (NO_FIGURE, "the answer gives no figure for \"{}\""),
     "missing": (MISSING_FILES, "{} does not exist"),
     "shown": (SHOWN_ONLY, "the {} block was only shown; nothing was written"),
     "unchanged": (UNCHANGED, "no file in the working folder changed"),
@@ -191,7 +205,8 @@ class AnswerCheck:
     def with_pending(self, told: str) -> str:
         """`told`, and what the checks of a final answer would say now, the task called
         done: for a model that repeats code that succeeded, the step it has not taken."""
-        found = next((item for item in self._findings("") if item[0] != "no_run"), None)
+        found = next((item for item in self._findings("")
+                      if item[0] not in ("no_run", "no_figure")), None)
         return f"{told}\n{FINDINGS[found[0]][0].format(*found[1])}" if found else told
 
     def problem(self, answer: str) -> str | None:
@@ -246,6 +261,9 @@ class AnswerCheck:
         unlooked = self.unlooked()
         if unlooked:
             yield "folder", (unlooked[0],)
+        asked_for = FIGURE_ASKED.search(self.request)
+        if asked_for and not FIGURE.search(answer) and not NEGATION.search(answer):
+            yield "no_figure", (asked_for[0],)
         if (not self.changed and CHANGES.search(self.request) and not NEGATION.search(answer)
                 and (present or HERE.search(self.request))):
             yield "unchanged", (", ".join(present) or "everything here",)

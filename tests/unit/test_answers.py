@@ -7,6 +7,7 @@ from pathlib import Path
 from assistant.answers import (
     MISSING_FILES,
     NEVER_RAN,
+    NO_FIGURE,
     NO_RUN,
     NOT_LOOKED,
     REFUSED,
@@ -276,3 +277,19 @@ def test_a_second_answer_without_code_is_told_what_else_is_wrong_with_it(
     assert check.problem("It is in lib/parse_date.py.") is None  # two a turn
     general = AnswerCheck("what is 15 times 3?", tmp_path)
     assert general.problem("45") is None  # not about this machine: no run needed
+
+
+def test_an_answer_without_the_figure_asked_for_is_sent_back(tmp_path: Path) -> None:
+    (tmp_path / "sum.js").write_text("console.log(1123)\n")
+    (tmp_path / "numbers.txt").write_text("1123\n")
+    request = "write sum.js that prints the sum of numbers.txt, run it, and tell me the sum"
+    check = after_run(request, tmp_path, "1123\n", code="node sum.js")
+    assert check.problem("sum.js was written and run: the sum is printed.") == NO_FIGURE.format(
+        "tell me the sum")
+    assert check.with_pending("told") == "told"  # no answer yet: nothing to miss in it
+    for answer in ("The sum is 1123.", "There are no errors.", "Four users are active.",
+                   "I could not run sum.js."):
+        assert after_run(request, tmp_path, "1123\n", code="node sum.js").problem(
+            answer) is None, answer
+    unasked = after_run("sort names.txt into sorted.txt", tmp_path, "", code="sort")
+    assert unasked.problem("sorted.txt holds the names in order.") is None
