@@ -1,4 +1,5 @@
-"""The first lines of the files a request names, sent with it to a model on this machine.
+"""The first lines of the files a request names, and what the folders it names hold, sent
+with it to a model on this machine.
 
 Small models guess what a file holds instead of reading it first: a 'quantity' key where
 the records say 'qty', 'Shipped' where the column says 'shipped', a list where the JSON
@@ -10,6 +11,7 @@ leaves the machine that the user did not ask to send.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 from pathlib import Path
@@ -17,9 +19,11 @@ from pathlib import Path
 from assistant.config import Settings
 from assistant.llm.local import is_local_model
 from assistant.llm.results import untrusted
-from assistant.requested import named_files
+from assistant.requested import named_files, named_folders
 
 FILES = 3
+FOLDERS = 2  # named folders listed
+ENTRIES = 12  # names listed of each
 LINES = 5
 WIDTH = 120
 READ_LIMIT = 1_000_000  # bytes read to count lines; a bigger file is said to be so
@@ -38,9 +42,15 @@ def wanted(settings: Settings) -> bool:
 
 def peek(request: str, folder: Path) -> str:
     """The note to add to the request: each named text file's line count and first lines,
-    as untrusted data (a file's words are never instructions). Empty when none is there."""
+    and what each named folder holds, with sizes, as untrusted data (a file's words are
+    never instructions). Empty when none is there.
+
+    A small model asked for the largest file of data/ sorted `ls -lh` lines by their
+    permissions and named the smallest; with the sizes in front of it, it does not."""
     found = (head for name in named_files(request) if (head := _head(folder, name)))
     heads = list(itertools.islice(found, FILES))  # files past the third are never read
+    listed = (shown for name in named_folders(request) if (shown := _listing(folder, name)))
+    heads += itertools.islice(listed, FOLDERS)
     if not heads:
         return ""
     return "\n\n" + untrusted("files", "\n\n".join(heads))
@@ -83,6 +93,26 @@ def _head(folder: Path, name: str) -> str:
     shown = [line if len(line) <= WIDTH else line[:WIDTH] + "…" for line in lines[:LINES]]
     more = "\n…" if len(lines) > LINES else ""
     return f"{name} ({size}), first lines:\n" + "\n".join(shown) + more
+
+
+def _listing(folder: Path, name: str) -> str:
+    """The names in a folder of the working folder, each file with its size."""
+    path = folder / name
+    try:
+        if not path.resolve().is_relative_to(folder.resolve()) or not path.is_dir():
+            return ""
+        entries = sorted(path.iterdir(), key=lambda entry: entry.name)
+    except OSError:
+        return ""
+    if not entries:
+        return f"{name}/ is empty."
+    shown = []
+    for entry in entries[:ENTRIES]:
+        with contextlib.suppress(OSError):
+            shown.append(f"{entry.name}/" if entry.is_dir()
+                         else f"{entry.name} ({entry.lstat().st_size} bytes)")
+    more = f", and {len(entries) - ENTRIES} more" if len(entries) > ENTRIES else ""
+    return f"{name}/ holds: " + ", ".join(shown) + more
 
 
 def _compact(text: str) -> str:

@@ -69,3 +69,19 @@ def test_files_a_request_names_are_shown_as_written_after_a_run_wrote_them(
     assert written(request, tmp_path, ["scratch.csv"]) == ""  # not what the user asked for
     (tmp_path / "tool.js").write_text("console.log('hi')\n")
     assert written("make tool.js print hi", tmp_path, ["tool.js"]) == ""  # code, not data
+
+
+def test_a_named_folder_is_listed_with_the_size_of_each_file(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    (data / "sub").mkdir(parents=True)
+    (data / "big.bin.txt").write_text("x" * 4096)
+    (data / "small.txt").write_text("tiny\n")
+    assert peek("which file in the data folder is the largest?", tmp_path) == (
+        '\n\n<files untrusted="true">\n'
+        "data/ holds: big.bin.txt (4096 bytes), small.txt (5 bytes), sub/\n</files>")
+    (tmp_path / "empty").mkdir()
+    assert "empty/ is empty." in peek("what is in the empty folder?", tmp_path)
+    assert peek("make a folder called old and move the logs into it", tmp_path) == ""
+    (tmp_path.parent / "elsewhere").mkdir(exist_ok=True)
+    (tmp_path / "away").symlink_to(tmp_path.parent / "elsewhere")
+    assert peek("list the away folder", tmp_path) == ""
