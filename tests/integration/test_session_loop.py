@@ -416,6 +416,20 @@ def test_a_stopped_turn_whose_wrap_up_is_code_ends_with_what_last_ran_printed(
     assert end.text == "The last run printed:\n4"
 
 
+def test_a_stopped_turn_whose_runs_printed_nothing_ends_naming_the_files_written(
+    server: LLMServer, work: Path
+) -> None:
+    (work / "a.md").write_text("colour\n")
+    code = "for f in *.md; do sed -i 's/colour/color/g' \"$f\"; done"
+    server.add(*[fenced("shell", code) for _ in range(4)])
+    with make(server, "fenced") as a:
+        events = list(a.turn("replace colour with color in the .md files here"))
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.reason == "repeated_success"
+    assert (work / "a.md").read_text() == "color\n" and len(runs(events)) == 1
+    assert end.text == "Files written in this turn: a.md."
+
+
 def test_code_naming_a_placeholder_path_is_sent_back_once_before_anyone_is_asked(
     server: LLMServer, work: Path
 ) -> None:
