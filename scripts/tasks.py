@@ -6,12 +6,12 @@ side by side, on the same local llama.cpp server and model.
     .venv/bin/python scripts/tasks.py --report /tmp/tasks-1.5b.json /tmp/tasks-0.5b.json \
         --markdown docs/benchmarks.md --chart docs/tasks.png
 
-Each task (tasks_suite.py; the blind ones in tasks_blind.py, tasks_fresh.py and
-tasks_unseen.py) runs in a fresh folder with its files, in a separate process per system
-(tasks_run.py), stopped at 120 s; its check reads the folder and the final answer. The
-incumbent is installed into .bench/ as `scripts/bench.py --peers` does. Results: pass
-rate, median and worst task time, and tokens counted by the server, per system, model and
-suite.
+Each task (tasks_suite.py; the blind ones in tasks_blind.py, tasks_fresh.py,
+tasks_unseen.py and tasks_heldout.py) runs in a fresh folder with its files, in a separate
+process per system (tasks_run.py), stopped at 120 s; its check reads the folder and the
+final answer. The incumbent is installed into .bench/ as `scripts/bench.py --peers` does.
+Results: pass rate, median and worst task time, and tokens counted by the server, per
+system, model and suite.
 """
 
 from __future__ import annotations
@@ -36,9 +36,9 @@ SCRIPTS = Path(__file__).resolve().parent
 ROOT = SCRIPTS.parent
 # Suites written without reading the prompt or the loop code: `blind` first, `fresh` after
 # the loop had been tuned while looking at how it failed `blind`, `unseen` after it had
-# been tuned on `fresh`.
+# been tuned on `fresh`, `heldout` after the failure reasons of `unseen` had been read.
 BLIND = {"blind": SCRIPTS / "tasks_blind.py", "fresh": SCRIPTS / "tasks_fresh.py",
-         "unseen": SCRIPTS / "tasks_unseen.py"}
+         "unseen": SCRIPTS / "tasks_unseen.py", "heldout": SCRIPTS / "tasks_heldout.py"}
 SUITES = ("own", *BLIND)
 MAX_TOKENS = 1024
 

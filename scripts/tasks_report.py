@@ -168,8 +168,9 @@ def markdown(runs: list[dict[str, Any]], chart: str | None) -> str:
         "written without reading the prompt or the loop code (the loop was later changed "
         "while looking at how it failed them); `fresh`: 24 more written the same way after "
         "those changes (the loop was later changed again, looking at how it failed them); "
-        "`unseen`: 24 more written the same way after that, and never looked at before these "
-        "runs.",
+        "`unseen`: 24 more written the same way after that (the loop was changed later, having "
+        "read only one line per failed task); `heldout`: 32 more written the same way, never "
+        "looked at before these runs.",
         "",
     ]
     for run in runs:

@@ -162,7 +162,8 @@ def test_runs_of_one_model_are_reported_as_one() -> None:
     assert "run own" in runs[0]["command"] and "run blind" in runs[0]["command"]
 
 
-@pytest.mark.parametrize("module", ["tasks_blind.py", "tasks_fresh.py", "tasks_unseen.py"])
+@pytest.mark.parametrize("module", ["tasks_blind.py", "tasks_fresh.py", "tasks_unseen.py",
+                                    "tasks_heldout.py"])
 def test_each_blind_suite_passes_its_own_self_test(module: str, tmp_path: Path) -> None:
     """Their checks fail on the untouched folder and pass on the job done by hand."""
     done = subprocess.run([sys.executable, str(ROOT / "scripts" / module)], cwd=tmp_path,
