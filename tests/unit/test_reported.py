@@ -1,0 +1,50 @@
+"""What the model reads after its code ran, and the turn's state after it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from assistant.answers import ELSEWHERE, AnswerCheck
+from assistant.events import RunEnd
+from assistant.reported import reported
+from assistant.runtime.changes import NO_CHANGES
+from assistant.turn import RELABELLED, TurnState
+from assistant.vetting import Cleared
+
+
+def secret_free(text: str) -> str:
+    return text.replace("s3cret", "[redacted]")
+
+
+def test_a_run_that_left_the_requested_file_empty_is_told_so(tmp_path: Path) -> None:
+    (tmp_path / "todo.txt").write_text("")
+    state = TurnState(AnswerCheck("collect the TODO lines into todo.txt", tmp_path))
+    end = RunEnd("1", 0, "", 0.1)
+    cleared = Cleared("shell", "grep ^TODO *.py > todo.txt", RELABELLED.format("python", "shell"))
+    told, failures = reported(state, (end, "Files in the working directory: created todo.txt.",
+                                      ["todo.txt"]), cleared, secret_free)
+    assert told.startswith("Ran as shell: this code is shell, not python.\nExit status 0")
+    assert "todo.txt is empty" in told
+    assert failures == 0 and state.runs == 1 and not state.failed
+    assert state.answer.wrote == {"todo.txt"} and state.answer.changed
+
+
+def test_a_failure_counts_and_what_it_printed_is_redacted(tmp_path: Path) -> None:
+    state = TurnState(AnswerCheck("show me the token", tmp_path))
+    end = RunEnd("1", 1, "token s3cret refused\n", 0.1)
+    for times in (1, 2):
+        told, failures = reported(state, (end, NO_CHANGES, []), Cleared("shell", "false"),
+                                  secret_free)
+        assert failures == times
+    assert "s3cret" not in told and "[redacted]" in told
+    assert state.failed and state.last_exit == 1 and state.runs == 2
+    assert state.repeats.result() == "token [redacted] refused"
+
+
+def test_a_successful_run_that_never_named_the_requested_folder_is_told(tmp_path: Path) -> None:
+    (tmp_path / "lib").mkdir()
+    state = TurnState(AnswerCheck("in which file under lib/ is parse_date defined?", tmp_path))
+    state.answer.proposed("grep -rl parse_date /usr")
+    told, _ = reported(state, (RunEnd("1", 0, "", 0.1), NO_CHANGES, []),
+                       Cleared("shell", "grep -rl parse_date /usr"), secret_free)
+    assert told.endswith(ELSEWHERE.format("lib"))
