@@ -223,6 +223,10 @@ class AnswerCheck:
         self.asked.add(kind)
         return FINDINGS[kind][0].format(*detail)
 
+    def passes(self, answer: str) -> bool:
+        """Whether no check at all finds fault with `answer` (told before or not)."""
+        return next(self._findings(answer), None) is None
+
     def unconfirmed(self, answer: str) -> str | None:
         """What the user should know about an answer accepted after the model was asked
         already: a check still fails, and the answer is shown as given."""

@@ -17,6 +17,7 @@ PATHS_TOLD = 1
 # Answers that repeat the loop's own words, asked for again (warmer) before one stands.
 ECHOES_ASKED_AGAIN = 2
 NOT_RUN = "Not run: the turn was stopped before this code ran."
+CHECKED = "The answer was checked against what ran: the model was asked to look again."
 FRAMED = "Not run: this block is a copy of the results you were given, not code."
 AFTER_FAILURE = "Not run: code before it in this reply failed; fix that first."
 CORRECTION = (

@@ -110,34 +110,6 @@ def test_a_placeholder_path_proposed_again_is_shown_with_the_working_folder(
     assert [end.output for end in runs(events)] == ["a.md\n"]
 
 
-def test_an_answer_echoing_the_results_is_asked_for_again_warmer(server: LLMServer,
-                                                                 work: Path) -> None:
-    (work / "lib").mkdir()
-    (work / "lib" / "dates.py").write_text("def parse_date(text):\n    return text\n")
-    server.add(fenced("shell", "grep -rl 'def parse_date' /lib/"))
-    server.add(text(ROOTED.format("/lib/", "lib/")))  # the model says what it was told
-    server.add(fenced("shell", "grep -rl 'def parse_date' lib/"), text("In lib/dates.py."))
-    with make(server, "fenced") as a:
-        events = list(a.turn("in which file under lib/ is the function parse_date defined?"))
-    bodies = [request.body for request in server.chat_requests]
-    assert bodies[2]["messages"] == bodies[1]["messages"]  # nothing added: asked again
-    assert bodies[2]["temperature"] > bodies[1].get("temperature", 0)
-    assert "repeated the results it was given; it was asked again" in notices(events)
-    assert isinstance(events[-1], TurnEnd) and events[-1].text == "In lib/dates.py."
-
-
-def test_a_wrap_up_that_echoes_the_stop_ends_with_what_last_ran_printed(
-    server: LLMServer, work: Path
-) -> None:
-    server.add(*[fenced("python", "print(2 + 2)") for _ in range(3)],
-               text("The same code was proposed 3 times in a row after it had succeeded."))
-    with make(server, "fenced") as a:
-        events = list(a.turn("what is 2 + 2?"))
-    end = events[-1]
-    assert isinstance(end, TurnEnd) and end.reason == "repeated_success"
-    assert end.text == "The last run printed:\n4"
-
-
 def test_code_that_copies_the_results_is_not_run_and_asked_for_again(server: LLMServer,
                                                                      work: Path) -> None:
     server.add(fenced("python", "print(6 * 7)"),

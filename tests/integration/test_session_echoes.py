@@ -1,0 +1,74 @@
+"""Answers that repeat the loop's own words back: asked again, told what falls short, or
+taken as done in the words of what ran. Through real litellm and real runtimes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from assistant.answers import MISSING_FILES
+from assistant.events import TurnEnd
+from assistant.llm.placeholders import ROOTED
+from tests.support.llm_server import LLMServer, fenced, text
+from tests.support.loop import make, notices, runs, told
+
+# What a small model says after a silent successful run: the loop's closing words.
+ECHO = ("Check the results against that, then take the next step, or answer the user if the "
+        "task is done.")
+
+
+def test_an_answer_echoing_the_results_is_asked_for_again_warmer(server: LLMServer,
+                                                                 work: Path) -> None:
+    (work / "lib").mkdir()
+    (work / "lib" / "dates.py").write_text("def parse_date(text):\n    return text\n")
+    server.add(fenced("shell", "grep -rl 'def parse_date' /lib/"))
+    server.add(text(ROOTED.format("/lib/", "lib/")))  # the model says what it was told
+    server.add(fenced("shell", "grep -rl 'def parse_date' lib/"), text("In lib/dates.py."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("in which file under lib/ is the function parse_date defined?"))
+    bodies = [request.body for request in server.chat_requests]
+    assert bodies[2]["messages"] == bodies[1]["messages"]  # nothing added: asked again
+    assert bodies[2]["temperature"] > bodies[1].get("temperature", 0)
+    assert "repeated the results it was given; it was asked again" in notices(events)
+    assert isinstance(events[-1], TurnEnd) and events[-1].text == "In lib/dates.py."
+
+
+def test_a_wrap_up_that_echoes_the_stop_ends_with_what_last_ran_printed(
+    server: LLMServer, work: Path
+) -> None:
+    server.add(*[fenced("python", "print(2 + 2)") for _ in range(3)],
+               text("The same code was proposed 3 times in a row after it had succeeded."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("what is 2 + 2?"))
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.reason == "repeated_success"
+    assert end.text == "The last run printed:\n4"
+
+
+def test_a_second_echo_after_a_successful_run_stands_in_the_words_of_what_ran(
+    server: LLMServer, work: Path
+) -> None:
+    (work / "base.json").write_text('{"a": 1}')
+    merge = "import json\njson.dump(json.load(open('base.json')), open('merged.json', 'w'))"
+    server.add(fenced("python", merge), text(ECHO), text(ECHO), fenced("python", merge))
+    with make(server, "fenced") as a:
+        events = list(a.turn("merge base.json into merged.json"))
+    assert len(server.chat_requests) == 3 and len(runs(events)) == 1
+    assert "the answer is what its runs showed" in notices(events)
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.reason == "answered"
+    assert end.text == "Files written in this turn: merged.json."
+    assert a.messages[-1] == {"role": "assistant", "content": end.text}
+
+
+def test_an_echo_after_a_run_that_falls_short_is_told_what_is_missing(
+    server: LLMServer, work: Path
+) -> None:
+    (work / "inventory.csv").write_text("sku,qty\nA1,4\n")
+    server.add(fenced("python", "print(open('inventory.csv').read())"), text(ECHO),
+               text("inventory.json is not written yet."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("convert inventory.csv into inventory.json"))
+    assert told(server, 2).endswith(MISSING_FILES.format("inventory.json"))
+    assert "checked against what ran" in notices(events)
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.text == "inventory.json is not written yet."
