@@ -9,10 +9,11 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Generator, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from assistant.answers import ELSEWHERE, AnswerCheck
+from assistant.answers import AnswerCheck
 from assistant.events import (
     CodeDraft,
     Error,
@@ -27,20 +28,17 @@ from assistant.events import (
 )
 from assistant.journal import Journal
 from assistant.llm import LLM, CodeCall, LLMError, Reply
-from assistant.llm.hints import failure_line
 from assistant.llm.labels import actual_language
 from assistant.llm.results import (
     add_note,
     check_message,
-    describe_run,
     echoes,
     failed_last_message,
     framed,
     is_results_message,
     send_back,
 )
-from assistant.made import problems
-from assistant.peek import peek, written
+from assistant.peek import peek
 from assistant.peek import wanted as peek_wanted
 from assistant.prompt import answer_in, system_message
 from assistant.repeats import (
@@ -49,6 +47,7 @@ from assistant.repeats import (
     REPEATS_BEFORE_STOP,
     REPLY_TOLD,
 )
+from assistant.reported import reported
 from assistant.runtime import Runtimes
 from assistant.runtime.changes import describe_changes, list_folder
 from assistant.runtime.changes import written as written_files
@@ -57,6 +56,7 @@ from assistant.safety.policy import Policy
 from assistant.screen import ScreenContext
 from assistant.turn import (
     AFTER_FAILURE,
+    CHECKED,
     DECLINES_BEFORE_STOP,
     ECHOES_ASKED_AGAIN,
     FRAMED,
@@ -178,6 +178,7 @@ class Session:
                 yield from self._end("", "error")
                 return
             yield from self._received(reply)
+            reply = yield from self._settled(reply, state)
             nudge = self._nudge(reply, state)
             if nudge is not None:
                 if nudge[0] is not None:  # else asked again with nothing added
@@ -228,11 +229,31 @@ class Session:
         self._close_calls(reply.calls, [], seen.request)
         if not reply.calls and not echoed:
             return reply.text
+        return self._stand_in(seen)
+
+    def _stand_in(self, seen: AnswerCheck) -> str:
+        """Words for a model that has none of its own: what its runs printed last, or else
+        the files they wrote."""
         last = next((out.strip() for out in reversed(seen.succeeded) if out.strip()), "")
         if last:
             return self.redact(f"The last run printed:\n{last[:LAST_PRINTED]}")
         wrote = ", ".join(sorted(seen.wrote)[:LISTED_WRITTEN])
         return f"Files written in this turn: {wrote}." if wrote else ""
+
+    def _settled(self, reply: Reply, state: TurnState) -> Generator[Event, None, Reply]:
+        """A second answer in a row that repeats the loop's words after a successful run is
+        how a small model says it is done (asked again, it says it a third time, or runs
+        the same code again): it stands, in the words of what ran, if the checks find
+        nothing missing there."""
+        if (reply.calls or self._stop.is_set() or not state.echoes or not state.runs
+                or state.failed or not echoes(reply.text, self.messages)):
+            return reply
+        words = self._stand_in(state.answer)
+        if not words or not state.answer.passes(words):
+            return reply
+        yield self._emit(Notice("The model's reply repeated the results it was given again: "
+                                "the answer is what its runs showed."))
+        return Reply(words, [], {"role": "assistant", "content": words}, reply.usage, reply.model)
 
     def _received(self, reply: Reply) -> Iterator[Event]:
         """Journal a reply, and say what it cost."""
@@ -252,6 +273,10 @@ class Session:
                   else echoes(reply.text, self.messages))
         if echoed and state.echoes < ECHOES_ASKED_AGAIN:
             state.echoes += 1  # left out: read back, the echo is what comes again
+            done = not reply.calls and state.runs > 0 and not state.failed
+            doubt = state.answer.problem(self._stand_in(state.answer)) if done else None
+            if doubt:  # what ran so far, taken as the answer, falls short: say how
+                return check_message(doubt), CHECKED
             return None, ("The model's reply repeated the results it was given; it was "
                           "asked again.")
         if reply.calls:
@@ -263,8 +288,7 @@ class Session:
                 "say that it did not work.")
         doubt = state.answer.problem(reply.text)
         if doubt:
-            return check_message(doubt), ("The answer was checked against what ran: the model "
-                                          "was asked to look again.")
+            return check_message(doubt), CHECKED
         return None
 
     def _failed_again(self, call: CodeCall, state: TurnState
@@ -368,26 +392,10 @@ class Session:
             stop: Stop | None = (
                 ("declined", state.declines) if state.declines >= DECLINES_BEFORE_STOP else None)
             return f"The user declined to run this code{why}.", stop
-        end, changes, wrote = yield from self._run(language, approval.code, call.id)
-        state.answer.ran(end.output, changes, end.exit_status == 0, wrote)
-        folder = str(self._folder())
-        making = state.answer.to_make()
-        result = self.redact(describe_run(end, folder=folder) if end.exit_status == 0
-                             else failure_line(end, Path(folder), approval.code, making))
-        state.runs += 1
-        state.failed, state.last_exit = end.exit_status != 0, end.exit_status
-        failures = state.repeats.record(language, approval.code, end.exit_status == 0, result)
-        told = vetted.preface + self.redact(
-            describe_run(end, changes, folder, approval.code, making))
-        unlooked = state.answer.unlooked() if end.exit_status == 0 else []
-        if unlooked:
-            told += "\n" + ELSEWHERE.format(unlooked[0])
-        if wrote:
-            local = peek_wanted(self.llm.settings)
-            heads = written(state.answer.request, Path(folder), wrote) if local else ""
-            made = problems(state.answer.request, Path(folder), wrote, local)
-            told = "\n".join(part for part in (told, self.redact(heads), *made) if part)
-        if end.interrupted or self._stop.is_set():
+        ran = yield from self._run(language, approval.code, call.id)
+        cleared = replace(vetted, code=approval.code)  # as the user approved it
+        told, failures = reported(state, ran, cleared, self.redact)
+        if ran[0].interrupted or self._stop.is_set():
             return told, ("interrupted", 0)
         if failures >= REPEATS_BEFORE_STOP:
             return told, ("repeated_failure", failures)
