@@ -1,11 +1,13 @@
 """Code proposals written as fenced Markdown blocks, for models without tool calling.
 
 Only blocks tagged with a runnable language are proposals: an untagged block or
-one tagged ```json or ```text is something the model shows, not something to run.
+one tagged ```json or ```text is something the model shows, not something to run; so is
+a JSON object or list, whatever its tag.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 
@@ -41,10 +43,26 @@ def through_last_block(text: str, tools: Callable[[str], str | None] | None = No
     return "\n".join(text.split("\n")[: ends[-1]])
 
 
+def looping(text: str, tools: Callable[[str], str | None] | None = None) -> str | None:
+    """`text` up to the end of its first round of blocks, when its last closed blocks
+    repeat the ones just before them ([A, A] or [A, B, A, B]); None while they do not.
+    A small model that starts writing the same code again in one reply goes on to its
+    token limit: 2,000 tokens, 100 s on a laptop's CPU, for code that runs once."""
+    lines = text.split("\n")
+    blocks = [(language, code, end) for language, code, end in _runnable(text, tools)
+              if _closes(lines[end - 1], "```") or _closes(lines[end - 1], "~~~")]
+    keys = [block[:2] for block in blocks]
+    for size in (1, 2):
+        if len(keys) >= 2 * size and keys[-size:] == keys[-2 * size:-size]:
+            return "\n".join(lines[:blocks[-size - 1][2]])
+    return None
+
+
 def shown_tags(text: str) -> list[str]:
     """The tags of blocks that are only shown, never run (```json, ```text, untagged)."""
     runnable = {end for _, _, end in _runnable(text, None)}
-    return [tag or "untagged" for tag, _, end in _all_blocks(text) if end not in runnable]
+    return ["json" if tag and canonical_language(tag) and is_data(body) else tag or "untagged"
+            for tag, body, end in _all_blocks(text) if end not in runnable]
 
 
 def _runnable(
@@ -61,8 +79,18 @@ def _runnable(
             code = "{}"  # a tool called without arguments
         if language == "shell":
             code = _strip_prompts(code)
-        if language and code.strip():
+        if language and code.strip() and (called or not is_data(code)):
             yield language, code, end
+
+
+def is_data(code: str) -> bool:
+    """Whether a block is a JSON object or list, whatever its tag: a small model shows a
+    file's new content that way, tagged python ('NameError: false'), and runs it again
+    and again; as code it could never do anything."""
+    try:
+        return isinstance(json.loads(code), (dict, list))
+    except ValueError:
+        return False
 
 
 def _all_blocks(text: str) -> Iterator[tuple[str, str, int]]:
