@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -127,16 +128,27 @@ class LLM:
         self, request: dict[str, Any], got: _Collected, should_stop: Callable[[], bool] | None
     ) -> Iterator[str | CodeDraft]:
         """`_receive` on a reader thread: a stop while the server is silent ends the reply
-        at once with the words so far; the reader finishes what it received on its own."""
+        at once with the words so far; the reader finishes what it received on its own.
+        A fenced reply that starts repeating its own blocks ends there too, but whole."""
         reading = _Collected()
+        looping = threading.Event()
+
+        def stop() -> bool:
+            return looping.is_set() or bool(should_stop and should_stop())
+
         try:
-            for piece in pumped(lambda: self._receive(request, reading, should_stop),
-                                should_stop):
+            for piece in pumped(lambda: self._receive(request, reading, stop), stop):
                 if isinstance(piece, str):
                     got.pieces.append(piece)
+                    cut = None if self.uses_tools or "`" not in piece else fenced.looping(
+                        "".join(got.pieces), self._resolve())
+                    if cut is not None:
+                        got.pieces = [cut]
+                        looping.set()
                 yield piece
         except Stopped:
-            got.stopped = True
+            got.stopped = not looping.is_set()
+            got.model = reading.model
             if reading.response is not None:  # the server stops generating for no one
                 reading.response.close()
             return

@@ -19,6 +19,7 @@ from tests.support.llm_server import (
     fenced,
     hang,
     malformed,
+    pieces,
     raw_tool_call,
     text,
     tool_call,
@@ -34,9 +35,9 @@ USER = [{"role": "system", "content": "You help."}, {"role": "user", "content": 
 def run(llm: LLM, messages: list[dict[str, Any]] = USER, **kwargs: Any) -> tuple[list[str], Reply]:
     """Drain a stream; checks that text comes first and exactly one Reply comes last."""
     items = list(llm.stream(messages, **kwargs))
-    *pieces, reply = items
-    deltas = [piece for piece in pieces if isinstance(piece, str)]
-    assert all(isinstance(piece, (str, CodeDraft)) for piece in pieces)
+    *streamed, reply = items
+    deltas = [piece for piece in streamed if isinstance(piece, str)]
+    assert all(isinstance(piece, (str, CodeDraft)) for piece in streamed)
     assert isinstance(reply, Reply)
     return deltas, reply
 
@@ -347,6 +348,20 @@ def test_should_stop_ends_the_reply_early(server: LLMServer, openai_settings: Se
     assert reply.stopped and reply.calls == []
     assert reply.text == "".join(seen) == "word0 word1 word2 "
     assert reply.message == {"role": "assistant", "content": reply.text}
+
+
+def test_a_fenced_reply_that_repeats_its_block_ends_after_the_first(
+    server: LLMServer, openai_settings: Settings
+) -> None:
+    block = "```shell\nls -l data | sort\n```\n"
+    content = "Let me check.\n" + "Checking again:\n".join([block] * 30)
+    server.add(text(content, pace=0.01))
+    seen, reply = run(LLM(openai_settings.replace(code_style="fenced")),
+                      should_stop=lambda: False)
+    assert not reply.stopped
+    assert reply.text == "Let me check.\n```shell\nls -l data | sort\n```"
+    assert [(call.language, call.code) for call in reply.calls] == [("shell", "ls -l data | sort")]
+    assert len(seen) < len(pieces(content)) // 10  # the stream was cut, not read to its end
 
 
 def test_should_stop_drops_a_half_written_tool_call(
