@@ -37,6 +37,7 @@ from assistant.llm.results import (
     framed,
     is_results_message,
     send_back,
+    without_echoes,
 )
 from assistant.peek import peek
 from assistant.peek import wanted as peek_wanted
@@ -192,10 +193,13 @@ class Session:
                 yield from self._end(reply.text, "interrupted")
                 return
             if not reply.calls:
-                doubt = state.answer.unconfirmed(reply.text)
+                words = without_echoes(reply.text, self.messages)
+                if words != reply.text:  # kept out of the history too: it would be copied
+                    self.messages[-1] = {"role": "assistant", "content": words}
+                doubt = state.answer.unconfirmed(words)
                 if doubt:
                     yield self._emit(Notice(doubt))
-                yield from self._end(reply.text, "answered")
+                yield from self._end(words, "answered")
                 return
             results, stop = yield from self._act(reply.calls, state)
             self._close_calls(reply.calls, results, text)
@@ -228,7 +232,7 @@ class Session:
         self.messages.append(reply.message)
         self._close_calls(reply.calls, [], seen.request)
         if not reply.calls and not echoed:
-            return reply.text
+            return without_echoes(reply.text, self.messages)
         return self._stand_in(seen)
 
     def _stand_in(self, seen: AnswerCheck) -> str:

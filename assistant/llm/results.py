@@ -151,18 +151,39 @@ def echoes(answer: str, messages: list[dict[str, Any]]) -> bool:
     """Whether `answer` repeats the loop's own words (the framing, a hint, a "Not run")
     from the results since the model last spoke: a small model answered "Not run: /lib/ is
     not the user's lib/ ..." to the user. Outputs and files quoted are the answer's to use."""
+    return _repeats(answer, _loop_words(messages, since=("assistant",)))
+
+
+def without_echoes(answer: str, messages: list[dict[str, Any]]) -> str:
+    """`answer` without the paragraphs that repeat the loop's words of this turn: a small
+    model began its last words with the check it had been told two replies before ("The
+    user asked for a figure …"). As it is when every paragraph does, or none."""
+    said = _loop_words(messages, since=("user",))
+    paragraphs = re.split(r"\n\s*\n", answer.strip())
+    kept = [part for part in paragraphs if not _repeats(part, said)]
+    return "\n\n".join(kept) if kept and len(kept) < len(paragraphs) else answer
+
+
+def _loop_words(messages: list[dict[str, Any]], since: tuple[str, ...]) -> list[str]:
+    """The clauses of the loop's own words in the results after the last message whose
+    role is in `since` (a user message that is not results: the turn's request)."""
     said: list[str] = []
     for message in reversed(messages):
-        if message.get("role") == "assistant":
+        role = message.get("role")
+        if role in since and not is_results_message(message):
             break
         content = message.get("content")
-        if message.get("role") == "tool" or is_results_message(message):
+        if role == "tool" or is_results_message(message):
             said.append(content if isinstance(content, str) else "")
     ours = REPORTED.sub("", UNTRUSTED.sub("", FENCED.sub("", "\n".join(said))))
-    said_parts = (part.strip().rstrip(".!?:;").lower()
-                  for part in re.split(r"(?<=[.!?:;])\s+|\n", ours))
-    answer = answer.lower()
-    return any(len(part) >= ECHOED and part in answer for part in said_parts)
+    parts = (part.strip().rstrip(".!?:;").lower()
+             for part in re.split(r"(?<=[.!?:;])\s+|\n", ours))
+    return [part for part in parts if len(part) >= ECHOED]
+
+
+def _repeats(text: str, said: list[str]) -> bool:
+    lowered = text.lower()
+    return any(part in lowered for part in said)
 
 
 def framed(code: str) -> bool:

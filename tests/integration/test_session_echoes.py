@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assistant.answers import MISSING_FILES
+from assistant.answers import MISSING_FILES, NO_FIGURE
 from assistant.events import TurnEnd
 from assistant.llm.placeholders import ROOTED
 from tests.support.llm_server import LLMServer, fenced, text
@@ -72,3 +72,19 @@ def test_an_echo_after_a_run_that_falls_short_is_told_what_is_missing(
     assert "checked against what ran" in notices(events)
     end = events[-1]
     assert isinstance(end, TurnEnd) and end.text == "inventory.json is not written yet."
+
+
+def test_a_final_answer_loses_the_paragraphs_that_repeat_what_the_loop_told(
+    server: LLMServer, work: Path
+) -> None:
+    (work / "numbers.txt").write_text("17\n1106\n")
+    code = "print(sum(int(n) for n in open('numbers.txt')))"
+    told_back = NO_FIGURE.format("tell me the sum")
+    server.add(fenced("python", code), text("The sum is printed above."),
+               fenced("python", "print('checked')"), text(f"{told_back}\n\nThe sum is 1123."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("add up the numbers in numbers.txt and tell me the sum"))
+    assert told(server, 2).endswith(told_back)
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.text == "The sum is 1123."
+    assert a.messages[-1] == {"role": "assistant", "content": "The sum is 1123."}

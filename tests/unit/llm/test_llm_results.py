@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from assistant.events import RunEnd
 from assistant.llm.reply import CodeCall
-from assistant.llm.results import describe_run, echoes, fenced_message, framed
+from assistant.llm.results import describe_run, echoes, fenced_message, framed, without_echoes
 
 REQUEST = "in which file under lib/ is the function parse_date defined?"
 NOT_RUN = ("Not run: /lib/ is not the user's lib/, which is in the working folder: use the "
@@ -58,3 +58,18 @@ def test_saying_what_a_run_changed_is_no_echo() -> None:
                           "Files in the working directory: modified emails.txt.")
     assert not echoes("Files in the working directory: modified emails.txt. Duplicates are "
                       "gone.", history(result))
+
+
+def test_paragraphs_repeating_the_turns_loop_words_are_left_out_of_an_answer() -> None:
+    turn = [*history(NOT_RUN), {"role": "assistant", "content": "```shell\nls lib/\n```"},
+            fenced_message([(CodeCall("c2", "shell", "ls lib/"), "dates.py")], REQUEST)]
+    assert not echoes(f"{NOT_RUN}\n\nIt is in lib/dates.py.", turn)  # said a reply before
+    assert without_echoes(f"{NOT_RUN}\n\nIt is in lib/dates.py.", turn) == (
+        "It is in lib/dates.py.")
+    assert without_echoes(NOT_RUN, turn) == NOT_RUN  # nothing else to say: as it is
+    assert without_echoes("It is in lib/dates.py.\n\nDone.", turn) == (
+        "It is in lib/dates.py.\n\nDone.")
+    asked = [*turn, {"role": "assistant", "content": "Done."},
+             {"role": "user", "content": "and where is slug defined?"}]
+    assert without_echoes(f"{NOT_RUN}\n\nIn lib/text.py.", asked) == (
+        f"{NOT_RUN}\n\nIn lib/text.py.")  # the loop's words of an earlier turn
