@@ -29,7 +29,7 @@ ABOUT_THIS_MACHINE = re.compile(
 )
 MAKES = re.compile(r"\b(write|save|create|make|generate|export|convert|produce|put|store|"
                    r"extract|copy|split|merge|combine)\b", re.IGNORECASE)
-CHANGES = re.compile(r"\b(change|set|update|replace|edit|modify|rename|add|append|insert|"
+CHANGES = re.compile(r"\b(change|set|update|replace|edit|modify|rename|add(?! up\b)|append|insert|"
                      r"remove|delete|drop|fix|sort|dedupe|dedup|clean|bump|increase|"
                      r"decrease|uppercase|lowercase)\b", re.IGNORECASE)
 # An answer that says the job was not done (bare "no" and "not" are too common to count:

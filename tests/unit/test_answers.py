@@ -173,6 +173,8 @@ def test_a_change_to_files_here_that_changed_nothing_is_sent_back(tmp_path: Path
     check.proposed("ls -l *.jpeg")
     check.ran("beach.jpeg\ncat.jpeg\n", NO_CHANGES)
     assert check.problem("The task is done.") == UNCHANGED.format("everything here")
+    summed = after_run("add up the numbers in the .txt files here", tmp_path, "1123\n")
+    assert summed.problem("The sum is 1123.") is None  # a sum, not a change
 
 
 def test_a_change_elsewhere_is_not_judged_by_the_working_folder(tmp_path: Path) -> None:
