@@ -39,6 +39,18 @@ def says_text(answer: str, *texts: str) -> str | None:
     return f"the answer does not mention {missing[0]!r}: {answer[:120]!r}" if missing else None
 
 
+def names_first(answer: str, right: str, files: dict[str, str]) -> str | None:
+    """The answer names `right` before any other file of `files`: an answer that lists
+    every file names the right one too."""
+    lowered = answer.lower()
+    found = {Path(name).name: lowered.find(Path(name).name.lower()) for name in files}
+    named = sorted((at, name) for name, at in found.items() if at >= 0)
+    if not named or named[0][1] != right:
+        first = named[0][1] if named else "no file"
+        return f"the answer names {first} first, not {right!r}: {answer[:120]!r}"
+    return None
+
+
 def read(folder: Path, name: str) -> str | None:
     path = folder / name
     return path.read_text(errors="replace") if path.is_file() else None

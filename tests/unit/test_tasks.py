@@ -104,6 +104,17 @@ def test_a_check_passes_when_done_by_hand_and_fails_when_not(
     assert problem and "\n" not in problem
 
 
+@pytest.mark.parametrize(("name", "careless"), [
+    ("largest_file", "The last run printed: ['medium.csv', 'small.txt', 'big.bin.txt']"),
+    ("find_fixme", "src/ holds main.py and cache.py."),
+    ("find_function", "lib/ holds __init__.py, text.py, dates.py and numbers.py."),
+])
+def test_an_answer_listing_every_file_does_not_pass_a_which_file_question(
+        name: str, careless: str, tmp_path: Path) -> None:
+    task = next(task for task in tasks_suite.TASKS if task["name"] == name)
+    assert task["check"](tmp_path, careless) is not None
+
+
 # Two requests as llama-cpp-python's server logs them (the second mostly from its cache).
 SERVER_LOG = """\
 llama_perf_context_print:        load time =    3116.85 ms
