@@ -73,8 +73,9 @@ def last_tool_result(server: LLMServer) -> str:
 def test_a_spoken_request_is_proposed_run_and_answered(running: DaemonProcess, llm: LLMServer,
                                                        pulse, speech) -> None:
     target = running.home / "reports.txt"
-    llm.add(tool_call("python", write_code(target), text="I will write the report file."),
-            text("The report file is written."))
+    code = write_code(target) + "\nprint('12 GB left')"  # the figure the request asks for
+    llm.add(tool_call("python", code, text="I will write the report file."),
+            text("The report file is written; 12 GB are left."))
     start = running.mark()
     asked = len(llm.chat_requests)
     xdotool("keydown", HOTKEY)
@@ -103,7 +104,8 @@ def test_a_spoken_request_is_proposed_run_and_answered(running: DaemonProcess, l
                                      "awaiting_approval", "running", "thinking", "speaking",
                                      "idle"]
     assert "written" in last_tool_result(llm)
-    assert "assistant daemon: answer The report file is written." in running.lines[ran:]
+    assert "assistant daemon: answer The report file is written; 12 GB are left." in (
+        running.lines[ran:])
     assert rms(monitor.audio()) > 0.01, "no speech reached the speaker"
 
     journal = Journal.in_dir(running.home / "data")
@@ -119,7 +121,7 @@ def test_a_spoken_request_is_proposed_run_and_answered(running: DaemonProcess, l
     approval = next(r for r in steps if r["kind"] == "approval")
     assert approval["approved"] and approval["decided_by"] == "user"
     assert next(r for r in steps if r["kind"] == "run_end")["exit_status"] == 0
-    assert steps[-1]["text"] == "The report file is written."
+    assert steps[-1]["text"] == "The report file is written; 12 GB are left."
 
 
 def test_cancel_runs_nothing_and_the_llm_is_told(running: DaemonProcess, llm: LLMServer) -> None:

@@ -41,8 +41,10 @@ def test_a_spoken_request_calls_an_mcp_tool_after_the_popup_says_run(
     home = tmp_path / "home"
     (home / "config").mkdir(parents=True)
     (home / "config" / "config.toml").write_text(config_toml({"notes": stdio_config(notes)}))
+    # Asked "how much space is left", the model gives no figure: told so once, it says the
+    # same again, and that answer stands.
     server.add(raw_tool_call('{"name": "old.txt"}', name="notes__delete_note"),
-               text("The old note is deleted."))
+               text("The old note is deleted."), text("The old note is deleted."))
     daemon = start_daemon(home, server.openai_url)
     try:
         daemon.wait_for("assistant daemon: ready", timeout=90)
