@@ -249,8 +249,8 @@ class Session:
         how a small model says it is done (asked again, it says it a third time, or runs
         the same code again): it stands, in the words of what ran, if the checks find
         nothing missing there."""
-        if (reply.calls or self._stop.is_set() or not state.echoes or not state.runs
-                or state.failed or not echoes(reply.text, self.messages)):
+        if (reply.calls or self._stop.is_set() or not state.echoes or not state.ran_well
+                or not echoes(reply.text, self.messages)):
             return reply
         words = self._stand_in(state.answer)
         if not words or not state.answer.passes(words):
@@ -277,7 +277,7 @@ class Session:
                   else echoes(reply.text, self.messages))
         if echoed and state.echoes < ECHOES_ASKED_AGAIN:
             state.echoes += 1  # left out: read back, the echo is what comes again
-            done = not reply.calls and state.runs > 0 and not state.failed
+            done = not reply.calls and state.ran_well
             doubt = state.answer.problem(self._stand_in(state.answer)) if done else None
             if doubt:  # what ran so far, taken as the answer, falls short: say how
                 return check_message(doubt), CHECKED

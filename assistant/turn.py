@@ -70,3 +70,8 @@ class TurnState:
     placeheld: int = 0  # times told that its code names a path not the user's
     stuck: bool = False  # the last reply repeated code or was sent back: the next is warmer
     repeats: Repeats = field(default_factory=Repeats)
+
+    @property
+    def ran_well(self) -> bool:
+        """Whether code ran in this turn and the last run succeeded."""
+        return self.runs > 0 and not self.failed
