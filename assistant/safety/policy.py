@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from assistant.choices import ApprovalMode, choices, one_of
-from assistant.events import Approval, Proposal
+from assistant.events import Approval, Decider, Proposal
 from assistant.safety.risk import Assessment, DenyRules, assess
 
 Approver = Callable[[Proposal], "Approval | bool"]
@@ -46,7 +46,8 @@ class Policy:
         self.deny = deny or DenyRules()
         self.protected = protected
         self.tools = tools
-        self._always: set[tuple[str, str]] = set()
+        # identical code allowed always, and who allowed it: a program's "always" stays its own
+        self._always: dict[tuple[str, str], Decider] = {}
 
     def assess(self, language: str, code: str) -> Assessment:
         """The static risk rating under this conversation's deny rules; a tool's own rating."""
@@ -71,8 +72,9 @@ class Policy:
             return self._no(proposal, "approval mode is never: code is proposed, not run")
         key = (proposal.language, proposal.code)
         if key in self._always and verdict.risk != "high":
-            return Approval(proposal.id, True, "user", proposal.code,
-                            reason="allowed always in this conversation")
+            return Approval(proposal.id, True, self._always[key], proposal.code,
+                            reason=f"allowed always in this conversation by the "
+                                   f"{self._always[key]}")
         if self.mode == "auto" and verdict.risk == "low":
             return Approval(proposal.id, True, "policy", proposal.code,
                             reason="auto-run is on and the risk is low")
@@ -97,7 +99,7 @@ class Policy:
             return self._no(proposal, f"{what} needs an explicit approval by the user "
                             f"(this came from the {answer.decided_by})")
         if answer.always and verdict.risk != "high" and not edited:
-            self._always.add(key)
+            self._always[key] = answer.decided_by
         return Approval(proposal.id, True, answer.decided_by, code, answer.always, answer.reason)
 
     @staticmethod
