@@ -4,6 +4,8 @@ Stdin and stdout carry the protocol, so the person approves elsewhere: in the po
 desktop, else on a terminal (`--tty`, default the controlling one). The server runs on a
 thread of its own; this thread belongs to the approver (Tk, or the terminal's prompt,
 which needs the main thread for Ctrl-C). Without a person to ask, every call is declined.
+Auto approval is never taken from the config: the client, not the person, writes the
+calls, so only an explicit `--approval auto` lets low-risk ones run unasked.
 """
 
 from __future__ import annotations
@@ -34,10 +36,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--tty", default="/dev/tty",
                         help="the terminal to ask on (default: the controlling terminal)")
     parser.add_argument("--approval", choices=choices(ApprovalMode),
-                        help="ask (default), auto (low risk runs unasked) or never")
+                        help="ask (default, whatever the config says), auto (low risk runs "
+                             "unasked) or never")
     parser.add_argument("--profile", help="a TOML profile from the config folder's profiles/")
     args = parser.parse_args(argv)
-    settings = load_settings({"approval": args.approval, "profile": args.profile})
+    settings = load_settings({"profile": args.profile})
+    settings = settings.replace(approval=args.approval or _asking(settings.approval))
 
     from assistant.tools.gate import Gate
     from assistant.tools.mcp_server import build
@@ -59,6 +63,12 @@ def main(argv: list[str]) -> int:
     gate = Gate(settings, lambda proposal: broker.call(terminal.approve, proposal),
                 terminal.show)
     return _serve(build(gate), gate, broker.serve, broker.stop)
+
+
+def _asking(configured: ApprovalMode) -> ApprovalMode:
+    """The mode without the flag: a client's calls always reach a person, so the config's
+    auto (meant for the person's own requests) becomes ask; its never stays never."""
+    return "never" if configured == "never" else "ask"
 
 
 def _serve(server: Any, gate: Any, hold: Callable[[], None] | None,

@@ -120,25 +120,61 @@ def test_a_call_waits_for_the_person_and_a_declined_one_runs_nothing(
 
 
 def test_computer_calls_are_proposed_as_code_and_a_high_risk_one_is_declined_unasked(
-    person: Person
+    person: Person, tmp_path: Path
 ) -> None:
-    """With approval never, no call runs: the client learns why, and nobody is asked."""
+    """With `--approval never`, no call runs: a high-risk one (a line added to the log-in
+    script) is declined as the others are, nobody is asked, and the file never appears."""
+    startup = tmp_path / ".bashrc"
 
     async def client() -> list[str]:
         parameters_never = parameters(person.path)
         parameters_never.args.extend(["--approval", "never"])
+        parameters_never.env = {**(parameters_never.env or {}), "HOME": str(tmp_path)}
         async with Client(parameters_never) as session:
             typed = await session.call_tool("computer_type", {"text": "héllo", "into": "Name"})
             clicked = await session.call_tool("computer_click", {"text": "Save", "index": 1})
-            return [typed.content[0].text, clicked.content[0].text]
+            risky = await session.call_tool(
+                "execute", {"language": "shell", "code": "echo 'touch ~/owned' >> ~/.bashrc"})
+            return [typed.content[0].text, clicked.content[0].text, risky.content[0].text]
 
-    typed, clicked = asyncio.run(client())
+    typed, clicked, risky = asyncio.run(client())
     assert typed.startswith("Not run: declined by the policy: approval mode is never")
     assert clicked.startswith("Not run")
+    assert risky.startswith("Not run: declined by the policy: approval mode is never")
+    assert not startup.exists()
     shown = person.shown()
     assert "computer.keyboard.write('héllo', into='Name')" in shown
     assert "computer.mouse.click('Save', index=1)" in shown
-    assert PROMPT not in person.seen
+    assert "~/.bashrc" in shown and "shell · risk high" in shown
+    assert PROMPT not in person.seen and b"Run this shell code?" not in person.seen
+
+
+def test_auto_approval_in_the_config_does_not_reach_the_clients_calls(
+    person: Person, tmp_path: Path
+) -> None:
+    """The person's `approval = "auto"` is for their own requests: a client's low-risk call
+    still waits for them, and runs only once they say yes."""
+    config = Path(os.environ["ASSISTANT_CONFIG_DIR"])
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "config.toml").write_text('approval = "auto"\n')
+    marker = tmp_path / "made-by-mcp"
+
+    async def client() -> tuple[bool, str]:
+        async with Client(parameters(person.path)) as session:
+            call = asyncio.ensure_future(session.call_tool(
+                "execute", {"language": "python",
+                            "code": f"open({str(marker)!r}, 'w').write('yes')"}))
+            await asyncio.to_thread(person.wait_for, PROMPT)
+            await asyncio.sleep(0.5)
+            waited = not call.done() and not marker.exists()
+            person.answer("y")
+            result = await asyncio.wait_for(call, 60)
+            return waited, result.content[0].text
+
+    waited, said = asyncio.run(client())
+    assert waited, "the call ran before the person answered"
+    assert said == "[exit status 0]" and marker.read_text() == "yes"
+    assert "python · risk low" in person.shown()
 
 
 def test_computer_view_returns_the_screen_when_allowed(person: Person, display: str) -> None:
