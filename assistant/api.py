@@ -80,6 +80,7 @@ class Assistant:
                 limits=Limits(settings.max_memory_mb, settings.max_processes,
                               settings.max_cpu_seconds, settings.max_run_output),
                 sandbox=self._sandbox(settings),
+                env_allow=settings.run_env_allow,
             )
             self.tools = Toolbox.from_settings(settings)
             self.notices += installed().problems  # plugins that failed to load: one line each

@@ -117,6 +117,9 @@ class Settings:
     sandbox: SandboxMode = "guard"
     sandbox_writable: tuple[str, ...] = ()
     sandbox_network: bool = True
+    # variables that hold secrets (*_API_KEY, *_TOKEN, *_SECRET, *PASSWORD, *_ACCESS_KEY)
+    # are not in runs' environments; the names listed here are let through all the same
+    run_env_allow: tuple[str, ...] = ()
     # the web page (`assistant serve`; the daemon too with serve = true): its port on
     # 127.0.0.1, and how many LLM calls (turns and decisions) its API may start a minute
     serve: bool = False
@@ -239,7 +242,8 @@ def _coerce(name: str, value: Any, where: str) -> Any:
     if kind is tuple:
         items = value.split(os.pathsep) if isinstance(value, str) else value
         if not isinstance(items, (list, tuple)) or not all(isinstance(i, str) for i in items):
-            raise ConfigError(f"{where}: {name} must be a list of folders, not {value!r}")
+            what = "names" if name == "run_env_allow" else "folders"
+            raise ConfigError(f"{where}: {name} must be a list of {what}, not {value!r}")
         return tuple(i for i in items if i)
     if kind is bool:
         return _flag(name, value, where)

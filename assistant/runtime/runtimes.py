@@ -12,7 +12,7 @@ import os
 import threading
 import time
 import weakref
-from collections.abc import Generator, Iterator
+from collections.abc import Collection, Generator, Iterator
 from types import TracebackType
 
 from assistant.events import Event, OutputChunk, RunEnd
@@ -20,6 +20,7 @@ from assistant.runtime.languages import LANGUAGES, Language, canonical_language,
 from assistant.runtime.process import RuntimeProcess
 from assistant.runtime.run import Run
 from assistant.runtime.sandbox import Sandbox, SandboxError
+from assistant.runtime.secrets import run_environment
 from assistant.runtime.watch import Limits
 
 
@@ -29,7 +30,8 @@ class Runtimes:
     `timeout` (seconds) and `max_output` (characters the LLM is shown) are the
     defaults for every run, and `limits` its memory, process, CPU and output caps;
     `cwd` and `env` are given to the processes as they start (`env` replaces the
-    environment, as with subprocess). With a `sandbox`, every process runs inside it,
+    environment, as with subprocess), without the variables that hold secrets but those
+    `env_allow` names (see secrets.py). With a `sandbox`, every process runs inside it,
     and where it cannot work every run is refused with the reason.
     """
 
@@ -41,6 +43,7 @@ class Runtimes:
         env: dict[str, str] | None = None,
         limits: Limits | None = None,
         sandbox: Sandbox | None = None,
+        env_allow: Collection[str] = (),
     ) -> None:
         self.timeout = timeout
         self.sandbox = sandbox
@@ -48,6 +51,7 @@ class Runtimes:
         self.max_output = max_output
         self.cwd = cwd
         self.env = env
+        self.env_allow = env_allow
         self._processes: dict[str, RuntimeProcess] = {}
         self._current: Run | None = None
         self._busy = threading.Lock()
@@ -172,7 +176,8 @@ class Runtimes:
             executable = spec.executable(self.env)
             if executable is None:
                 return None, ""
-            process = RuntimeProcess(spec, executable, self.cwd, self.env, self.sandbox)
+            env = run_environment(os.environ if self.env is None else self.env, self.env_allow)
+            process = RuntimeProcess(spec, executable, self.cwd, env, self.sandbox)
             self._processes[spec.name] = process
         return process, note
 

@@ -3,9 +3,11 @@
 Two strengths. The full sandbox (`sandbox = true`) mounts the whole file system read-only,
 with a private /tmp and /dev; only the chosen folders are writable, secrets in the home
 folder are hidden, and network off is a network namespace with only loopback. The guard
-(`sandbox = "guard"`, the default) changes nothing a run sees but one thing: in both, the
-assistant's own config, profiles, journal, code and Python environment are bound read-only
-on top, so no run can change them, whatever the risk check made of its code.
+(`sandbox = "guard"`, the default) changes nothing a run sees but the assistant's own: in
+both, its code and Python environment are bound read-only on top, and its config and data
+folders (config, profiles, journal, web token) are seen empty and read-only, but for the
+downloaded models, so no run can change them or read the secrets in them (secrets.py),
+whatever the risk check made of its code.
 
 Signals: the runtime's process group holds the bwrap monitor, bwrap's init (pid 1 of the
 sandbox's pid namespace) and the interpreter. The monitor would die of the SIGINT a run
@@ -22,20 +24,23 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from assistant.runtime.secrets import keyring_paths
 
 if TYPE_CHECKING:
     from assistant.config import Settings
 
 PACKAGE = "bubblewrap"
 HIDDEN = (
-    ".ssh", ".gnupg", ".aws", ".password-store", ".local/share/keyrings", ".mozilla",
+    ".ssh", ".gnupg", ".aws", ".password-store", ".mozilla",
     ".config/google-chrome", ".config/chromium", ".config/BraveSoftware", ".kube", ".docker",
     ".netrc", ".git-credentials", ".pgpass", ".pypirc",
 )
-"""Secrets in the home folder that a sandboxed run does not see (emptied, not removed)."""
+"""Secrets in the home folder that a sandboxed run does not see (emptied, not removed);
+the guard too hides the keyrings' files (secrets.keyring_paths)."""
 EXCHANGE_VARIABLES = ("ASSISTANT_VIEW_DIR",)
 """Variables naming folders the host and its runs share files through (screen views)."""
 _NAMESPACE_HINTS = ("namespace", "uid map")
@@ -50,11 +55,12 @@ class Sandbox:
     """How runtimes are wrapped in bubblewrap; one per conversation, checked once.
 
     `writable` folders (default: the runtime's working directory) are the only places a
-    run can write; `protected` paths stay read-only even inside them; `network` False
-    cuts the network off.
+    run can write; `protected` paths stay read-only even inside them; `hidden` folders
+    are seen empty and read-only, but for the `kept` paths in them (read-only);
+    `network` False cuts the network off.
     """
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - folders and switches, each named where it is passed
         self,
         writable: Sequence[str] = (),
         *,
@@ -62,12 +68,16 @@ class Sandbox:
         protected: Sequence[str] = (),
         bwrap: str | None = None,
         guard: bool = False,
+        hidden: Sequence[str] = (),
+        kept: Sequence[str] = (),
     ) -> None:
         self.guard = guard
         self.writable = ("/",) if guard else tuple(
             os.path.abspath(os.path.expanduser(p)) for p in writable)
         self.network = network
         self.protected = tuple(os.path.abspath(os.path.expanduser(p)) for p in protected)
+        self.hidden = tuple(os.path.abspath(os.path.expanduser(p)) for p in hidden)
+        self.kept = tuple(os.path.abspath(os.path.expanduser(p)) for p in kept)
         self.bwrap = bwrap if bwrap is not None else shutil.which("bwrap")
         self._env = shutil.which("env") or "/usr/bin/env"
         self._problem: str | None = None
@@ -77,12 +87,26 @@ class Sandbox:
     def from_settings(cls, settings: Settings) -> Sandbox | None:
         """The sandbox a Settings asks for (None for `sandbox = false`): its folders,
         network, and the assistant's own (config, profiles, journal, code, and the Python
-        environment it runs from)."""
+        environment it runs from), its config and data folders hidden but for the models."""
         if settings.sandbox == "off":
             return None
         guard = settings.sandbox == "guard"
         return cls(settings.sandbox_writable, network=settings.sandbox_network or guard,
-                   protected=(*settings.own_paths, *installation()), guard=guard)
+                   protected=(*settings.own_paths, *installation()), guard=guard,
+                   hidden=(str(settings.config_path), str(settings.data_path)),
+                   kept=(str(settings.models_path),))
+
+    @classmethod
+    def guard_for(cls, settings: Settings) -> Sandbox | None:
+        """The guard for the programs the assistant starts besides its runtimes (MCP
+        servers over stdio), whatever the runtimes' strength: they keep their own folders
+        and network. None for `sandbox = false` or where bubblewrap cannot work here."""
+        if settings.sandbox == "off":
+            return None
+        guard = cls(protected=(*settings.own_paths, *installation()), guard=True,
+                    hidden=(str(settings.config_path), str(settings.data_path)),
+                    kept=(str(settings.models_path),))
+        return None if guard.problem() else guard
 
     def interpreter_pid(self, monitor: int) -> int | None:
         """The interpreter under bwrap: its child, or with the full sandbox's process
@@ -147,15 +171,15 @@ class Sandbox:
             folder = (env or {}).get(name, "")
             if folder and os.path.isdir(folder):
                 options += ["--bind", folder, folder]
-        options += _hidden(Path.home())
-        options += self._own(writable)
+        options += _hidden(Path.home() / name for name in HIDDEN)
+        options += self._own(writable) + self._secrets()
         return [*options, "--chdir", cwd, "--", self._env, "--default-signal=INT", *argv]
 
     def _guarded(self, bwrap: str, argv: Sequence[str], cwd: str) -> list[str]:
         """Everything as it is, devices and processes included, but the assistant's own."""
         options = [self._env, "--ignore-signal=INT", bwrap, "--unshare-user",
                    "--die-with-parent", "--dev-bind", "/", "/"]
-        options += self._own(("/",))
+        options += self._own(("/",)) + self._secrets()
         return [*options, "--chdir", cwd, "--", self._env, "--default-signal=INT", *argv]
 
     def _own(self, writable: Sequence[str]) -> list[str]:
@@ -170,6 +194,21 @@ class Sandbox:
                 pins.update(_parents(path, writable))
         options = [o for pin in sorted(pins, key=len) for o in ("--bind", pin, pin)]
         return options + [o for path in self.protected for o in ("--ro-bind-try", path, path)]
+
+    def _secrets(self) -> list[str]:
+        """The hidden folders as empty read-only ones holding only the kept paths, and the
+        keyrings' files hidden. A folder, not a file, is covered: the web token made or
+        renamed into place while a runtime lives would show through a file's cover."""
+        options: list[str] = []
+        for folder in self.hidden:
+            if not os.path.isdir(folder):  # nothing in it to hide (the guard made its own)
+                continue
+            options += ["--tmpfs", folder]
+            for path in self.kept:
+                if _inside(path, [folder]):
+                    options += ["--ro-bind-try", path, path]
+            options += ["--remount-ro", folder]
+        return options + _hidden(keyring_paths())
 
     def _probe(self) -> str:
         fallback = "runs go on without it" if self.guard else "or run without --sandbox"
@@ -264,12 +303,12 @@ def _display_binds() -> list[str]:
     return binds
 
 
-def _hidden(home: Path) -> list[str]:
+def _hidden(paths: Iterable[Path]) -> list[str]:
     """Secret folders become empty ones, secret files /dev/null (a plain bind would make it
     unopenable: binds other than --dev-bind forbid device files)."""
     options: list[str] = []
-    for name in HIDDEN:
-        path = (home / name).resolve()  # a linked ~/.ssh is hidden where it really is
+    for given in paths:
+        path = given.resolve()  # a linked ~/.ssh is hidden where it really is
         if path.is_dir():
             options += ["--tmpfs", str(path)]
         elif path.is_file():

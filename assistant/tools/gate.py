@@ -43,7 +43,8 @@ class Gate:
             timeout=settings.timeout, max_output=settings.max_output,
             env=self.screen.runtime_env(None), sandbox=sandbox,
             limits=Limits(settings.max_memory_mb, settings.max_processes,
-                          settings.max_cpu_seconds, settings.max_run_output))
+                          settings.max_cpu_seconds, settings.max_run_output),
+            env_allow=settings.run_env_allow)
         self.policy = Policy(approver, mode=settings.approval, deny=DenyRules.parse(settings.deny),
                              protected=settings.own_paths)
         self.conversation_id = ""

@@ -3,19 +3,25 @@
 The connection lives in one task of the toolbox's loop, from the first need to close():
 the SDK's transports must be entered and left in the same task. Calls come from the
 synchronous loop; a server that dies fails the call in flight at once, not at its timeout.
+A server started over stdio runs under the guard, as runs do: it cannot change the
+assistant's own files nor read its secrets (runtime/sandbox.py, runtime/secrets.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
+import os
+import shutil
 import tempfile
 import time
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
+from assistant.runtime.sandbox import Sandbox
 from assistant.tools.background import Background
 from assistant.tools.servers import ServerConfig
 from assistant.tools.tool import Hints, Tool, rate
@@ -40,8 +46,10 @@ class Outcome:
 class MCPServer:
     """A server's connection and tools; `start()` once, `call()` any number of times."""
 
-    def __init__(self, config: ServerConfig, background: Background) -> None:
+    def __init__(self, config: ServerConfig, background: Background,
+                 sandbox: Sandbox | None = None) -> None:
         self.config = config
+        self.sandbox = sandbox  # the guard a stdio server runs under (None: none)
         self.tools: list[Tool] = []
         self._background = background
         self._client: Any = None
@@ -106,8 +114,11 @@ class MCPServer:
                     http = await stack.enter_async_context(_http_client(config.headers))
                     target = streamable_http_client(config.url, http_client=http)
                 if not config.url:
+                    argv = [config.command, *config.args]
+                    if self.sandbox is not None:
+                        argv = self.sandbox.command(self._found(argv), os.getcwd())
                     parameters = StdioServerParameters(
-                        command=config.command, args=list(config.args), env=config.env or None)
+                        command=argv[0], args=argv[1:], env=config.env or None)
                     target = stdio_client(parameters, errlog=self._errors)
                 client = await stack.enter_async_context(
                     Client(target, client_info=_client_info()))
@@ -123,6 +134,15 @@ class MCPServer:
         finally:
             self._client = None
             self._ended.set()
+
+    def _found(self, argv: list[str]) -> list[str]:
+        """`argv` with its program found here, as it would be without the guard (inside,
+        a missing one would be reported by the guard's own `env`, less clearly)."""
+        path = (self.config.env or {}).get("PATH") or os.environ.get("PATH")
+        program = shutil.which(argv[0], path=path)
+        if program is None:
+            raise FileNotFoundError(errno.ENOENT, "command not found", argv[0])
+        return [program, *argv[1:]]
 
     async def _list(self, client: Any) -> list[Tool]:
         found: list[Tool] = []

@@ -20,6 +20,7 @@ from assistant.config import Settings
 from assistant.events import Event, OutputChunk, RunEnd
 from assistant.llm.results import untrusted
 from assistant.runtime.limit import OutputLimit
+from assistant.runtime.sandbox import Sandbox
 from assistant.safety.risk import Assessment
 from assistant.tools.background import Background
 from assistant.tools.mcp_client import START_SECONDS, MCPServer, Outcome, ToolError
@@ -41,7 +42,7 @@ CALLING = ("Besides `execute` you may call the other tools you are given; each c
 class Toolbox:
     """The MCP servers and plugin tools of one conversation (no state shared between them)."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - two sources of tools, then keyword-only options
         self,
         servers: dict[str, ServerConfig] | None = None,
         plugin_tools: list[tuple[str, PluginTool]] | None = None,
@@ -49,12 +50,14 @@ class Toolbox:
         timeout: float = 120.0,
         max_output: int = 2800,
         offline: bool = False,
+        sandbox: Sandbox | None = None,
     ) -> None:
         self.timeout = timeout
+        self.sandbox = sandbox  # the guard stdio servers run under
         self.max_output = max_output
         self.offline = offline  # servers outside this machine and its network are not reached
         self._background = Background()
-        self._waiting = [MCPServer(config, self._background)
+        self._waiting = [MCPServer(config, self._background, sandbox)
                          for config in (servers or {}).values()]
         self._servers: dict[str, MCPServer] = {}
         self._functions: dict[str, PluginTool] = {}
@@ -73,7 +76,8 @@ class Toolbox:
         if not settings.mcp_servers and not plugin_tools:
             return None
         return cls(settings.mcp_servers, plugin_tools, timeout=settings.timeout,
-                   max_output=settings.max_output, offline=settings.offline)
+                   max_output=settings.max_output, offline=settings.offline,
+                   sandbox=Sandbox.guard_for(settings) if settings.mcp_servers else None)
 
     def start(self) -> list[str]:
         """Start the servers not started yet, side by side, and again those that stopped
@@ -82,7 +86,7 @@ class Toolbox:
             if not server.running:
                 server.close()
                 del self._servers[name]
-                self._waiting.append(MCPServer(server.config, self._background))
+                self._waiting.append(MCPServer(server.config, self._background, self.sandbox))
         problems = []
         if self.offline:
             from assistant.llm.local import is_local_address

@@ -1,5 +1,6 @@
 """The guard, the default: runs see and change the system as without it, but never the
-assistant's own config, profiles, journal or code, whatever the risk check made of them."""
+assistant's own config, profiles, journal or code, whatever the risk check made of them,
+and they see its config and data folders empty but for the models."""
 
 from __future__ import annotations
 
@@ -53,7 +54,9 @@ def test_own_files_are_read_only_and_everything_else_is_as_it_was(work: Path) ->
         end = run(runtimes, "python", program)
         shell = run(runtimes, "shell", "echo $$ > pid.txt; id -u")
     assert "CHANGED" not in end.output and "MOVED" not in end.output
-    assert end.output.count("refused Read-only file system") == 3
+    # The config folder is seen empty: its profiles folder is not even there.
+    assert end.output.count("refused Read-only file system") == 2
+    assert end.output.count("refused No such file or directory") == 1
     assert end.output.count("stayed") == 2
     assert "parent seen True" in end.output  # the same processes: no namespace of its own
     assert (work / "notes").read_text() == "written"
@@ -72,3 +75,23 @@ def test_interrupt_and_limits_reach_the_guarded_interpreter(work: Path) -> None:
         after = run(runtimes, "python", "print('next run', 6 * 7)")
     assert slow.timed_out
     assert "next run 42" in after.output
+
+
+def test_the_config_and_data_folders_are_seen_empty_but_for_the_models(work: Path) -> None:
+    """What the folders hold (a key in the config, the web token) is not there for a run,
+    even when the token is made or replaced while the runtime lives on."""
+    settings = guard_settings(work)
+    config, data = settings.config_path, settings.data_path
+    (config / "config.toml").write_text('api_key = "sk-in-the-config-0123456789"\n')
+    (settings.models_path / "voice").mkdir(parents=True)
+    (settings.models_path / "voice" / "model.onnx").write_text("weights")
+    look = (f"import os; print(sorted(os.listdir({str(config)!r})), "
+            f"sorted(os.listdir({str(data)!r})), "
+            f"open({str(settings.models_path / 'voice' / 'model.onnx')!r}).read()); "
+            f"print(os.path.exists({str(data / 'web-token')!r}))")
+    with Runtimes(timeout=20, cwd=str(work), sandbox=Sandbox.from_settings(settings)) as rt:
+        before = run(rt, "python", look)
+        (data / "web-token").write_text("the-web-token-made-later\n")
+        after = run(rt, "python", look)
+    assert before.output == "[] ['models'] weights\nFalse\n"
+    assert after.output == before.output
