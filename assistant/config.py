@@ -120,8 +120,11 @@ class Settings:
     # variables that hold secrets (*_API_KEY, *_TOKEN, *_SECRET, *PASSWORD, *_ACCESS_KEY)
     # are not in runs' environments; the names listed here are let through all the same
     run_env_allow: tuple[str, ...] = ()
+    # LLM calls (each request to the model, several in a turn) in any minute, all
+    # conversations of one running assistant together (0 = no limit)
+    llm_calls_per_minute: int = 0
     # the web page (`assistant serve`; the daemon too with serve = true): its port on
-    # 127.0.0.1, and how many LLM calls (turns and decisions) its API may start a minute
+    # 127.0.0.1, and the LLM calls a minute while it is served (the stricter limit holds)
     serve: bool = False
     serve_port: int = 8421
     serve_llm_calls_per_minute: int = 30

@@ -94,6 +94,7 @@ def address(args: argparse.Namespace, port: int) -> str:
 
 def serve(settings: Settings, args: argparse.Namespace) -> int:
     from assistant.journal import Journal, JournalError
+    from assistant.llm.rate import shared
     from assistant.web.app import make_app
     from assistant.web.conversations import Conversations
     from assistant.web.live import Hub
@@ -117,7 +118,7 @@ def serve(settings: Settings, args: argparse.Namespace) -> int:
     turns = Conversations(settings, hub)
     tls = bool(args.tls_cert)
     app = make_app(hub, turns, journal, token=tokens, hosts=(args.host,), tls=tls,
-                   per_minute=settings.serve_llm_calls_per_minute)
+                   calls=shared(settings.data_path, settings.serve_llm_calls_per_minute))
     server = Server(app, sock, tls_cert=args.tls_cert, tls_key=args.tls_key)
     def stop(*_: object) -> None:
         """From a signal: the hub's lock may be held by this very thread, so the turns are

@@ -104,6 +104,7 @@ def serve(daemon: Daemon, log: Callable[[str], None]) -> Callable[[], None] | No
     """Serve the page on 127.0.0.1:serve_port beside the daemon, or say why not; returns
     what stops it."""
     from assistant.journal import Journal, JournalError
+    from assistant.llm.rate import shared
     from assistant.web.app import make_app
     from assistant.web.server import Server, bind
     from assistant.web.token import TokenFile
@@ -121,7 +122,7 @@ def serve(daemon: Daemon, log: Callable[[str], None]) -> Callable[[], None] | No
     web = DaemonWeb(daemon, hub)
     daemon.watchers.append(web)
     app = make_app(hub, web, journal, token=TokenFile(settings.data_path),
-                   per_minute=settings.serve_llm_calls_per_minute)
+                   calls=shared(settings.data_path, settings.serve_llm_calls_per_minute))
     server = Server(app, sock)
     thread = server.start()
     log(f"assistant daemon: web page on http://127.0.0.1:{server.port}/ (`assistant serve "

@@ -13,7 +13,7 @@ from typing import Any
 
 from assistant.config import Settings
 from assistant.events import CodeDraft
-from assistant.llm import context, errors, fenced, local, ollama, tools
+from assistant.llm import context, errors, fenced, local, ollama, rate, tools
 from assistant.llm.backend import Backend, InProcess, ReplyStream
 from assistant.llm.pump import Stopped, pumped
 from assistant.llm.reply import CodeCall, LLMError, Reply
@@ -47,6 +47,7 @@ class LLM:
         self.settings = settings
         self.offer = offer  # tools besides `execute` (MCP servers, plugins)
         self.backend = backend or InProcess()  # where litellm runs
+        self.calls = rate.shared(settings.data_path, settings.llm_calls_per_minute)
         self._uses_tools: bool | None = None
         self._windows: dict[str, int] = {}
         self._tool_tokens: int | None = None
@@ -87,10 +88,12 @@ class LLM:
         then the Reply as the last item. `temperature` replaces the setting's for this reply.
 
         A failure is retried (twice, briefly) only when it is an overload or
-        server fault and nothing has been shown yet; otherwise it is an LLMError.
+        server fault and nothing has been shown yet; otherwise it is an LLMError. Each
+        reply is one call against the limit on LLM calls (rate.py), refused once it is hit.
         """
         if not self.settings.model:
             raise LLMError(NO_MODEL)
+        self.calls.take()
         if self.settings.offline:
             try:
                 local.check_local(self.settings)

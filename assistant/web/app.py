@@ -9,17 +9,15 @@
     GET  /api/conversations/{id}          one conversation, every recorded step
 
 Settings cannot be changed here. A decision names the sha256 of the code it was shown; any
-other code gets 409 and nothing runs. Turns and decisions each start an LLM call, and are
-limited to `serve_llm_calls_per_minute` (see CallLimit).
+other code gets 409 and nothing runs. A new turn is refused (429) while the limit on LLM
+calls is reached (assistant.llm.rate, which the LLM adapter counts every call against).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import threading
 import time
-from collections import deque
 from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any, Protocol
@@ -30,6 +28,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from assistant.journal import Journal, JournalError
+from assistant.llm.rate import CallRate
 from assistant.web.guard import CALLER, Guard
 from assistant.web.live import Busy, Conflict, Hub, LiveTurn, page_decision
 from assistant.web.render import as_data, code_css, sse
@@ -44,36 +43,6 @@ class Driver(Protocol):
 
     def start(self, text: str, conversation_id: str = "") -> LiveTurn: ...
     def interrupt(self, turn: LiveTurn) -> bool: ...
-
-
-class CallLimit:
-    """At most `per_minute` LLM calls started through the API in any 60 s (0: no limit).
-
-    A turn is refused when the window is full; a decision is only counted: it sends its
-    turn back to the LLM, but a person must always be able to answer a waiting proposal.
-    """
-
-    def __init__(self, per_minute: int) -> None:
-        self.per_minute = per_minute
-        self._times: deque[float] = deque()
-        self._lock = threading.Lock()
-
-    def wait_s(self) -> float:
-        """0 and counted when a call may start now, else the seconds until one may."""
-        if not self.per_minute:
-            return 0.0
-        now = time.monotonic()
-        with self._lock:
-            while self._times and now - self._times[0] >= 60:
-                self._times.popleft()
-            if len(self._times) >= self.per_minute:
-                return 60 - (now - self._times[0])
-            self._times.append(now)
-            return 0.0
-
-    def note(self) -> None:
-        with self._lock:
-            self._times.append(time.monotonic())
 
 
 def error(status: int, why: str, **headers: str) -> JSONResponse:
@@ -93,7 +62,7 @@ async def body_of(request: Request) -> dict[str, Any]:
 class Api:
     """The handlers; each reaches the turns through the hub and the driver."""
 
-    def __init__(self, hub: Hub, driver: Driver, journal: Journal, limit: CallLimit) -> None:
+    def __init__(self, hub: Hub, driver: Driver, journal: Journal, limit: CallRate) -> None:
         self.hub = hub
         self.driver = driver
         self.journal = journal
@@ -189,7 +158,6 @@ class Api:
                 await asyncio.sleep(0.005)
             except Conflict as exc:
                 return error(409, str(exc))
-        self.limit.note()  # the turn goes back to the LLM; never refused, so one can decline
         verdict = await _verdict(turn, proposal_id)
         return JSONResponse(verdict or {"accepted": proposal_id}, status_code=200 if verdict
                             else 202)
@@ -240,7 +208,8 @@ def _asset(name: str) -> bytes:
 
 def make_app(  # noqa: PLR0913 - three parts, then keyword-only options
         hub: Hub, driver: Driver, journal: Journal, *, token: TokenFile,
-        hosts: tuple[str, ...] = (), tls: bool = False, per_minute: int = 0) -> Guard:
-    """The app behind its guard; `hosts` are the names it answers to besides loopback."""
-    api = Api(hub, driver, journal, CallLimit(per_minute))
+        hosts: tuple[str, ...] = (), tls: bool = False, calls: CallRate | None = None) -> Guard:
+    """The app behind its guard; `hosts` are the names it answers to besides loopback;
+    `calls` is the limit on LLM calls the turns it starts count against."""
+    api = Api(hub, driver, journal, calls or CallRate())
     return Guard(Starlette(routes=api.routes()), token=token, hosts=hosts, tls=tls)

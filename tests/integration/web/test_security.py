@@ -182,6 +182,9 @@ def test_the_token_never_reaches_the_journal_or_the_log(served: Served, server: 
 
 
 def test_the_llm_calls_per_minute_are_limited(server: LLMServer, tmp_path: Path) -> None:
+    """Every call to the model counts, the one after a decision too: once the minute's
+    calls are used, a new turn is refused and a turn going back to the model ends in one
+    line that says when to ask again."""
     server.add(tool_call("shell", "echo waiting"), text("Second."), text("Declined."))
     running = serve(server, tmp_path, env={"ASSISTANT_SERVE_LLM_CALLS_PER_MINUTE": "2"})
     try:
@@ -195,7 +198,9 @@ def test_the_llm_calls_per_minute_are_limited(server: LLMServer, tmp_path: Path)
         reply = running.request("POST", f"/api/proposals/{proposal['id']}/decision",
                                 {"approved": False, "sha256": digest(proposal["code"])})
         assert reply.status == 200
-        assert running.events(first)[-1]["text"] == "Declined."
+        said = [e.get("text", "") for e in running.events(first)]
+        assert any("2 LLM calls in a minute is the limit" in str(t) for t in said), said
+        assert len(server.chat_requests) == 2  # the third call never reached the model
         assert running.request("POST", "/api/turns", {"text": "four"}).status == 429
     finally:
         stop(running)
