@@ -69,9 +69,11 @@ def test_blocked_never_runs_and_high_risk_is_asked_even_with_yes(
 def test_canary_key_never_reaches_journal_or_errors(
     server: LLMServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The key is in the environment and on the command line; a run prints it and the
-    provider's error message repeats it. None of it reaches the journal, the LLM or stderr."""
+    """The key is in the environment and on the command line; a run that is let have it
+    (run_env_allow) prints it and the provider's error message repeats it. None of it
+    reaches the journal, the LLM or stderr."""
     monkeypatch.setenv("OPENAI_API_KEY", CANARY)
+    monkeypatch.setenv("ASSISTANT_RUN_ENV_ALLOW", "OPENAI_API_KEY")
     server.add(
         tool_call("python", "import os\nprint('key is', os.environ['OPENAI_API_KEY'])"),
         error(400, f"invalid request made with key {CANARY}"),

@@ -53,8 +53,10 @@ def test_approval_auto_runs_low_risk_unasked_and_a_printed_key_is_masked_on_scre
     server: LLMServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """No terminal to ask, so only `--approval auto` lets it run; the run prints the canary
-    key in two pieces, and the screen shows it masked."""
+    key (let into its environment by run_env_allow) in two pieces, and the screen shows it
+    masked."""
     monkeypatch.setenv("OPENAI_API_KEY", CANARY)
+    monkeypatch.setenv("ASSISTANT_RUN_ENV_ALLOW", "OPENAI_API_KEY")
     slow_print = ("import sys, time, os\nkey = os.environ['OPENAI_API_KEY']\n"
                   "sys.stdout.write('key is ' + key[:9]); sys.stdout.flush(); time.sleep(0.3)\n"
                   "print(key[9:] + ' end')")
