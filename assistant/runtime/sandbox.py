@@ -103,10 +103,8 @@ class Sandbox:
         and network. None for `sandbox = false` or where bubblewrap cannot work here."""
         if settings.sandbox == "off":
             return None
-        guard = cls(protected=(*settings.own_paths, *installation()), guard=True,
-                    hidden=(str(settings.config_path), str(settings.data_path)),
-                    kept=(str(settings.models_path),))
-        return None if guard.problem() else guard
+        guard = cls.from_settings(settings.replace(sandbox="guard"))
+        return None if guard is None or guard.problem() else guard
 
     def interpreter_pid(self, monitor: int) -> int | None:
         """The interpreter under bwrap: its child, or with the full sandbox's process
@@ -201,7 +199,7 @@ class Sandbox:
         renamed into place while a runtime lives would show through a file's cover."""
         options: list[str] = []
         for folder in self.hidden:
-            if not os.path.isdir(folder):  # nothing in it to hide (the guard made its own)
+            if not os.path.isdir(folder):  # a folder that is not there hides nothing
                 continue
             options += ["--tmpfs", folder]
             for path in self.kept:
