@@ -6,8 +6,8 @@ side by side, on the same local llama.cpp server and model.
     .venv/bin/python scripts/tasks.py --report /tmp/tasks-1.5b.json /tmp/tasks-0.5b.json \
         --markdown docs/benchmarks.md --chart docs/tasks.png
 
-Each task (tasks_suite.py; the blind ones in tasks_blind.py, tasks_fresh.py,
-tasks_unseen.py and tasks_heldout.py) runs in a fresh folder with its files, in a separate
+Each task (data in benchmarks/tasks/<suite>.yaml, loaded by tasks_suite.py for `own` and
+tasks_<suite>.py for the blind ones) runs in a fresh folder with its files, in a separate
 process per system (tasks_run.py), stopped at 120 s; its check reads the folder and the
 final answer. The incumbent is installed into .bench/ as `scripts/bench.py --peers` does.
 Results: pass rate, median and worst task time, and tokens counted by the server, per

@@ -181,3 +181,24 @@ def test_each_blind_suite_passes_its_own_self_test(module: str, tmp_path: Path) 
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert re.search(r"\b0 (failure\(s\)|failed)$", done.stdout.strip())
+
+
+@pytest.mark.parametrize(("check", "error"), [
+    ("answer_number: {value: 3, tol: 0}",
+     "task 'count', check 1 (answer_number): unknown field 'tol'"),
+    ("answer_count: 3", "task 'count', check 1: unknown kind 'answer_count'"),
+    ("file_equals: {path: a.txt}", "task 'count', check 1 (file_equals): missing field 'text'"),
+])
+def test_a_suite_file_that_breaks_the_format_is_refused_in_one_line(
+        check: str, error: str, tmp_path: Path) -> None:
+    import tasks_data
+
+    path = tmp_path / "mine.yaml"
+    path.write_text("reading: {numbers: commas, mentions: substring, text: exact, "
+                    "decode: replace, lines: splitlines}\n"
+                    f"tasks:\n- name: count\n  request: how many?\n  files: {{}}\n"
+                    f"  checks:\n  - {check}\n")
+    with pytest.raises(tasks_data.SuiteError) as refused:
+        tasks_data.load(path)
+    assert str(refused.value).startswith(f"{path}: {error}")
+    assert "\n" not in str(refused.value)

@@ -1,0 +1,207 @@
+"""The task suites as data: loading benchmarks/tasks/<suite>.yaml, checking its shape, and
+the self-test every suite passes (see benchmarks/tasks/README.md for the format).
+
+A loaded task is the dict the runner takes: `name`, `request`, `files` and
+`check(folder, answer)`, which returns None when the job is done, else one line saying
+what is wrong; its checks are the suite's data, judged by the kinds in tasks_checks.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+from tasks_checks import KINDS, READINGS, Context, Reading
+
+FOLDER = Path(__file__).resolve().parent.parent / "benchmarks" / "tasks"
+TASK_FIELDS = {"name": str, "request": str, "files": dict, "checks": list,
+               "solution": dict, "careless": list}
+ATTEMPT_FIELDS = {"code", "answer"}
+
+Check = Callable[[Path, str], "str | None"]
+
+
+class SuiteError(ValueError):
+    """A suite file that does not follow the format; the message is one line."""
+
+
+def path_of(suite: str) -> Path:
+    return FOLDER / f"{suite}.yaml"
+
+
+def names() -> list[str]:
+    """The suites present, by file name."""
+    return sorted(p.stem for p in FOLDER.glob("*.yaml"))
+
+
+def load(suite: str | Path) -> list[dict[str, Any]]:
+    """The suite's tasks (by name, or a file), each with its `check`; SuiteError names the
+    file, task and field."""
+    path = suite if isinstance(suite, Path) else path_of(suite)
+    where = str(path.relative_to(FOLDER.parent.parent)) if path.is_relative_to(
+        FOLDER.parent.parent) else str(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SuiteError(f"{where}: cannot be read: {exc.strerror}") from exc
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f" at line {mark.line + 1}" if mark else ""
+        raise SuiteError(f"{where}: not valid YAML{line}: "
+                         f"{getattr(exc, 'problem', exc)}") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("tasks"), list):
+        raise SuiteError(f"{where}: needs a mapping with a `tasks` list")
+    reading = reading_of(where, data.get("reading"))
+    tasks = [task_of(where, index, entry, reading) for index, entry in enumerate(data["tasks"])]
+    seen: set[str] = set()
+    for task in tasks:
+        if task["name"] in seen:
+            raise SuiteError(f"{where}: task {task['name']!r}: the name is used twice")
+        seen.add(task["name"])
+    return tasks
+
+
+def reading_of(where: str, given: Any) -> Reading:
+    if not isinstance(given, dict) or set(given) != set(READINGS):
+        raise SuiteError(f"{where}: `reading` needs exactly {', '.join(READINGS)}")
+    for key, value in given.items():
+        if value not in READINGS[key]:
+            raise SuiteError(f"{where}: reading.{key} is {value!r}, not one of "
+                             f"{', '.join(READINGS[key])}")
+    return Reading(**given)
+
+
+def task_of(where: str, index: int, entry: Any, reading: Reading) -> dict[str, Any]:
+    if not isinstance(entry, dict):
+        raise SuiteError(f"{where}: task {index + 1} is not a mapping")
+    label = f"{where}: task {entry.get('name', index + 1)!r}"
+    for field in ("name", "request", "files", "checks"):
+        if field not in entry:
+            raise SuiteError(f"{label}: missing field {field!r}")
+    for field, value in entry.items():
+        if field not in TASK_FIELDS:
+            raise SuiteError(f"{label}: unknown field {field!r} "
+                             f"(allowed: {', '.join(TASK_FIELDS)})")
+        if not isinstance(value, TASK_FIELDS[field]):
+            raise SuiteError(f"{label}: {field} must be a {TASK_FIELDS[field].__name__}")
+    bad = [k for k, v in entry["files"].items() if not isinstance(k, str) or
+           not isinstance(v, str)]
+    if bad:
+        raise SuiteError(f"{label}: files: {bad[0]!r} must map a path to its text")
+    if not entry["checks"]:
+        raise SuiteError(f"{label}: checks is empty (a task that cannot fail measures nothing)")
+    checks = [check_of(f"{label}, check {n + 1}", spec)
+              for n, spec in enumerate(entry["checks"])]
+    for n, attempt in enumerate([entry.get("solution", {}), *entry.get("careless", [])]):
+        what = "solution" if n == 0 else f"careless {n}"
+        if not isinstance(attempt, dict) or set(attempt) - ATTEMPT_FIELDS:
+            raise SuiteError(f"{label}: {what} may have only code and answer")
+    files = entry["files"]
+    return {"name": entry["name"], "request": entry["request"], "files": files,
+            "check": judge(checks, files, reading), "solution": entry.get("solution"),
+            "careless": entry.get("careless", [])}
+
+
+def check_of(label: str, spec: Any) -> tuple[str, dict[str, Any]]:
+    """(kind, arguments) of one check written as {kind: arguments}, its fields checked."""
+    if not isinstance(spec, dict) or len(spec) != 1:
+        raise SuiteError(f"{label}: write a check as {{kind: arguments}}")
+    kind, args = next(iter(spec.items()))
+    if kind not in KINDS:
+        raise SuiteError(f"{label}: unknown kind {kind!r} (known: {', '.join(KINDS)})")
+    rule = KINDS[kind]
+    if not isinstance(args, dict):
+        if not rule.bare and args is not True:
+            raise SuiteError(f"{label} ({kind}): arguments must be a mapping")
+        args = {rule.bare: args} if rule.bare else {}
+    if rule.bare == "paths" and isinstance(args.get("paths"), str):
+        args = {**args, "paths": [args["paths"]]}
+    label = f"{label} ({kind})"
+    missing = [f for f in rule.required if f not in args]
+    if missing:
+        raise SuiteError(f"{label}: missing field {missing[0]!r}")
+    unknown = [f for f in args if f not in rule.required + rule.optional + rule.one_of]
+    if unknown:
+        raise SuiteError(f"{label}: unknown field {unknown[0]!r} (allowed: "
+                         f"{', '.join(rule.required + rule.optional)})")
+    if rule.one_of and not any(f in args for f in rule.one_of):
+        raise SuiteError(f"{label}: needs one of {', '.join(rule.one_of)}")
+    return kind, args
+
+
+def judge(checks: list[tuple[str, dict[str, Any]]], files: dict[str, str],
+          reading: Reading) -> Check:
+    """The task's check: the first problem any of its checks finds, else None."""
+    def check(folder: Path, answer: str) -> str | None:
+        context = Context(folder, answer or "", files, reading)
+        for kind, args in checks:
+            try:
+                problem = KINDS[kind].check(context, args)
+            except Exception as exc:  # a check that breaks on odd output fails the task
+                problem = f"{kind} could not judge: {type(exc).__name__}: {exc}"
+            if problem:
+                return problem
+        return None
+    return check
+
+
+# --- the self-test ----------------------------------------------------------------------
+
+def lay_out(folder: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def attempt(task: dict[str, Any], done: dict[str, Any], folder: Path) -> str:
+    """Do an attempt (the solution or a careless one) in `folder`; its final answer: the
+    attempt's `answer`, else the `answer` its code set."""
+    lay_out(folder, task["files"])
+    scope: dict[str, Any] = {"folder": folder}
+    if "code" in done:
+        exec(compile(done["code"], f"<{task['name']}>", "exec"), scope)
+    return str(done["answer"] if "answer" in done else scope["answer"])
+
+
+def verdicts(task: dict[str, Any], scratch: Path) -> dict[str, str | None]:
+    """The check's verdict on the untouched folder with no answer, the solution and each
+    careless attempt (None: passed)."""
+    found: dict[str, str | None] = {}
+    untouched = scratch / "untouched"
+    lay_out(untouched, task["files"])
+    found["untouched"] = task["check"](untouched, "")
+    tries = [("solution", task["solution"])] if task["solution"] else []
+    tries += [(f"careless {n + 1}", c) for n, c in enumerate(task["careless"])]
+    for label, done in tries:
+        folder = scratch / re.sub(r"\W", "-", label)
+        try:
+            answer = attempt(task, done, folder)
+        except Exception as exc:
+            found[label] = f"the attempt broke: {type(exc).__name__}: {exc}"
+            continue
+        found[label] = task["check"](folder, answer)
+    return found
+
+
+def self_test(suite: str) -> int:
+    """Every check fails on the untouched folder and on each careless attempt, and passes
+    on the solution; prints a line per task and the count of failures."""
+    tasks = load(suite)
+    failures = 0
+    for task in tasks:
+        with tempfile.TemporaryDirectory(prefix="task-") as scratch:
+            found = verdicts(task, Path(scratch))
+        problems = [f"passes the {label}" for label, v in found.items()
+                    if v is None and label != "solution"]
+        if "solution" in found and found["solution"] is not None:
+            problems.append(f"fails the solution: {found['solution']}")
+        failures += bool(problems)
+        print(f"{'FAIL' if problems else 'ok  '} {task['name']}"
+              + (": " + "; ".join(problems) if problems else ""))
+    print(f"{len(tasks)} tasks, {len(tasks) - failures} passed, {failures} failed")
+    return failures
