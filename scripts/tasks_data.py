@@ -21,6 +21,7 @@ FOLDER = Path(__file__).resolve().parent.parent / "benchmarks" / "tasks"
 TASK_FIELDS = {"name": str, "request": str, "files": dict, "checks": list,
                "solution": dict, "careless": list}
 ATTEMPT_FIELDS = {"code", "answer"}
+LISTS = ("paths", "words")  # fields that take a list; one item may be written bare
 
 Check = Callable[[Path, str], "str | None"]
 
@@ -118,8 +119,8 @@ def check_of(label: str, spec: Any) -> tuple[str, dict[str, Any]]:
         if not rule.bare and args is not True:
             raise SuiteError(f"{label} ({kind}): arguments must be a mapping")
         args = {rule.bare: args} if rule.bare else {}
-    if rule.bare == "paths" and isinstance(args.get("paths"), str):
-        args = {**args, "paths": [args["paths"]]}
+    if rule.bare in LISTS and isinstance(args.get(rule.bare), str):
+        args = {**args, rule.bare: [args[rule.bare]]}
     label = f"{label} ({kind})"
     missing = [f for f in rule.required if f not in args]
     if missing:
@@ -152,6 +153,7 @@ def judge(checks: list[tuple[str, dict[str, Any]]], files: dict[str, str],
 # --- the self-test ----------------------------------------------------------------------
 
 def lay_out(folder: Path, files: dict[str, str]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         path = folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
