@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from tasks_checks import KINDS, READINGS, Context, Reading
+from tasks_checks import KINDS
+from tasks_reading import READINGS, Context, Reading
 
 FOLDER = Path(__file__).resolve().parent.parent / "benchmarks" / "tasks"
 TASK_FIELDS = {"name": str, "request": str, "files": dict, "checks": list,

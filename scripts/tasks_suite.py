@@ -5,7 +5,7 @@ data, Node.js and the machine. The job done by hand for each is in tests/unit/te
 from __future__ import annotations
 
 import tasks_data
-from tasks_checks import node_version
+from tasks_reading import node_version
 
 TASKS = tasks_data.load("own")
 
