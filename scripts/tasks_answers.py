@@ -22,7 +22,7 @@ def answer_mentions(c: Context, a: dict[str, Any]) -> str | None:
     """Each of `words` (a word, or a list of which any one will do) is mentioned; with
     `anywhere`, inside other words too whatever the suite's reading; with `short_version`,
     a release like 6.1.0-18-amd64 may be given as 6.1.0."""
-    words = [FACTS[a["fact"]]()] if "fact" in a else a["words"]
+    words = [FACTS[a["fact"]]()] if "fact" in a else a["words"]  # a fact may give aliases
     for word in words:
         aliases = word if isinstance(word, list) else [word]
         if any(c.mentions(alias, a.get("plural", False)) for alias in aliases):
@@ -38,10 +38,11 @@ def answer_mentions(c: Context, a: dict[str, Any]) -> str | None:
 
 
 def answer_names_first(c: Context, a: dict[str, Any]) -> str | None:
-    """The answer names `name` before any other file of the task: an answer that lists
-    every file names the right one too."""
+    """The answer names `name` before any other of `among` (default: the base names of the
+    task's files): an answer that lists every file names the right one too."""
     lowered = c.answer.lower()
-    found = {Path(n).name: lowered.find(Path(n).name.lower()) for n in c.files}
+    among = a.get("among", [Path(n).name for n in c.files])
+    found = {n: lowered.find(n.lower()) for n in among}
     named = sorted((at, n) for n, at in found.items() if at >= 0)
     if not named or named[0][1] != a["name"]:
         first = named[0][1] if named else "no file"
@@ -56,10 +57,16 @@ def answer_lists_at_most(c: Context, a: dict[str, Any]) -> str | None:
 
 
 def answer_omits(c: Context, a: dict[str, Any]) -> str | None:
-    """None of `words` (each a word or a list of aliases) is mentioned, unless the answer
-    matches `unless` (it says they are not what was asked)."""
+    """None of `words` (each a word or a list of aliases) is mentioned (`word_bounds`: as a
+    regex word, whatever the suite's reading), unless the answer matches `unless` (it says
+    they are not what was asked)."""
+    def mentioned(word: str) -> bool:
+        if a.get("word_bounds"):
+            return re.search(rf"\b{word}\b", c.answer.lower()) is not None
+        return c.mentions(word)
+
     named = [w for w in a["words"]
-             if any(c.mentions(alias) for alias in (w if isinstance(w, list) else [w]))]
+             if any(mentioned(alias) for alias in (w if isinstance(w, list) else [w]))]
     unless = a.get("unless")
     if named and not (unless and re.search(unless, c.answer.lower().replace("\u2019", "'"))):
         return f"the answer wrongly includes {named[0]}"

@@ -99,6 +99,46 @@ def dated_copy(c: Context, a: dict[str, Any]) -> str | None:
     return f"no copy of {a['path']} with today's date in its name"
 
 
+def folder_holds(c: Context, a: dict[str, Any]) -> str | None:
+    """The folder holds these files, their names matched case aside, with their text."""
+    folder = c.folder / a["folder"]
+    if not folder.is_dir():
+        return f"no folder {a['folder']}"
+    inside = {p.name.lower(): p for p in folder.iterdir() if p.is_file()}
+    for name, text in a["files"].items():
+        path = inside.get(name.lower())
+        if path is None:
+            return f"{name} is not in {a['folder']}/"
+        if not c.same(c.read(str(path.relative_to(c.folder))), text, a.get("compare", "")):
+            return f"{a['folder']}/{path.name} has the wrong content"
+    return None
+
+
+def folder_lacks(c: Context, a: dict[str, Any]) -> str | None:
+    """None of these names (case aside) is a file in the folder."""
+    folder = c.folder / a["folder"]
+    inside = {p.name.lower() for p in folder.iterdir() if p.is_file()} if folder.is_dir() else set()
+    there = [n for n in a["names"] if n.lower() in inside]
+    return f"{there[0]} should not be in {a['folder']}/" if there else None
+
+
+def file_mentions(c: Context, a: dict[str, Any]) -> str | None:
+    """The file's text (case aside) holds each of `words` and none of `none_of`; with
+    `one_per_line`, no line holds two of `words`."""
+    text = c.read(a["path"])
+    if text is None:
+        return f"{a['path']} is missing"
+    low = text.lower()
+    missing = [w for w in a["words"] if w not in low]
+    wrong = [w for w in a.get("none_of", []) if w in low]
+    if missing or wrong:
+        return f"{a['path']} lacks {missing} or holds {wrong}"
+    if a.get("one_per_line") and any(sum(w in line.lower() for w in a["words"]) > 1
+                                     for line in c.lines(text)):
+        return f"{a['path']} puts several on one line"
+    return None
+
+
 def unchanged(c: Context, a: dict[str, Any]) -> str | None:
     return next((f"{name} was changed or removed" for name, text in c.files.items()
                  if not c.same(c.read(name), text)), None)
@@ -253,12 +293,13 @@ def csv_numbers(c: Context, a: dict[str, Any]) -> str | None:
 
 def csv_rows(c: Context, a: dict[str, Any]) -> str | None:
     """The header (case aside, unless `exact_header`) and then exactly these rows, in any
-    order (unless `ordered`), blanks aside."""
+    order (unless `ordered`), blanks aside; rows of blank cells are skipped (unless
+    `keep_blank_rows`)."""
     text = c.read(a["path"])
     if text is None:
         return f"{a['path']} is missing"
     rows = [[cell.strip() for cell in row] for row in csv.reader(io.StringIO(text))
-            if any(cell.strip() for cell in row)]
+            if any(row if a.get("keep_blank_rows") else (cell.strip() for cell in row))]
     if not rows or (rows[0] if a.get("exact_header")
                     else [h.lower() for h in rows[0]]) != a["header"]:
         return f"{a['path']} does not start with the header {a['header']}"
@@ -304,12 +345,24 @@ def ini(c: Context, a: dict[str, Any]) -> str | None:
             got = parser.get(section, key, fallback=None)
             if got is None or got.strip() != want:
                 return f"[{section}] {key} is {got!r}, not {want!r}"
+    if "sections" in a and parser.sections() != a["sections"]:
+        return f"{a['path']} has the sections {parser.sections()}"
     return None
 
 
-def archive_files(path: Path, by_path: bool) -> list[tuple[str, str]]:
-    """(base name, text) of each entry of a .zip (its text unread), or of each regular file
-    of a .tar.gz (by its path, without a leading ./ or /, if `by_path`), in archive order."""
+def member_name(name: str, a: dict[str, Any]) -> str:
+    """How a .tar.gz member is named: its base name; its path without a leading ./ or /
+    (`by_path`); or its path below the first folder named `relative_to`."""
+    if "relative_to" in a:
+        name = re.sub(r"^(?:\./)+", "", name).strip("/")
+        mark = f"/{a['relative_to']}/"
+        return ("/" + name).split(mark, 1)[1] if mark in "/" + name else name
+    return name.lstrip("./") if a.get("by_path") else PurePosixPath(name).name
+
+
+def archive_files(path: Path, a: dict[str, Any]) -> list[tuple[str, str]]:
+    """(name, text) of each entry of a .zip (base names, text unread), or of each regular
+    file of a .tar.gz (named by member_name), in archive order."""
     if path.suffix == ".zip":
         with zipfile.ZipFile(path) as archive:
             return [(Path(n).name, "") for n in archive.namelist()]
@@ -319,8 +372,7 @@ def archive_files(path: Path, by_path: bool) -> list[tuple[str, str]]:
             if member.isfile():
                 data = archive.extractfile(member)
                 text = data.read().decode("utf-8", "replace") if data else ""
-                name = member.name.lstrip("./") if by_path else PurePosixPath(member.name).name
-                found.append((name, text))
+                found.append((member_name(member.name, a), text))
     return found
 
 
@@ -332,7 +384,7 @@ def archive(c: Context, a: dict[str, Any]) -> str | None:
     if not path.is_file():
         return f"{a['path']} is missing"
     try:
-        found = archive_files(path, a.get("by_path", False))
+        found = archive_files(path, a)
     except (zipfile.BadZipFile, tarfile.TarError, OSError, EOFError) as exc:
         return f"{a['path']} is not a readable archive: {exc}"
     names = sorted(name for name, _ in found)
@@ -342,7 +394,7 @@ def archive(c: Context, a: dict[str, Any]) -> str | None:
     for name, text in a.get("contains", {}).items():
         inner = name.removeprefix(a.get("prefix_optional", ""))
         hit = [n for n in texts if n in (name, inner)]
-        if not hit or not c.same(texts[hit[0]], text):
+        if not hit or not c.same(texts[hit[0]], text, a.get("compare", "")):
             return f"{a['path']} lacks {name} with its content"
     return None
 
@@ -387,6 +439,9 @@ KINDS: dict[str, Kind] = {
     "sorted_into": Kind(sorted_into, ("path", "folder_contains", "text")),
     "folders_named": Kind(folders_named, ("containing", "count")),
     "keeps_one_of": Kind(keeps_one_of, ("paths", "text")),
+    "folder_holds": Kind(folder_holds, ("folder", "files"), ("compare",)),
+    "folder_lacks": Kind(folder_lacks, ("folder", "names")),
+    "file_mentions": Kind(file_mentions, ("path", "words"), ("none_of", "one_per_line")),
     "dated_copy": Kind(dated_copy, ("path", "text")),
     "file_equals": Kind(file_equals, ("path", "text"), ("compare",)),
     "unchanged": Kind(unchanged, ()),
@@ -401,10 +456,12 @@ KINDS: dict[str, Kind] = {
     "json_records": Kind(json_records, ("path", "keys", "rows"), ("loose", "strict_keys")),
     "csv_column": Kind(csv_column, ("path", "column", "values"), ("header",)),
     "csv_numbers": Kind(csv_numbers, ("path", "key", "column", "values"), ("tolerance",)),
-    "csv_rows": Kind(csv_rows, ("path", "header", "rows"), ("exact_header", "ordered")),
+    "csv_rows": Kind(csv_rows, ("path", "header", "rows"), ("exact_header", "ordered",
+                                                           "keep_blank_rows")),
     "markdown_table": Kind(markdown_table, ("path", "header", "rows")),
-    "ini": Kind(ini, ("path", "values")),
-    "archive": Kind(archive, ("path",), ("members", "contains", "by_path", "prefix_optional"),
+    "ini": Kind(ini, ("path", "values"), ("sections",)),
+    "archive": Kind(archive, ("path",), ("members", "contains", "by_path", "relative_to",
+                                         "prefix_optional", "compare"),
                     one_of=("members", "contains")),
     "program": Kind(program, ("run",), ("prints", "prints_number", "exit_zero", "needs",
                                         "timeout")),
@@ -413,7 +470,7 @@ KINDS: dict[str, Kind] = {
     "answer_mentions": Kind(answer_mentions, (), ("words", "fact", "plural", "anywhere",
                                                   "short_version"),
                             bare="words", one_of=("words", "fact")),
-    "answer_names_first": Kind(answer_names_first, ("name",), bare="name"),
+    "answer_names_first": Kind(answer_names_first, ("name",), ("among",), bare="name"),
     "answer_lists_at_most": Kind(answer_lists_at_most, ("words", "count"), ("plural",)),
-    "answer_omits": Kind(answer_omits, ("words",), ("unless",)),
+    "answer_omits": Kind(answer_omits, ("words",), ("unless", "word_bounds")),
 }

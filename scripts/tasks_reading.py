@@ -22,12 +22,14 @@ from typing import Any
 READINGS: dict[str, tuple[str, ...]] = {
     # "1,234.5" as 1234.5, commas anywhere between digits; thousands separators
     # (, space _ ' and no-break space) before each group of three digits; or commas in
-    # whole groups of three only, a whole number up to twenty also in words ("five")
-    "numbers": ("commas", "separators", "grouped"),
+    # whole groups of three only, a whole number up to twenty also in words ("five"); or
+    # commas before a last group of three dropped, and every number word up to twenty
+    "numbers": ("commas", "separators", "grouped", "words"),
     # a word is mentioned anywhere (case aside), or only as a whole token (optionally plural)
     "mentions": ("substring", "token"),
-    # files compare byte for byte, or up to line endings and trailing blanks
-    "text": ("exact", "trimmed"),
+    # files compare byte for byte, up to line endings and trailing blanks, or up to
+    # trailing blanks only
+    "text": ("exact", "trimmed", "rstripped"),
     # undecodable bytes are replaced, or the file counts as unreadable
     "decode": ("replace", "strict"),
     # lines split as str.splitlines after a strip, or at "\n" only (CRLF as LF)
@@ -73,6 +75,8 @@ class Context:
         compare = compare or self.reading.text
         if compare == "stripped":
             return found.strip() == text.strip()
+        if compare == "rstripped":
+            return found.rstrip() == text.rstrip()
         if compare == "trimmed":
             return found.replace("\r\n", "\n").rstrip() == text.replace("\r\n", "\n").rstrip()
         return found == text
@@ -89,6 +93,11 @@ class Context:
     def numbers(self, text: str) -> list[float]:
         if self.reading.numbers == "commas":
             found = [t.replace(",", "") for t in re.findall(r"-?\d[\d,]*(?:\.\d+)?", text)]
+        elif self.reading.numbers == "words":
+            plain = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text or "")
+            found = re.findall(r"\d+(?:\.\d+)?", plain)
+            found += [str(NUMBER_WORDS.index(w)) for w in re.findall(r"[a-z]+", plain.lower())
+                      if w in NUMBER_WORDS]
         elif self.reading.numbers == "grouped":
             found = [m.replace(",", "") for m in re.findall(
                 r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d)", text or "")]
@@ -137,6 +146,8 @@ FACTS: dict[str, Callable[[], Any]] = {
     "cpu_count": lambda: [float(os.cpu_count() or 0)],
     "usable_cpus": usable_cpus,
     "hostname": socket.gethostname,
+    # the full name or the part before the first dot, either will do
+    "hostnames": lambda: [socket.gethostname().lower(), socket.gethostname().split(".")[0].lower()],
     "kernel_release": platform.release,
     "node_version": node_version,
 }
