@@ -7,6 +7,8 @@ Run with the project's venv, from any directory (run directly, it switches to th
     .venv/bin/python scripts/bench.py --peers --markdown docs/benchmarks.md \
         --chart docs/benchmarks.png
 
+`--quick` measures only the figures that take seconds (QUICK in bench_registry.py), with
+fewer repetitions; the others are null with the reason, for the full run to measure.
 `--peers` also measures the incumbent, open-interpreter, in its own venv (.bench/, made
 on first use; see bench_peers.py) and prints ours/theirs ratios beside the targets.
 
@@ -40,8 +42,10 @@ from bench_figures import desktop_display  # importing it registers the area fig
 from bench_registry import (
     FIGURE_NAMES,
     FIGURES,
+    FULL_RUN,
     LIMITS,
     NOT_BUILT,
+    QUICK,
     ROOT,
     VENV_BIN,
     Bench,
@@ -186,11 +190,16 @@ def _on_alarm(signum: int, frame: FrameType | None) -> None:
     raise TimeoutError("took longer than its time limit")
 
 
+def left_to_full_run(bench: Bench, name: str, only: set[str] | None) -> bool:
+    """--quick measures the figures in QUICK; one named in --only is measured all the same."""
+    return bench.quick and only is None and name not in QUICK
+
+
 def measure_all(
     bench: Bench, only: set[str] | None = None
 ) -> tuple[dict[str, float | None], dict[str, str], list[str]]:
-    """Every figure (or those in `only`): its value or None, the reasons for the Nones,
-    and those that failed."""
+    """Every figure (or those in `only`; with --quick, those in QUICK unless named in
+    `only`): its value or None, the reasons for the Nones, and those that failed."""
     values: dict[str, float | None] = {}
     reasons: dict[str, str] = {}
     failed: list[str] = []
@@ -199,6 +208,9 @@ def measure_all(
         if only is not None and name not in only:
             continue
         values[name] = None
+        if left_to_full_run(bench, name, only):
+            reasons[name] = FULL_RUN
+            continue
         measure = FIGURES.get(name)
         if measure is None:
             reasons[name] = NOT_BUILT
@@ -221,7 +233,8 @@ def measure_all(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument("--quick", action="store_true",
+                        help="fewer repetitions, and only the figures that take seconds")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures here")
     parser.add_argument("--only", metavar="NAMES", help="measure only these (comma-separated)")
     parser.add_argument("--peers", action="store_true",
@@ -273,9 +286,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown:
         runs = ("ours N = 20 for help, runs, turn and screenshot, 7 for clicks (the others as "
                 "set in scripts/bench.py); theirs N = 5 for --help, 20 for runs, 3 for clicks"
-                if not args.quick else "--quick: ours N = 3–10 (1 for speech timings, the "
-                "embedded model and its task; 3 for clicks and voice turns); "
-                "theirs N = 3 for --help, 10 for runs, 1 for clicks")
+                if not args.quick else "--quick: only the figures that take seconds, ours "
+                "N = 3–10; theirs N = 3 for --help, 10 for runs, 1 for clicks")
         runs += (f"; load average (1 min) {load_at_start:.1f} at the start and "
                  f"{os.getloadavg()[0]:.1f} at the end, on {os.cpu_count()} cores")
         args.markdown.parent.mkdir(parents=True, exist_ok=True)

@@ -58,6 +58,24 @@ FIGURE_NAMES = [
 ]
 
 
+# What --quick measures: the figures that take seconds. The others (real-time speech, the
+# daemon and its voice turns, the embedded model, the browser, OCR, the accessibility
+# tree, an MCP server) take tens of seconds each to start or run on a loaded machine and
+# are left to the full run. A figure added to FIGURE_NAMES is full-run only until listed.
+QUICK = {
+    "help_s",
+    "run_python_ms",
+    "run_shell_ms",
+    "run_js_ms",
+    "turn_overhead_ms",
+    "risk_check_ms",
+    "risk_recall",
+    "risk_false_alarm_pct",
+    "screenshot_ms",
+}
+FULL_RUN = "measured by the full run only (scripts/bench.py without --quick)"
+
+
 class NotMeasurable(Exception):
     """The figure has no meaning here yet (a part or a tool is missing); not a failure."""
 

@@ -38,3 +38,16 @@ def test_unknown_figures_and_a_chart_without_peers_are_refused() -> None:
     done = run_bench("--chart", "x.png")
     assert done.returncode == 2
     assert "add --peers" in done.stderr
+
+
+def test_quick_leaves_the_slow_figures_to_the_full_run_unless_named() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import bench
+    from bench_registry import FIGURE_NAMES, QUICK, Bench
+
+    quick = Bench(quick=True)
+    assert set(FIGURE_NAMES) > QUICK
+    assert not bench.left_to_full_run(quick, "turn_overhead_ms", None)
+    assert bench.left_to_full_run(quick, "voice_turn_overhead_ms", None)
+    assert not bench.left_to_full_run(quick, "voice_turn_overhead_ms", {"voice_turn_overhead_ms"})
+    assert not bench.left_to_full_run(Bench(quick=False), "voice_turn_overhead_ms", None)
