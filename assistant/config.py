@@ -30,7 +30,7 @@ from assistant.choices import (
     one_of,
 )
 from assistant.safety.risk import DEFAULT_DENY, DenyRules
-from assistant.tools.servers import ServerConfig, parse_servers
+from assistant.tools.servers import PluginRules, ServerConfig, parse_plugin_rules, parse_servers
 
 APP = "assistant"
 ENV_PREFIX = "ASSISTANT_"
@@ -130,6 +130,9 @@ class Settings:
     serve_llm_calls_per_minute: int = 30
     # tools: MCP servers by name ([mcp_servers.NAME] tables; profiles add to them)
     mcp_servers: dict[str, ServerConfig] = field(default_factory=dict)
+    # plugins' tools re-rated or denied, as a server's: [plugin_tools.NAME] risk/deny, and
+    # [plugin_tools.NAME.tools.TOOL] for one tool
+    plugin_tools: dict[str, PluginRules] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def replace(self, **changes: Any) -> Settings:
@@ -231,9 +234,9 @@ def _coerce(name: str, value: Any, where: str) -> Any:
         return _flag(name, value, where)
     if get_origin(_HINTS[name]) is Literal:
         return _choice(name, value, where)
-    if name == "mcp_servers":
+    if name in ("mcp_servers", "plugin_tools"):
         try:
-            return parse_servers(value, where)
+            return (parse_servers if name == "mcp_servers" else parse_plugin_rules)(value, where)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
     kind = type(getattr(Settings(), name))
@@ -285,7 +288,7 @@ def _apply_table(values: dict[str, Any], table: dict[str, Any], source: Path) ->
             known = ", ".join(sorted(n for n in _FIELDS if n not in _PATH_KEYS))
             raise ConfigError(f"{source}: unknown setting {key!r} (known: {known})")
         coerced = _coerce(name, value, str(source))
-        if name == "mcp_servers":  # a profile's servers join those of config.toml
+        if name in ("mcp_servers", "plugin_tools"):  # a profile's join those of config.toml
             coerced = {**values.get(name, {}), **coerced}
         values[name] = coerced
 

@@ -1,5 +1,6 @@
 """Findings about files, the same whichever language reaches them: writes (system, start-up,
-keys, the assistant's own) and deletions (wide folders, every file under any folder, the rest)."""
+keys, the assistant's own), deletions (wide folders, every file under any folder, the rest)
+and moves (judged by where the files end up)."""
 
 from __future__ import annotations
 
@@ -70,3 +71,31 @@ def delete_findings(
         else:
             found.append(Finding("delete", "medium", part, "deletes files"))
     return found
+
+
+def moved_away(sources: list[str], target: str, part: str) -> list[Finding]:
+    """A move judged by where the files end up: within home they are only moved; into
+    nothing, or the whole of a wide folder out of home (another disk, a system or scratch
+    folder, a place known only at run time), they are lost to the user."""
+    wide = [s for s in sources if paths.is_wide(s)]
+    if paths.normalise(target) == "/dev/null":
+        return [Finding("wide-delete" if wide else "delete", "high", part,
+                        "moves files into nothing, away for good")]
+    if wide and paths.is_out_of_reach(target):
+        return [Finding("wide-delete", "high", part,
+                        f"moves all of {wide[0]} out of the home folder, to {target}")]
+    return []
+
+
+def own_read(targets: list[str], part: str, protected: tuple[str, ...]) -> list[Finding]:
+    """The assistant's own files read: a whole folder of them may hold its web token; its
+    settings may hold an API key (the token itself is a secret, said above)."""
+    own = [t for t in targets if paths.is_protected(t, protected)]
+    if any(t.endswith("*") or paths.normalise(t) in {paths.normalise(p) for p in protected}
+           for t in own):
+        return [Finding("secrets", "high", part, "reads every file of the assistant's own, "
+                        "its web token among them")]
+    if own:
+        return [Finding("secrets", "medium", part,
+                        "reads the assistant's own files (its settings may hold an API key)")]
+    return []

@@ -7,7 +7,7 @@ depend on it and on each other in one direction only.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 Level = Literal["low", "medium", "high", "blocked"]
@@ -35,15 +35,21 @@ Nested = Callable[[str, str, "Scope"], list[Finding]]
 @dataclass
 class Scope:
     """What a checker is given besides the code: the assistant's own paths, where the
-    names of the commands the code would start are collected, and the reader of code in
-    another language found inside it (`python3 -c`, `os.system`, `execSync`)."""
+    names of the commands the code would start are collected, the reader of code in
+    another language found inside it (`python3 -c`, `os.system`, `execSync`), and the
+    folder the code starts in when code around it changed folder first ("" = unknown)."""
 
     protected: tuple[str, ...] = ()
     seen: set[str] | None = None
     nested: Nested | None = None
+    cwd: str = ""
 
     def inner(self, code: str, language: str) -> list[Finding]:
         return self.nested(code, language, self) if self.nested is not None else []
+
+    def at(self, cwd: str) -> Scope:
+        """This scope for code started in another folder."""
+        return self if cwd == self.cwd else replace(self, cwd=cwd)
 
     def saw(self, command: str) -> None:
         if self.seen is not None:

@@ -7,8 +7,9 @@ by the path they are given, with `os.homedir()` and `process.env.HOME` read as `
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from assistant.safety import paths, shell_risk
+from assistant.safety import desktop, paths, shell_risk
 from assistant.safety.files import delete_findings, write_findings
 from assistant.safety.findings import Finding, Scope
 
@@ -60,6 +61,15 @@ EACH = re.compile(rf"\[\s*((?:{STRING}\s*,?\s*)+)\]\s*\.(?:forEach|map)\(\s*\(?\
 HOME_FOLDERS = re.compile(r"['\"`](?:Documents|Pictures|Videos|Music|Desktop|Downloads)['\"`]"
                           r"\s*,\s*['\"`](?:Documents|Pictures|Videos|Music|Desktop|Downloads)")
 FUNCTION = re.compile(r"\bfunction\s+([A-Za-z_$][\w$]*)\s*\(\s*([A-Za-z_$][\w$]*)")
+CHDIR = re.compile(rf"\bprocess\.chdir\s*\(\s*({ARG})\)")
+CHILD_CWD = re.compile(rf"\bcwd\s*:\s*({ARG})")
+ENV_NAME = re.compile(r"process\.env(?:\.([A-Za-z_$][\w$]*)|\[\s*['\"`]([^'\"`]+)['\"`]\s*\])"
+                      r"|\{([^{}]*)\}\s*=\s*process\.env\b")
+KEYRING = re.compile(r"\b(?:getPassword|findCredentials|findPassword)\s*\(")
+DESKTOP = re.compile(rf"\b(typeString|typeStringDelayed|keyboard\.type|keyTap|keyToggle|pressKey"
+                     rf"|moveMouse|moveMouseSmooth|mouseClick|dragMouse|scrollMouse|mouseToggle"
+                     rf"|leftClick|rightClick|doubleClick)\s*\(\s*({ARG})?")
+"""robotjs and nut.js: typing, keys and the mouse."""
 
 
 def _strip_comments(code: str) -> str:
@@ -134,12 +144,22 @@ def check(  # noqa: C901 - independent pattern checks read top to bottom, each o
     for match in LISTING.finditer(code):  # an entry's name stands for every entry
         known[match.group(1) or match.group(4)] = "'*'"
     network = NETWORK.search(code)
-    found: list[Finding] = []
+    folders = [(m.start(), value(m.group(1), known)) for m in CHDIR.finditer(code)]
+
+    def at(position: int, path: str = "") -> str:
+        """The folder at `position`, after the process.chdir calls before it; `path` in it."""
+        cwd = scope.cwd
+        for start, folder in folders:
+            cwd = paths.within(cwd, folder) if start < position else cwd
+        return paths.within(cwd, path) if path else cwd
+
+    found: list[Finding] = _desktop(code, known, scope) + _environment(code)
     downloaded: set[str] = set()
     for match in FS_WRITE.finditer(code):
         plain = match.group(1).startswith(("writeFile", "appendFile", "createWriteStream",
                                            "truncate"))
-        target = value(match.group(2) if plain else (match.group(3) or ""), known)
+        target = at(match.start(), value(match.group(2) if plain else (match.group(3) or ""),
+                                         known))
         found += write_findings(target, match.group(0), protected)
         if network:  # what is written beside a fetch may be what was fetched
             downloaded.add(target.lstrip("./"))
@@ -153,7 +173,10 @@ def check(  # noqa: C901 - independent pattern checks read top to bottom, each o
             found.append(Finding("dynamic", "medium", match.group(0),
                                  "runs a command built at run time"))
         else:
-            found += shell_risk.check(command, scope, downloaded)
+            option = CHILD_CWD.search(code, match.end(), match.end() + 300)
+            folder = at(match.start(), value(option.group(1), known)) if option else at(
+                match.start())
+            found += shell_risk.check(command, scope.at(folder), downloaded)
     home = HOME_FOLDERS.search(code)
     if home and "'~'" in code:  # a list of home folders, deleted
         for match in FS_DELETE.finditer(code):
@@ -162,11 +185,12 @@ def check(  # noqa: C901 - independent pattern checks read top to bottom, each o
                                      f"deletes home folders ({home[0]}...)"))
     for match in FS_DELETE.finditer(code):
         args = ["-r"] if match.group(3) else []
-        target = value(match.group(2), known).replace(paths.UNKNOWN, "<var>")
+        target = at(match.start(), value(match.group(2), known)).replace(paths.UNKNOWN, "<var>")
         found += delete_findings("rm", [*args, target], match.group(0), protected)
     for match in OPEN.finditer(code):
         if match.group(2) != "r":
-            found += write_findings(value(match.group(1), known), match.group(0), protected)
+            found += write_findings(at(match.start(), value(match.group(1), known)),
+                                    match.group(0), protected)
     for match in FS_CHMOD.finditer(code):
         target = value(match.group(2), known)
         if paths.is_everything_under(target):
@@ -175,7 +199,7 @@ def check(  # noqa: C901 - independent pattern checks read top to bottom, each o
         if paths.is_system(target) or paths.is_wide(target):
             found.append(Finding("privilege", "high", match.group(0),
                                  "changes permissions of system paths"))
-    found += _data(code, known, network)
+    found += _data(code, known, network, at)
     found += _runs(code, known, network, downloaded, scope)
     for loop in LOOP.finditer(code):
         body = code[loop.end() : loop.end() + 400]
@@ -195,10 +219,12 @@ def _weight(path: str) -> int:
     return 2 * paths.is_wide(path) + paths.is_system(path) + len(shell_risk.check(path, Scope()))
 
 
-def _data(code: str, known: dict[str, str], network: re.Match[str] | None) -> list[Finding]:
+def _data(code: str, known: dict[str, str], network: re.Match[str] | None,
+          at: Callable[[int, str], str]) -> list[Finding]:
     """Secrets, the environment and the user's own files: read, and maybe sent away."""
-    reads = [(m.group(0), value(m.group(2), known)) for m in FS_READ.finditer(code)]
+    reads = [(m.group(0), at(m.start(), value(m.group(2), known))) for m in FS_READ.finditer(code)]
     secret = next((part for part, path in reads if paths.is_secret(path)), "")
+    secret = secret or next((m.group(0) for m in KEYRING.finditer(code)), "")
     personal = next((part for part, path in reads if paths.normalise(path).startswith("~/")), "")
     env = ENV_DUMP.search(code)
     sending = SENDING.search(code)
@@ -217,6 +243,35 @@ def _data(code: str, known: dict[str, str], network: re.Match[str] | None) -> li
                         "collects API keys and tokens from the environment" if kept else
                         "reads every environment variable, API keys included")]
     return []
+
+
+def _environment(code: str) -> list[Finding]:
+    """An API key or token read from the environment by name (`process.env.OPENAI_API_KEY`)."""
+    for match in ENV_NAME.finditer(code):
+        names = [match.group(1) or match.group(2) or "",
+                 *re.findall(r"[A-Za-z_$][\w$]*", match.group(3) or "")]
+        secret = next((n for n in names if paths.is_secret_variable(n)), "")
+        if secret:
+            return [Finding("secrets", "high", match.group(0),
+                            f"reads {secret}, an API key or token, from the environment")]
+    return []
+
+
+def _desktop(code: str, known: dict[str, str], scope: Scope) -> list[Finding]:
+    """robotjs and nut.js: acting needs a person; typed text is checked as terminal input."""
+    typist = desktop.Typist()
+    found: list[Finding] = []
+    for match in DESKTOP.finditer(code):
+        call, given = match.group(1), value(match.group(2) or "''", known)
+        if call in ("typeString", "typeStringDelayed", "keyboard.type"):
+            typist.text(given)
+            found.append(Finding("desktop", "medium", match.group(0), desktop.WHY["type"]))
+        elif call in ("keyTap", "keyToggle", "pressKey"):
+            typist.keys([given])
+            found.append(Finding("desktop", "medium", match.group(0), desktop.WHY["keys"]))
+        else:
+            found.append(Finding("desktop", "medium", match.group(0), desktop.WHY["act"]))
+    return found + typist.findings(scope)
 
 
 def _runs(code: str, known: dict[str, str], network: re.Match[str] | None,

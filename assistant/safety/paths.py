@@ -9,6 +9,7 @@ every file under it (a recursive listing in a loop).
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import posixpath
 import re
@@ -36,9 +37,16 @@ SECRET = re.compile(
     r"|\.netrc|\.pgpass|keyrings?(/|$)|\.password-store|\.git-credentials|\.docker/config"
     r"|\.kube/config|/etc/(shadow|gshadow|sudoers)|\.mozilla/firefox|google-chrome|chromium"
     r"|BraveSoftware|Login Data|cookies\.sqlite|logins\.json|key[34]\.db|(^|/)Cookies$"
-    r"|\.config/gh/hosts|\.pypirc|\.npmrc|kwallet|\.local/share/keyrings",
+    r"|\.config/gh/hosts|\.pypirc|\.npmrc|kwallet|\.local/share/keyrings"
+    r"|(^|/)\.?web-token(\.\w+)?$|^/proc/[^/]+(/task/[^/]+)?/environ$",
     re.IGNORECASE,
 )
+"""Keys, credentials, browser profiles, the web page's token and processes' environments
+(where API keys live)."""
+SECRET_WORDS = {"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "CREDENTIALS", "APIKEY",
+                "PAT"}
+SECRET_PAIRS = {("API", "KEY"), ("ACCESS", "KEY"), ("PRIVATE", "KEY"), ("AUTH", "KEY"),
+                ("SECRET", "KEY")}
 STARTUP = re.compile(
     r"(^|/)\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|xinitrc"
     r"|xprofile|xsessionrc|pam_environment)$|\.config/autostart|\.config/systemd|/etc/systemd"
@@ -163,3 +171,26 @@ def _holds(folder: str, own: str) -> bool:
     those are wide, and said so)."""
     return own.startswith(folder + "/") and folder not in ("~", "/", ".", "..") and (
         folder.startswith(("~/", "/")))
+
+
+def is_secret_variable(name: str) -> bool:
+    """An environment variable named like an API key, token or password
+    (`OPENAI_API_KEY`, `GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`; not `TOKENIZERS_PARALLELISM`)."""
+    words = [w for w in re.split(r"[_\W]+", name.upper()) if w]
+    return any(w in SECRET_WORDS for w in words) or any(
+        pair in SECRET_PAIRS for pair in itertools.pairwise(words))
+
+
+def within(cwd: str, path: str) -> str:
+    """`path` as seen from the folder `cwd` (unchanged when it is absolute or `cwd` unknown)."""
+    if not cwd or not path or path.startswith(("/", "~", "$")) or "://" in path:
+        return path
+    return f"{cwd.rstrip('/')}/{path}"
+
+
+def is_out_of_reach(path: str) -> bool:
+    """Where files moved to are lost to the user: nowhere (`/dev/null`), outside home (a
+    mount point or removable drive, a system folder, scratch space cleared at restart),
+    or a place known only at run time."""
+    target = normalise(path)  # home is `~` now: what starts with `/` is outside it
+    return UNKNOWN in target or target.startswith("/")

@@ -13,7 +13,9 @@ from typing import Protocol
 
 from assistant.choices import ApprovalMode, choices, one_of
 from assistant.events import Approval, Decider, Proposal
-from assistant.safety.risk import Assessment, DenyRules, assess
+from assistant.safety import tool_args
+from assistant.safety.findings import Scope
+from assistant.safety.risk import Assessment, DenyRules, assess, findings_for, judged
 
 Approver = Callable[[Proposal], "Approval | bool"]
 
@@ -50,11 +52,15 @@ class Policy:
         self._always: dict[tuple[str, str], Decider] = {}
 
     def assess(self, language: str, code: str) -> Assessment:
-        """The static risk rating under this conversation's deny rules; a tool's own rating."""
+        """The static risk rating under this conversation's deny rules. A tool call: the
+        tool's own rating, raised by what its arguments name or carry (the same content
+        rules as code)."""
         rated = self.tools.rating(language) if self.tools is not None else None
-        if rated is not None:
-            return rated[1]
-        return assess(code, language, self.deny, self.protected)
+        if rated is None:
+            return assess(code, language, self.deny, self.protected)
+        scope = Scope(self.protected, nested=findings_for)
+        return judged(tool_args.findings(language, rated[1].risk, code, scope), self.deny,
+                      rated[1])
 
     def proposal(self, proposal_id: str, language: str, code: str) -> Proposal:
         """A proposal carrying its risk, so every front end can show it."""

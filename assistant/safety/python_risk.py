@@ -8,8 +8,8 @@ import contextlib
 import re
 import shlex
 
-from assistant.safety import paths, shell_risk
-from assistant.safety.files import delete_findings, write_findings
+from assistant.safety import desktop, paths, shell_risk
+from assistant.safety.files import delete_findings, moved_away, write_findings
 from assistant.safety.findings import Finding, Level, Scope
 from assistant.safety.python_decode import DECODED
 from assistant.safety.python_values import Values
@@ -63,6 +63,8 @@ class _Reader(Values):
         self.sent = ""  # a call that sends data out
         self.fetched = False  # something was fetched from the network
         self.filters = 0  # `if` statements around the code being read
+        self.cwd = scope.cwd  # the folder after os.chdir ("" = where the run started)
+        self.typist = desktop.Typist()
 
     def add(self, family: str, level: Level, node: ast.AST, why: str) -> None:
         self.found.append(Finding(family, level, self.part(node), why))
@@ -105,6 +107,8 @@ class _Reader(Values):
         if name.startswith("pathlib.Path()."):
             name = "pathlib.Path." + name.split(".", 2)[-1]
         args = node.args
+        self._environment(name, node)
+        self._desktop(name, node)
         self._processes(name, node)
         self._files(name, node)
         self._runs(name, node)
@@ -143,8 +147,65 @@ class _Reader(Values):
             self.env_dump = self.env_dump or self.part(node)
         self.generic_visit(node)
 
+    def _environment(self, name: str, node: ast.Call) -> None:
+        """A change of folder (later paths are read from there); a key read by name."""
+        if name in ("os.chdir", "contextlib.chdir") and node.args:
+            self.cwd = paths.within(self.cwd, self.text(node.args[0]))
+        if name in ("os.getenv", "os.environ.get", "os.environ.pop", "os.getenvb") and \
+                node.args and paths.is_secret_variable(self.text(node.args[0])):
+            self.secret_read = self.secret_read or self.part(node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        if isinstance(node.ctx, ast.Load) and self.qualname(node.value) == "os.environ" and \
+                paths.is_secret_variable(self.text(node.slice)):
+            self.secret_read = self.secret_read or self.part(node)
+        self.generic_visit(node)
+
+    def _desktop(self, name: str, node: ast.Call) -> None:
+        """Clicks and keys need a person; what is typed is checked as terminal input."""
+        what, short = desktop.kind(name)
+        if what in ("", "read"):
+            return
+        args = node.args
+        if what == "save":
+            if args:
+                self.found += write_findings(self._at(self.text(args[0])), self.part(node),
+                                             self.protected)
+            return
+        self.add("desktop", "medium", node, desktop.WHY[what])
+        keyword = {k.arg: k.value for k in node.keywords}
+        if what in ("type", "clipboard"):
+            given = args[1] if short == "a11y.put_text" and len(args) > 1 else (
+                args[0] if args else keyword.get("text") or keyword.get("message"))
+            text = self._typed(given, node)
+            if what == "clipboard":
+                self.typist.copy(text)
+            else:
+                self.typist.text(text, field_named="into" in keyword)
+        elif what == "keys":
+            keys = [e for a in args for e in (a.elts if isinstance(a, (ast.List, ast.Tuple))
+                                             else [a])]
+            self.typist.keys([self.text(k) for k in keys])
+
+    def _typed(self, node: ast.AST | None, call: ast.Call) -> str:
+        """The text a desktop call types or copies; hidden or fetched text is said so."""
+        hidden = self.decoder.decode(node) if node is not None else None
+        if hidden is not None:
+            self.add("obfuscated-exec", "high", call, "types text hidden by encoding")
+            return "" if hidden == DECODED else hidden
+        text = self.text(node)
+        if UNKNOWN in text and self.fetched:
+            self.add("download-exec", "high", call, "types text fetched from the network")
+        return text
+
+    def _at(self, path: str) -> str:
+        """A path as seen from the folder the code changed to."""
+        return paths.within(self.cwd, path)
+
     def _shell(self, command: str, node: ast.AST) -> None:
-        self.found += shell_risk.check(command, self.scope, self.downloaded)
+        folder = next((self._at(self.text(k.value)) for k in getattr(node, "keywords", ())
+                       if k.arg == "cwd"), self.cwd)
+        self.found += shell_risk.check(command, self.scope.at(folder), self.downloaded)
 
     def _processes(self, name: str, node: ast.Call) -> None:
         if not node.args:
@@ -193,7 +254,7 @@ class _Reader(Values):
         if paths.is_everything_under(text):
             root = text.split("/" + paths.EVERY)[0].removesuffix("/*")
             return f"{root}/{paths.EVERY}/<picked>" if self.filters else f"{root}/{paths.EVERY}"
-        return text.replace(UNKNOWN, "<var>")
+        return self._at(text).replace(UNKNOWN, "<var>")
 
     def _files(  # noqa: C901 - one arm per file-changing call, as the rules read
             self, name: str, node: ast.Call) -> None:
@@ -215,9 +276,9 @@ class _Reader(Values):
                 len(args) >= 2:
             target = self.text(args[1])
             source = self._path(args[0])
-            if name in ("shutil.move", "os.rename", "os.replace") and paths.is_wide(source):
-                self.add("wide-delete", "high", node, f"moves all of {source} away")
-            elif name in ("shutil.move", "os.rename", "os.replace") and paths.is_protected(
+            if name in ("shutil.move", "os.rename", "os.replace"):
+                self.found += moved_away([source], self._at(target), self.part(node))
+            if name in ("shutil.move", "os.rename", "os.replace") and paths.is_protected(
                     source, self.protected):
                 self.add("self-tamper", "high", node, "moves the assistant's own files away")
         elif name in ("os.truncate", "shutil.make_archive") and len(args) >= 2:
@@ -235,6 +296,7 @@ class _Reader(Values):
             if method == "open" and name not in ("open", "io.open", "os.open"):
                 path, mode_node = receiver, args[0] if args else mode_node
             mode = self.text(mode_node) if mode_node is not None else "r"
+            path = self._at(path)
             if any(c in mode for c in "wax+") or "O_WRONLY" in self.part(node) or \
                     "O_RDWR" in self.part(node):
                 target = path
@@ -257,6 +319,7 @@ class _Reader(Values):
         elif name not in LOOKS and args and paths.is_secret(first):
             self.secret_read = self.secret_read or self.part(node)
         if target:
+            target = self._at(target)
             self.found += write_findings(target, self.part(node), self.protected)
             if self.fetched:  # what is written after a fetch may be what was fetched
                 self.downloaded.add(target.lstrip("./"))
@@ -316,7 +379,7 @@ def check(code: str, scope: Scope) -> list[Finding]:
     reader = _Reader(code, scope)
     reader.bind_parameters(tree)
     reader.visit(tree)
-    found = reader.found
+    found = reader.found + reader.typist.findings(scope)
     if reader.sent and reader.personal_read and not reader.secret_read:
         found.append(Finding("exfiltration", "high", f"{reader.personal_read} … {reader.sent}",
                              "sends the user's own files over the network"))

@@ -18,7 +18,8 @@ __all__ = ["LEVELS", "Assessment", "DenyRules", "Finding", "Level", "assess", "c
 FAMILIES = (
     "wide-delete", "delete", "disk-write", "fork-bomb", "download-exec", "obfuscated-exec",
     "secrets", "exfiltration", "persistence", "privilege", "kill-many", "security-off",
-    "system-write", "self-tamper", "power", "network", "install", "dynamic", "unparsed",
+    "system-write", "self-tamper", "power", "network", "install", "desktop", "dynamic",
+    "unparsed",
 )
 # Families blocked unless the deny setting says otherwise: nobody means these by accident.
 DEFAULT_DENY = "wide-delete,disk-write,fork-bomb,self-tamper"
@@ -93,9 +94,16 @@ def assess(
     if deny.commands:
         for name in sorted(commands_run(code, language) & deny.commands):
             found.append(Finding("denied", "blocked", name, "is a command the deny rules forbid"))
-    risk: Level = "low"
-    reasons: list[str] = []
-    families: list[str] = []
+    return judged(found, deny)
+
+
+def judged(found: list[Finding], deny: DenyRules, start: Assessment | None = None) -> Assessment:
+    """The verdict on findings (added to a rating made already, such as a tool's): the
+    highest level, each reason once, and `blocked` for the families the rules deny."""
+    start = start or Assessment()
+    risk: Level = start.risk
+    reasons: list[str] = list(start.reasons)
+    families: list[str] = list(start.families)
     for item in found:
         level: Level = "blocked" if item.family in deny.families else item.level
         if level == "blocked" and item.level != "blocked":

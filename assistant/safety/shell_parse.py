@@ -37,6 +37,7 @@ class Command:
     position: int = 0
     tokens: list[str] = field(default_factory=list)
     loop: int = 0  # how many loops the command runs inside
+    depth: int = 0  # how many subshells `( ... )` the command runs inside
 
     @property
     def text(self) -> str:
@@ -226,7 +227,7 @@ def parse(text: str) -> Script:
     commands: list[Command] = []
     current = Command([])
     known: dict[str, str] = {}
-    pipeline = position = loop = 0
+    pipeline = position = loop = depth = 0
     i = 0
     while i < len(tokens):
         token = tokens[i]
@@ -242,7 +243,8 @@ def parse(text: str) -> Script:
                 position = 0
             else:
                 position += 1
-            current = Command([], pipeline=pipeline, position=position, loop=loop)
+            depth = max(0, depth + (token == "(") - (token == ")"))
+            current = Command([], pipeline=pipeline, position=position, loop=loop, depth=depth)
         elif set(token) <= set("<>&0123456789") and ("<" in token or ">" in token):
             target = tokens[i + 1].translate(PLAIN) if i + 1 < len(tokens) else ""
             i += 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.safety import paths
+from assistant.safety import desktop, paths
 from assistant.safety.files import write_findings
 from assistant.safety.findings import Finding, Scope
 from assistant.safety.shell_parse import (
@@ -19,7 +19,16 @@ from assistant.safety.shell_parse import (
     is_encoded_text,
     parse,
 )
-from assistant.safety.shell_rules import MANY, SENDERS, Call, find_output, find_parts, judge, sent
+from assistant.safety.shell_rules import (
+    MANY,
+    PLACED,
+    SENDERS,
+    Call,
+    find_output,
+    find_parts,
+    judge,
+    sent,
+)
 
 FORK_BOMB = re.compile(r"([\w:.-]+)\s*\(\s*\)\s*\{([^}]*)\}")
 ENDLESS = re.compile(r"\b(?:while|until)\s+(?:true|:|\[\s*1\s*\]|\(\(\s*1\s*\)\))\s*;?\s*do\b"
@@ -43,15 +52,34 @@ def check(code: str, scope: Scope, downloaded: set[str] | None = None) -> list[F
                         f"cannot be read as shell ({exc})")]
     found = _forks(code) + _packed_and_sent(script.commands)
     downloaded = set() if downloaded is None else downloaded
-    cwd = ""
+    cwd = scope.cwd
+    outer: list[str] = []  # the folders of the enclosing subshells, restored as each ends
+    pushed: list[str] = []  # pushd's stack
+    typist = desktop.Typist()
     for command in script.commands:
-        if command.name == "cd":
-            cwd = command.words[1] if len(command.words) > 1 else "~"
-        found += _command(command, script.commands, scope, downloaded, cwd)
+        while len(outer) < command.depth:
+            outer.append(cwd)
+        while len(outer) > command.depth:
+            cwd = outer.pop()  # a subshell's `cd` ends with it
+        cwd = _folder(command, cwd, pushed)
+        found += _command(command, script.commands, scope.at(cwd), downloaded, typist)
     for language, inner in script.inner:
         if language in ("shell", "python", "javascript"):
-            found += scope.inner(inner, language)
-    return found
+            found += scope.at(cwd).inner(inner, language)
+    return found + typist.findings(scope)
+
+
+def _folder(command: Command, cwd: str, pushed: list[str]) -> str:
+    """The folder after `cd`, `pushd` or `popd` (the same one after any other command)."""
+    target = next((w for w in command.words[1:] if not w.startswith("-") or w == "-"), "~")
+    if command.name == "cd":
+        return paths.within(cwd, UNKNOWN if target == "-" else target)
+    if command.name == "pushd" and len(command.words) > 1:
+        pushed.append(cwd)
+        return paths.within(cwd, target)
+    if command.name == "popd":
+        return pushed.pop() if pushed else UNKNOWN
+    return cwd
 
 
 def _forks(code: str) -> list[Finding]:
@@ -73,8 +101,9 @@ def _forks(code: str) -> list[Finding]:
     return found
 
 
-def _unwrap(words: list[str], found: list[Finding], text: str) -> list[str]:
-    """Drop assignments and wrappers (sudo, env, nohup, xargs, ...) down to the real command."""
+def _unwrap(words: list[str], found: list[Finding], text: str, cwd: list[str]) -> list[str]:
+    """Drop assignments and wrappers (sudo, env, nohup, xargs, ...) down to the real command;
+    `env -C DIR` changes `cwd[0]`, the folder it runs in."""
     while words:
         name = words[0].rsplit("/", 1)[-1]
         if re.fullmatch(r"[A-Za-z_]\w*=.*", words[0]):
@@ -89,6 +118,8 @@ def _unwrap(words: list[str], found: list[Finding], text: str) -> list[str]:
             words = rest
         elif name in WRAPPERS:
             rest = words[1:]
+            if name == "env":
+                rest = _env_options(rest, cwd)
             while rest and (rest[0].startswith("-") or (name in ("timeout", "nice") and
                             re.fullmatch(r"[\d.]+[smhd]?", rest[0]))):
                 valued = name == "xargs" and rest[0] in ("-d", "-a", "-E", "-I", "-L", "-n",
@@ -102,16 +133,38 @@ def _unwrap(words: list[str], found: list[Finding], text: str) -> list[str]:
     return words
 
 
+def _env_options(rest: list[str], cwd: list[str]) -> list[str]:
+    """env's options that take a value: `-C`/`--chdir DIR` (the folder it runs in, kept in
+    `cwd[0]`) and `-u`/`--unset NAME`."""
+    while rest:
+        head = rest[0]
+        if head in ("-C", "--chdir", "-u", "--unset"):
+            value, rest = (rest[1] if len(rest) > 1 else ""), rest[2:]
+        elif head.startswith(("--chdir=", "--unset=")):
+            value, rest = head.split("=", 1)[1], rest[1:]
+        elif head.startswith(("-C", "-u")) and len(head) > 2:
+            value, rest = head[2:], rest[1:]
+        else:
+            return rest
+        if head.startswith(("-C", "--chdir")):
+            cwd[0] = paths.within(cwd[0], value)
+    return rest
+
+
 def _command(command: Command, commands: list[Command], scope: Scope, downloaded: set[str],
-             cwd: str) -> list[Finding]:
+             typist: desktop.Typist) -> list[Finding]:
     found: list[Finding] = []
     part = command.text
     for target in command.writes:
-        found += write_findings(target, part, scope.protected)
+        found += write_findings(paths.within(scope.cwd, target), part, scope.protected)
     for source in command.reads:
-        if paths.is_secret(source):
+        if paths.is_secret(paths.within(scope.cwd, source)):
             found.append(Finding("secrets", "high", part, "reads keys or credentials"))
-    words = _unwrap(list(command.words), found, part)
+    folder = [scope.cwd]
+    words = _unwrap(list(command.words), found, part, folder)
+    scope = scope.at(folder[0])
+    cwd = scope.cwd
+    found += _secret_variables(command)
     if not words:
         return found
     if MANY in words:
@@ -127,12 +180,34 @@ def _command(command: Command, commands: list[Command], scope: Scope, downloaded
     found += _program(words[0], call, downloaded)
     if name in DOWNLOADERS:
         found += _download(call, downloaded)
-    if cwd and name in ("rm", "shred", "find", "chmod", "chown"):
+    if cwd and name in PLACED:
         named, rest = find_parts(args) if name == "find" else (args, [])
-        args = [f"{cwd}/*" if a == MANY else a if a.startswith(("-", "/", "~", "$"))
-                else f"{cwd}/{a}" for a in named] + rest
+        args = [f"{cwd}/*" if a == MANY else a if a.startswith("-") else
+                "of=" + paths.within(cwd, a[3:]) if a.startswith("of=") else
+                paths.within(cwd, a) for a in named] + rest
     call.args = [b for a in args for b in _braces(a)]
+    if name in desktop.DESKTOP_COMMANDS:
+        found += _desktop(call, typist)
     return found + judge(call)
+
+
+def _desktop(call: Call, typist: desktop.Typist) -> list[Finding]:
+    """xdotool and its kin: acting on the desktop needs a person; typing is fed on."""
+    before = [c for c in call.pipe if c.position < call.command.position]
+    piped = " ".join(w for c in before if c.name in ("echo", "printf") for w in c.words[1:])
+    piped = piped or " ".join(call.command.reads)
+    what = desktop.shell_command(call.name, call.args, piped, typist)
+    return [call.finding("desktop", "medium", desktop.WHY[what])] if what else []
+
+
+def _secret_variables(command: Command) -> list[Finding]:
+    """`$OPENAI_API_KEY`, `${GITHUB_TOKEN}`: a key read from the environment."""
+    for token in command.tokens:
+        for name in re.findall(r"\$\{?([A-Za-z_]\w*)", token):
+            if paths.is_secret_variable(name):
+                return [Finding("secrets", "high", command.text,
+                                f"reads ${name}, an API key or token, from the environment")]
+    return []
 
 
 def _fed(words: list[str], command: Command, commands: list[Command]) -> list[str]:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from assistant.safety import paths
-from assistant.safety.files import delete_findings, write_findings
+from assistant.safety.files import delete_findings, moved_away, own_read, write_findings
 from assistant.safety.findings import Finding, Level, Scope
 from assistant.safety.shell_parse import DOWNLOADERS, UNKNOWN, Command
 
@@ -17,7 +17,8 @@ MANY = UNKNOWN + "*"
 """What xargs appends: any number of words read at run time."""
 DISK_TOOLS = ("mkfs", "mke2fs", "wipefs", "fdisk", "sfdisk", "parted", "gdisk", "sgdisk",
               "mkswap", "blkdiscard", "cryptsetup", "hdparm", "zpool")
-SECRET_TOOLS = ("secret-tool", "gnome-keyring-daemon", "kwallet-query", "security", "pass")
+SECRET_TOOLS = ("secret-tool", "gnome-keyring-daemon", "kwallet-query", "security", "pass",
+                "keyring", "kwalletcli", "gopass", "lpass", "bw", "op")
 RAW_NETWORK = ("nc", "ncat", "netcat", "socat", "telnet", "scp", "sftp", "ftp")
 SENDERS = {"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "scp", "sftp", "rsync",
            "ftp", "mail", "sendmail", "mutt", "http", "https", "ssh"}
@@ -31,6 +32,14 @@ CHANGING = {"install", "uninstall", "remove", "purge", "add", "erase", "-S", "-R
 FIREWALLS = ("ufw", "iptables", "ip6tables", "nft", "setenforce", "aa-teardown", "aa-disable",
              "csrutil", "spctl")
 DELETERS = ("rm", "shred", "srm", "unlink", "rmdir", "wipe")
+READERS = {"cat", "tac", "head", "tail", "less", "more", "nl", "grep", "egrep", "fgrep", "rg",
+           "strings", "base64", "base32", "xxd", "od", "hexdump", "cut", "sort", "uniq",
+           "awk", "diff", "cmp", "jq", "tar", "zip", "7z", "gzip", "openssl", "source", "."}
+"""Commands that print or pack the files they name."""
+PLACED = {*DELETERS, *READERS, "find", "chmod", "chown", "chgrp", "chattr", "setfacl", "tee",
+          "truncate", "touch", "sed", "perl", "cp", "mv", "install", "ln", "rsync", "sqlite3",
+          "dd"}
+"""Commands whose relative paths are read from the folder a `cd` before them went to."""
 FIND_TESTS = re.compile(
     r"-i?(name|path|wholename|regex|lname)|-[acm](min|time)|-[ac]?newer|-newer[aBcmt]{2}|-used"
     r"|-size|-empty|-executable|-perm|-user|-uid|-group|-gid|-nouser|-nogroup|-links|-inum"
@@ -68,6 +77,8 @@ def judge(call: Call) -> list[Finding]:
     found = rule(call) if rule else []
     if call.name not in KEY_USERS and any(paths.is_secret(a) for a in call.args):
         found.append(call.finding("secrets", "high", "reads keys or credentials"))
+    elif call.name in READERS:
+        found += own_read([a for a in call.plain], call.part, call.scope.protected)
     if call.name in SENDERS - DOWNLOADERS and call.name not in (*RAW_NETWORK, "rsync"):
         found += sent([], call)
     return found
@@ -215,10 +226,8 @@ def _copy(call: Call) -> list[Finding]:
     sources = plain[:-1]
     if call.name == "mv" and any(paths.is_protected(s, protected) for s in sources):
         found.append(call.finding("self-tamper", "high", "moves the assistant's own files away"))
-    if call.name == "mv" and (plain[-1] == "/dev/null" or any(paths.is_wide(s) for s in sources)):
-        wide = any(paths.is_wide(s) for s in sources)
-        found.append(call.finding("wide-delete" if wide else "delete", "high",
-                                  "moves files away for good"))
+    if call.name == "mv":
+        found += moved_away(sources, plain[-1], call.part)
     if call.name == "rsync" and ":" in plain[-1]:
         found += sent(sources, call)
     return found
@@ -350,6 +359,9 @@ def _keyring(call: Call) -> list[Finding]:
 
 
 def _environment(call: Call) -> list[Finding]:
+    named = [a for a in call.plain if re.fullmatch(r"[A-Za-z_]\w*", a)]
+    if any(paths.is_secret_variable(a) for a in named):
+        return [call.finding("secrets", "high", "prints an API key or token")]
     if call.plain:
         return []
     kept = any(c.writes or re.search(r"(?i)key|token|secret|pass", c.text)

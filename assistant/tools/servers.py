@@ -1,4 +1,5 @@
-"""The `[mcp_servers.NAME]` tables of config.toml and profiles, read into typed settings.
+"""The `[mcp_servers.NAME]` and `[plugin_tools.NAME]` tables of config.toml and profiles,
+read into typed settings.
 
 Kept free of the MCP SDK, so reading settings stays fast and runs nothing.
 """
@@ -42,9 +43,7 @@ class ServerConfig:
     tools: dict[str, Rule] = field(default_factory=dict)
 
     def rule_for(self, tool: str) -> Rule:
-        """The tool's own rule over the server's: deny from either, the tool's risk first."""
-        own = self.tools.get(tool, Rule())
-        return Rule(own.risk or self.rule.risk, own.deny or self.rule.deny)
+        return _rule_for(self.rule, self.tools, tool)
 
     @property
     def transport(self) -> str:
@@ -103,6 +102,53 @@ def _server(name: str, table: Any, where: str) -> ServerConfig:
         timeout=float(timeout),
         tools={tool: _rule(rule, f"{where}.tools.{tool}") for tool, rule in tools.items()},
     )
+
+
+@dataclass(frozen=True)
+class PluginRules:
+    """The user's word on one plugin's tools, as for a server's: `[plugin_tools.NAME]`
+    with `risk`/`deny` for all of them, `[plugin_tools.NAME.tools.TOOL]` for one."""
+
+    rule: Rule = Rule()
+    tools: dict[str, Rule] = field(default_factory=dict)
+
+    def rule_for(self, tool: str) -> Rule:
+        return _rule_for(self.rule, self.tools, tool)
+
+
+def _rule_for(owner: Rule, tools: dict[str, Rule], tool: str) -> Rule:
+    """The tool's own rule over its owner's: deny from either, the tool's risk first."""
+    own = tools.get(tool, Rule())
+    return Rule(own.risk or owner.risk, own.deny or owner.deny)
+
+
+def parse_plugin_rules(value: Any, where: str) -> dict[str, PluginRules]:
+    """Every plugin's rules of a `plugin_tools` table (JSON text in the environment).
+
+    Raises ValueError with a message naming `where`, the plugin and the problem.
+    """
+    if isinstance(value, str):
+        try:
+            value = json.loads(value or "{}")
+        except ValueError:
+            raise ValueError(f"{where}: plugin_tools must be a JSON object here") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"{where}: plugin_tools must be a table of [plugin_tools.NAME] tables")
+    rules = {}
+    for name, table in value.items():
+        place = f"{where}: plugin_tools.{name}"
+        if isinstance(table, PluginRules):
+            rules[name] = table
+            continue
+        if not isinstance(table, dict):
+            raise ValueError(f"{place} must be a table")
+        _known(table, (*RULE_KEYS, "tools"), place)
+        tools = table.get("tools", {})
+        if not isinstance(tools, dict):
+            raise ValueError(f"{place}: tools must be a table of [plugin_tools.{name}.tools.TOOL]")
+        rules[name] = PluginRules(_rule(table, place), {
+            tool: _rule(rule, f"{place}.tools.{tool}") for tool, rule in tools.items()})
+    return rules
 
 
 def _expand(value: str) -> str:
