@@ -62,7 +62,7 @@ HOME_FOLDERS = re.compile(r"['\"`](?:Documents|Pictures|Videos|Music|Desktop|Dow
                           r"\s*,\s*['\"`](?:Documents|Pictures|Videos|Music|Desktop|Downloads)")
 FUNCTION = re.compile(r"\bfunction\s+([A-Za-z_$][\w$]*)\s*\(\s*([A-Za-z_$][\w$]*)")
 CHDIR = re.compile(rf"\bprocess\.chdir\s*\(\s*({ARG})\)")
-CHILD_CWD = re.compile(rf"\bcwd\s*:\s*({ARG})")
+CHILD_CWD = re.compile(rf"\bcwd\s*:\s*((?:{STRING}|[^,(){{}}]|\([^()]*\))+)")
 ENV_NAME = re.compile(r"process\.env(?:\.([A-Za-z_$][\w$]*)|\[\s*['\"`]([^'\"`]+)['\"`]\s*\])"
                       r"|\{([^{}]*)\}\s*=\s*process\.env\b")
 KEYRING = re.compile(r"\b(?:getPassword|findCredentials|findPassword)\s*\(")

@@ -163,6 +163,11 @@ def is_protected(path: str, protected: tuple[str, ...]) -> bool:
         own = normalise(own) if own else ""
         if own and (path == own or path.startswith(own + "/") or _holds(path, own)):
             return True
+        # A relative path reaching it from a folder known only at run time (home, most
+        # often): `.config/assistant/config.toml`, `../../.config/assistant`.
+        if own.startswith("~/") and not path.startswith(("/", "~")) and \
+                f"/{own[2:]}/" in f"/{path}/":
+            return True
     return False
 
 

@@ -43,6 +43,9 @@ WRITE_METHODS = {"write_text", "write_bytes", "touch", "symlink_to", "hardlink_t
 SENDS = {"post", "put", "patch", "sendall", "send", "sendto", "sendmail", "send_message",
          "storbinary", "storlines", "upload_file", "upload_fileobj", "put_object", "sendfile"}
 """Methods that carry data out over a connection (a GET only fetches)."""
+OWN_SECRETS = ("assistant.safety.keys.", "assistant.web.token.", "keyring.get",
+               "keyring.core.get", "secretstorage.")
+"""The assistant's own keyring entries and web token, and the keyring itself."""
 POWER = {"Reboot", "PowerOff", "Halt", "Suspend", "Hibernate", "reboot", "poweroff"}
 
 
@@ -154,6 +157,13 @@ class _Reader(Values):
         if name in ("os.getenv", "os.environ.get", "os.environ.pop", "os.getenvb") and \
                 node.args and paths.is_secret_variable(self.text(node.args[0])):
             self.secret_read = self.secret_read or self.part(node)
+        if name.startswith(OWN_SECRETS):
+            self.secret_read = self.secret_read or self.part(node)
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if node.attr == "api_key" and self.qualname(node.value).startswith("assistant."):
+            self.secret_read = self.secret_read or self.part(node)  # the settings' own key
+        self.generic_visit(node)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         if isinstance(node.ctx, ast.Load) and self.qualname(node.value) == "os.environ" and \

@@ -7,6 +7,7 @@ them. Deny rules turn findings into `blocked`, which no approval can run.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from assistant.runtime.languages import canonical_language
@@ -66,13 +67,20 @@ CHECKERS = {"shell": shell_risk.check, "python": python_risk.check,
             "javascript": js_risk.check}
 
 
+OWN_PAGE = re.compile(r"(?:127\.0\.0\.1|localhost|\[::1\]|0\.0\.0\.0):8421\b[^\s'\"]*")
+"""The web page at its default address (`serve_port`), where proposals are approved."""
+
+
 def findings_for(code: str, language: str, scope: Scope) -> list[Finding]:
     """Every finding for a snippet, and for code in another language found inside it."""
     checker = CHECKERS.get(canonical_language(language) or "")
     if checker is None:
         return [Finding("unparsed", "medium", language,
                         "is a language the risk check cannot read")]
-    return checker(code, scope)
+    page = OWN_PAGE.search(code)
+    return checker(code, scope) + ([Finding(
+        "network", "medium", page.group(0),
+        "talks to the assistant's own web page, where proposals are approved")] if page else [])
 
 
 def commands_run(code: str, language: str) -> set[str]:

@@ -243,7 +243,7 @@ def parse(text: str) -> Script:
                 position = 0
             else:
                 position += 1
-            depth = max(0, depth + (token == "(") - (token == ")"))
+            depth = max(0, depth + token.count("(") - token.count(")"))
             current = Command([], pipeline=pipeline, position=position, loop=loop, depth=depth)
         elif set(token) <= set("<>&0123456789") and ("<" in token or ">" in token):
             target = tokens[i + 1].translate(PLAIN) if i + 1 < len(tokens) else ""

@@ -288,6 +288,9 @@ def _settings(call: Call) -> list[Finding]:
 
 def _dbus(call: Call) -> list[Finding]:
     said = " ".join(call.args)
+    if re.search(r"org\.freedesktop\.secrets|/org/freedesktop/secrets|kwalletd|org\.kde\.kwallet",
+                 said):
+        return [call.finding("secrets", "high", "reads the keyring over D-Bus")]
     if re.search(r"login1|PowerOff|Reboot|Halt|Suspend|Hibernate", said) and re.search(
             r"PowerOff|Reboot|Halt|Suspend|Hibernate|Terminate|Kill", said):
         return [call.finding("power", "high", "shuts down or restarts the machine")]
@@ -359,10 +362,14 @@ def _keyring(call: Call) -> list[Finding]:
 
 
 def _environment(call: Call) -> list[Finding]:
+    """env, printenv, and set, export -p, declare -p with nothing else: every variable."""
     named = [a for a in call.plain if re.fullmatch(r"[A-Za-z_]\w*", a)]
     if any(paths.is_secret_variable(a) for a in named):
         return [call.finding("secrets", "high", "prints an API key or token")]
-    if call.plain:
+    everything = not call.args if call.name == "set" else (
+        call.args in ([], ["-p"], ["-x"], ["-px"]) if call.name in ("export", "declare", "typeset")
+        else not call.plain)
+    if not everything:
         return []
     kept = any(c.writes or re.search(r"(?i)key|token|secret|pass", c.text)
                for c in call.pipe if c.position >= call.command.position)
@@ -382,6 +389,33 @@ def _git(call: Call) -> list[Finding]:
 def _raw_network(call: Call) -> list[Finding]:
     return sent(call.plain, call) or [
         call.finding("network", "medium", "opens a raw network connection")]
+
+
+def _ps(call: Call) -> list[Finding]:
+    """`ps e`, `ps auxe`: BSD-style options with `e` print each process's environment."""
+    if any(not a.startswith("-") and re.fullmatch(r"[a-zA-Z]*e[a-zA-Z]*", a) for a in call.args):
+        return [call.finding("secrets", "high", "prints processes' environments, API keys "
+                             "included")]
+    return []
+
+
+ASSISTANT_QUIET = {"check", "history", "tools", "doctor", "models", "devices", "plugins",
+                   "transcribe", "say", "--help", "-h", "--version"}
+"""Subcommands of the assistant's own command that only look or report."""
+
+
+def _assistant(call: Call) -> list[Finding]:
+    """The assistant's own command: its page's address with the token and its stored keys
+    are secrets; a conversation it starts decides approvals of its own."""
+    plain = call.plain
+    if plain[:1] == ["serve"] and {"--url", "--new-token"} & set(call.args):
+        return [call.finding("secrets", "high", "prints or replaces the web page's token")]
+    if plain[:1] == ["keys"] and plain[1:2] in (["set"], ["delete"]):
+        return [call.finding("secrets", "high", "changes the assistant's stored API keys")]
+    if set(call.args[:1]) & ASSISTANT_QUIET or plain[:2] == ["keys", "list"]:
+        return []
+    return [call.finding("dynamic", "medium", "starts the assistant itself, which decides "
+                         "approvals of its own")]
 
 
 def _history(call: Call) -> list[Finding]:
@@ -418,7 +452,9 @@ RULES: dict[str, Rule] = _table(
     (FIREWALLS, _firewall),
     ((*POWER, "init"), _power),
     (SECRET_TOOLS, _keyring),
-    (("env", "printenv"), _environment),
+    (("env", "printenv", "set", "export", "declare", "typeset"), _environment),
+    (("ps",), _ps),
+    (("assistant",), _assistant),
     (("git",), _git),
     (RAW_NETWORK, _raw_network),
     (("history", "unset"), _history),

@@ -37,6 +37,8 @@ TARGET_KEYS = {"destination", "dest", "dst", "target", "to", "new_path", "newpat
 PATH_KEY = re.compile(r"(?i)^(?:.*[_-])?(?:path|paths|file|files|filename|filepath|source|src"
                       r"|from|location|uri|" + "|".join(sorted(FOLDER_KEYS | TARGET_KEYS)) + ")$")
 PATH_SHAPE = re.compile(r"^(~|/|\./|\.\./|\$\{?HOME\b|file://)|^[^\s:]*/[^\s]*$")
+TYPED_KEYS = {"text", "string", "value", "input", "content", "message", "chars", "characters"}
+KEY_KEYS = {"key", "keys", "hotkey", "combo", "shortcut", "sequence"}
 LANGUAGES = {"python": "python", "py": "python", "shell": "shell", "bash": "shell",
              "sh": "shell", "javascript": "javascript", "js": "javascript", "node": "javascript"}
 
@@ -55,7 +57,9 @@ def findings(name: str, level: Level, arguments: str, scope: Scope) -> list[Find
                    and isinstance(v, str)), "")
     scope = scope.at(paths.within(scope.cwd, _plain(folder)) if folder else scope.cwd)
     leaves = list(_leaves(values, ""))
-    found: list[Finding] = []
+    found = [Finding("secrets", "high", f"{key}: {value}", "names an API key or token")
+             for key, value in leaves if re.fullmatch(r"[A-Z][A-Z0-9_]*", value)
+             and paths.is_secret_variable(value)][:1]
     found += _paths(leaves, verbs, level, scope)
     found += _commands(leaves, verbs, values, scope)
     if verbs & TYPING:
@@ -149,11 +153,12 @@ def _commands(leaves: list[tuple[str, str]], verbs: set[str], values: dict[str, 
 def _typed(leaves: list[tuple[str, str]], scope: Scope) -> list[Finding]:
     """A tool that types: its text and keys are terminal input, and it acts on the desktop."""
     typist = desktop.Typist()
-    for key, value in leaves:
-        if key.lower() in ("key", "keys", "hotkey", "combo", "shortcut"):
-            typist.keys(value.split("+") if "+" in value.strip("+") else [value])
+    typed = [(k, v) for k, v in leaves if k.lower() in TYPED_KEYS | KEY_KEYS]
+    for key, value in typed:
+        if key.lower() in KEY_KEYS:
+            typist.keys([value])
         else:
             typist.text(value)
-    acted = Finding("desktop", "medium", ", ".join(f"{k}: {v}" for k, v in leaves)[:200],
+    acted = Finding("desktop", "medium", ", ".join(f"{k}: {v}" for k, v in typed)[:200],
                     desktop.WHY["type"])
     return [acted, *typist.findings(scope)]

@@ -67,15 +67,17 @@ def test_blocked_never_runs_and_high_risk_is_asked_even_with_yes(
 
 
 def test_canary_key_never_reaches_journal_or_errors(
-    server: LLMServer, monkeypatch: pytest.MonkeyPatch
+    server: LLMServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """The key is in the environment and on the command line; a run that is let have it
-    (run_env_allow) prints it and the provider's error message repeats it. None of it
-    reaches the journal, the LLM or stderr."""
+    """The key is in the environment and on the command line; a run prints it (from a file
+    the check cannot know holds it: reading it from the environment is high risk, never
+    auto-run) and the provider's error message repeats it. None of it reaches the journal,
+    the LLM or stderr."""
     monkeypatch.setenv("OPENAI_API_KEY", CANARY)
-    monkeypatch.setenv("ASSISTANT_RUN_ENV_ALLOW", "OPENAI_API_KEY")
+    copy = tmp_path / "pasted.txt"
+    copy.write_text(CANARY)
     server.add(
-        tool_call("python", "import os\nprint('key is', os.environ['OPENAI_API_KEY'])"),
+        tool_call("python", f"print('key is', open({str(copy)!r}).read())"),
         error(400, f"invalid request made with key {CANARY}"),
     )
     args = [a if a != "test-key" else CANARY for a in cli_args(server, "-y", "show the key")]

@@ -50,14 +50,15 @@ def test_approval_flag_never_proposes_only(server: LLMServer, tmp_path: Path) ->
 
 
 def test_approval_auto_runs_low_risk_unasked_and_a_printed_key_is_masked_on_screen(
-    server: LLMServer, monkeypatch: pytest.MonkeyPatch
+    server: LLMServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """No terminal to ask, so only `--approval auto` lets it run; the run prints the canary
-    key (let into its environment by run_env_allow) in two pieces, and the screen shows it
-    masked."""
+    key in two pieces (from a file: reading it from the environment is high risk, never
+    auto-run), and the screen shows it masked."""
     monkeypatch.setenv("OPENAI_API_KEY", CANARY)
-    monkeypatch.setenv("ASSISTANT_RUN_ENV_ALLOW", "OPENAI_API_KEY")
-    slow_print = ("import sys, time, os\nkey = os.environ['OPENAI_API_KEY']\n"
+    copy = tmp_path / "pasted.txt"
+    copy.write_text(CANARY)
+    slow_print = (f"import sys, time\nkey = open({str(copy)!r}).read()\n"
                   "sys.stdout.write('key is ' + key[:9]); sys.stdout.flush(); time.sleep(0.3)\n"
                   "print(key[9:] + ' end')")
     server.add(tool_call("python", slow_print), text("Done."))

@@ -40,7 +40,7 @@ def test_click_ok_then_the_next_request_carries_the_screenshot(
     dialog: TkApp, server: LLMServer, ocr_engine: str
 ) -> None:
     server.add(tool_call("python", 'computer.mouse.click("OK")'), text("Clicked OK."))
-    with make(server) as assistant:
+    with make(server, approver=lambda proposal: True) as assistant:  # a click asks a person
         events = list(assistant.turn("click the OK button"))
     end = next(e for e in events if isinstance(e, RunEnd))
     assert end.exit_status == 0, end.output

@@ -82,3 +82,31 @@ def test_a_tool_call_is_spoken_as_a_call_with_its_arguments() -> None:
         "Call notes, delete note: name groceries dot txt.")
     assert speak_proposal("notes.list_notes", "{}", mode="summary") == (
         "A call of the tool notes, list notes.")
+
+
+def test_plugin_tools_are_rated_and_denied_in_config_like_a_servers(tmp_path) -> None:
+    from assistant.tools.tool import PluginTool
+    from assistant.tools.toolbox import Toolbox
+
+    (tmp_path / "config.toml").write_text(
+        '[plugin_tools.words]\nrisk = "high"\n'
+        '[plugin_tools.words.tools.count]\nrisk = "low"\n'
+        '[plugin_tools.words.tools.erase]\ndeny = true\n')
+    settings = load_settings({"config_dir": str(tmp_path)}, env={})
+    tools = [("words", PluginTool("count", lambda text: len(text.split()),
+                                  hints=Hints(read_only=True))),
+             ("words", PluginTool("upper", str.upper, hints=Hints(read_only=True))),
+             ("words", PluginTool("erase", lambda: None))]
+    box = Toolbox(plugin_tools=tools, plugin_rules=settings.plugin_tools)
+    try:
+        assert {t.name: t.risk for t in box.listing()} == {
+            "words.count": "low", "words.upper": "high", "words.erase": "blocked"}
+        assert [t.name for t in box.offered()] == ["words.count", "words.upper"]
+    finally:
+        box.close()
+
+
+def test_a_bad_plugin_tools_table_is_one_line_with_the_file(tmp_path) -> None:
+    (tmp_path / "config.toml").write_text('[plugin_tools.words]\nrisk = "none"\n')
+    with pytest.raises(ConfigError, match=r"plugin_tools\.words: risk must be one of"):
+        load_settings({"config_dir": str(tmp_path)}, env={})
