@@ -8,6 +8,7 @@ a Typist with what it types, in order; the Typist then hands the text to the she
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from assistant.safety.findings import Finding, Scope
@@ -48,6 +49,13 @@ KEY_TEXT = {"enter": "\n", "return": "\n", "kp_enter": "\n", "linefeed": "\n", "
             "parenleft": "(", "parenright": ")", "plus": "+", "comma": ",", "at": "@",
             "grave": "`", "braceleft": "{", "braceright": "}", "bracketleft": "[",
             "bracketright": "]", "question": "?", "percent": "%", "asciicircum": "^"}
+EDITOR_COMMAND = re.compile(r"(?m)^[ \t]*:[^!\n]*!")
+"""An editor's command line that runs the rest as a shell command (vim's `:!`, `:r !`)."""
+OPENS_OWN = "opens the assistant's own files in a program that keys may then edit"
+EDITORS = {"xdg-open", "gio", "gedit", "gnome-text-editor", "kate", "kwrite", "mousepad",
+           "xed", "pluma", "leafpad", "featherpad", "geany", "code", "codium", "subl",
+           "vim", "vi", "nvim", "nano", "emacs", "micro", "libreoffice", "soffice", "open",
+           "sensible-editor", "editor", "gvim"}
 PASTE = ({"ctrl", "v"}, {"shift", "insert"}, {"control", "v"}, {"ctrl", "shift", "v"})
 
 
@@ -113,13 +121,19 @@ class Typist:
         # character by character (`for c in TEXT: press(c)`).
         return "" if name.isalnum() and len(name) <= 12 else name
 
-    def findings(self, scope: Scope) -> list[Finding]:
-        """What the typed text would do in a terminal, said as typed."""
-        text = "".join(self.typed)
+    def findings(self, scope: Scope, found: list[Finding] | None = None) -> list[Finding]:
+        """What the typed text would do in a terminal (or an editor's `:!` command line),
+        said as typed; typed after the assistant's own files were opened (`found` says
+        so), it changes them."""
+        text = EDITOR_COMMAND.sub("", "".join(self.typed))
         if not text.strip():
             return []
-        return [Finding(f.family, f.level, f.part, f.why + " (typed as keys)")
-                for f in scope.at("").inner(text, "shell") if f.family != "unparsed"]
+        typed = [Finding(f.family, f.level, f.part, f.why + " (typed as keys)")
+                 for f in scope.at("").inner(text, "shell") if f.family != "unparsed"]
+        if any(f.why == OPENS_OWN for f in found or ()):
+            typed.append(Finding("self-tamper", "high", text.strip(),
+                                 "is typed into the assistant's own files, opened just before"))
+        return typed
 
 
 XDOTOOL_READS = {"search", "getactivewindow", "getwindowfocus", "getwindowname", "getwindowpid",

@@ -73,6 +73,14 @@ def delete_findings(
     return found
 
 
+def each_named(source: str, target: str) -> str:
+    """Where a move or copy of each entry of a listing puts it: `B/NAME`, named after each
+    source, is a file per source in the folder B, not every file already there."""
+    if "*" in source and target.endswith("/*"):
+        return target[:-2]
+    return target
+
+
 def moved_away(sources: list[str], target: str, part: str) -> list[Finding]:
     """A move judged by where the files end up: within home they are only moved; into
     nothing, or the whole of a wide folder out of home (another disk, a system or scratch

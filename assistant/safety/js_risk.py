@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 
 from assistant.safety import desktop, paths, shell_risk
-from assistant.safety.files import delete_findings, write_findings
+from assistant.safety.files import delete_findings, each_named, write_findings
 from assistant.safety.findings import Finding, Scope
 
 STRING = r"""(?:'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"|`(?:\\.|[^`\\])*`)"""
@@ -160,6 +160,7 @@ def check(  # noqa: C901 - independent pattern checks read top to bottom, each o
                                            "truncate"))
         target = at(match.start(), value(match.group(2) if plain else (match.group(3) or ""),
                                          known))
+        target = target if plain else each_named(value(match.group(2), known), target)
         found += write_findings(target, match.group(0), protected)
         if network:  # what is written beside a fetch may be what was fetched
             downloaded.add(target.lstrip("./"))

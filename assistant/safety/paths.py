@@ -8,6 +8,7 @@ every file under it (a recursive listing in a loop).
 
 from __future__ import annotations
 
+import fnmatch
 import functools
 import itertools
 import os
@@ -147,8 +148,31 @@ def is_system(path: str) -> bool:
     return any(path == root or path.startswith(root + "/") for root in SYSTEM_ROOTS)
 
 
+KNOWN_SECRETS = ("~/.local/share/assistant/web-token", "~/.ssh/id_rsa", "~/.ssh/id_ed25519",
+                 "~/.ssh/id_ecdsa", "~/.aws/credentials", "~/.netrc", "~/.git-credentials",
+                 "~/.pypirc", "~/.npmrc", "~/.pgpass", "~/.docker/config.json", "~/.kube/config",
+                 "~/.config/gh/hosts.yml", "~/.local/share/keyrings/login.keyring",
+                 "/etc/shadow", "/proc/self/environ")
+"""Where keys and tokens usually are: a glob that could name one of them reads it."""
+
+
 def is_secret(path: str) -> bool:
-    return SECRET.search(normalise(path)) is not None
+    """Keys, credentials and tokens (the SECRET patterns), also when a glob names them
+    (`~/.local/share/assist*/web-tok*`)."""
+    path = normalise(path)
+    if SECRET.search(path) is not None:
+        return True
+    return any(c in path for c in "*?[") and any(_glob_names(path, known)
+                                                 for known in KNOWN_SECRETS)
+
+
+def _glob_names(pattern: str, path: str) -> bool:
+    """Whether a shell glob matches a path: part by part, and a hidden name only when the
+    glob's part starts with a dot too."""
+    wanted, parts = pattern.split("/"), path.split("/")
+    return len(wanted) == len(parts) and all(
+        fnmatch.fnmatchcase(part, glob) and (glob.startswith(".") or not part.startswith("."))
+        for glob, part in zip(wanted, parts, strict=True))
 
 
 def is_startup(path: str) -> bool:

@@ -9,7 +9,7 @@ import re
 import shlex
 
 from assistant.safety import desktop, paths, shell_risk
-from assistant.safety.files import delete_findings, moved_away, write_findings
+from assistant.safety.files import delete_findings, each_named, moved_away, write_findings
 from assistant.safety.findings import Finding, Level, Scope
 from assistant.safety.python_decode import DECODED
 from assistant.safety.python_values import Values
@@ -68,6 +68,7 @@ class _Reader(Values):
         self.filters = 0  # `if` statements around the code being read
         self.cwd = scope.cwd  # the folder after os.chdir ("" = where the run started)
         self.typist = desktop.Typist()
+        self.wrote = False  # some file is written (a dump of the environment is kept)
 
     def add(self, family: str, level: Level, node: ast.AST, why: str) -> None:
         self.found.append(Finding(family, level, self.part(node), why))
@@ -154,9 +155,8 @@ class _Reader(Values):
         """A change of folder (later paths are read from there); a key read by name."""
         if name in ("os.chdir", "contextlib.chdir") and node.args:
             self.cwd = paths.within(self.cwd, self.text(node.args[0]))
-        if name in ("os.getenv", "os.environ.get", "os.environ.pop", "os.getenvb") and \
-                node.args and paths.is_secret_variable(self.text(node.args[0])):
-            self.secret_read = self.secret_read or self.part(node)
+        if name in ("os.getenv", "os.environ.get", "os.environ.pop", "os.getenvb") and node.args:
+            self._variable(node.args[0], node)
         if name.startswith(OWN_SECRETS):
             self.secret_read = self.secret_read or self.part(node)
 
@@ -166,10 +166,17 @@ class _Reader(Values):
         self.generic_visit(node)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
-        if isinstance(node.ctx, ast.Load) and self.qualname(node.value) == "os.environ" and \
-                paths.is_secret_variable(self.text(node.slice)):
-            self.secret_read = self.secret_read or self.part(node)
+        if isinstance(node.ctx, ast.Load) and self.qualname(node.value) == "os.environ":
+            self._variable(node.slice, node)
         self.generic_visit(node)
+
+    def _variable(self, named: ast.AST, node: ast.AST) -> None:
+        """An environment variable read by name: an API key's is a secret, and so is one
+        whose name is hidden by encoding."""
+        hidden = self.decoder.decode(named)
+        name = self.text(named) if hidden is None else hidden
+        if paths.is_secret_variable(name) or name == DECODED:
+            self.secret_read = self.secret_read or self.part(node)
 
     def _desktop(self, name: str, node: ast.Call) -> None:
         """Clicks and keys need a person; what is typed is checked as terminal input."""
@@ -195,6 +202,9 @@ class _Reader(Values):
         elif what == "keys":
             keys = [e for a in args for e in (a.elts if isinstance(a, (ast.List, ast.Tuple))
                                              else [a])]
+            # `press('space' if c == ' ' else c)`: the branch that is not a fixed key name
+            keys = [(k.orelse if isinstance(k.body, ast.Constant) else k.body)
+                    if isinstance(k, ast.IfExp) else k for k in keys]
             self.typist.keys([self.text(k) for k in keys])
 
     def _typed(self, node: ast.AST | None, call: ast.Call) -> str:
@@ -284,8 +294,8 @@ class _Reader(Values):
         elif name in ("shutil.move", "os.rename", "os.replace", "shutil.copy", "shutil.copy2",
                       "shutil.copyfile", "shutil.copytree", "os.symlink", "os.link") and \
                 len(args) >= 2:
-            target = self.text(args[1])
             source = self._path(args[0])
+            target = each_named(source, self.text(args[1]))
             if name in ("shutil.move", "os.rename", "os.replace"):
                 self.found += moved_away([source], self._at(target), self.part(node))
             if name in ("shutil.move", "os.rename", "os.replace") and paths.is_protected(
@@ -330,6 +340,7 @@ class _Reader(Values):
             self.secret_read = self.secret_read or self.part(node)
         if target:
             target = self._at(target)
+            self.wrote = True
             self.found += write_findings(target, self.part(node), self.protected)
             if self.fetched:  # what is written after a fetch may be what was fetched
                 self.downloaded.add(target.lstrip("./"))
@@ -389,7 +400,7 @@ def check(code: str, scope: Scope) -> list[Finding]:
     reader = _Reader(code, scope)
     reader.bind_parameters(tree)
     reader.visit(tree)
-    found = reader.found + reader.typist.findings(scope)
+    found = reader.found + reader.typist.findings(scope, reader.found)
     if reader.sent and reader.personal_read and not reader.secret_read:
         found.append(Finding("exfiltration", "high", f"{reader.personal_read} … {reader.sent}",
                              "sends the user's own files over the network"))
@@ -400,7 +411,7 @@ def check(code: str, scope: Scope) -> list[Finding]:
     elif reader.secret_read:
         found.append(Finding("secrets", "high", reader.secret_read, "reads keys or credentials"))
     elif reader.env_dump:
-        kept = re.search(r"(?i)token|secret|passw|api_?key", code)
+        kept = re.search(r"(?i)token|secret|passw|api_?key|_key\b", code) or reader.wrote
         found.append(Finding("secrets", "high" if kept else "medium", reader.env_dump,
                              "collects API keys and tokens from the environment" if kept else
                              "reads every environment variable, API keys included"))

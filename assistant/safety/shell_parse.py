@@ -38,6 +38,7 @@ class Command:
     tokens: list[str] = field(default_factory=list)
     loop: int = 0  # how many loops the command runs inside
     depth: int = 0  # how many subshells `( ... )` the command runs inside
+    variables: list[str] = field(default_factory=list)  # the names of those it expands
 
     @property
     def text(self) -> str:
@@ -194,6 +195,13 @@ def _variables(word: str, known: dict[str, str]) -> str:
     return re.sub(r"\$\{[^}]*\}|\$[@*#?$!0-9]", UNKNOWN, word)
 
 
+def _expanded(word: str, known: dict[str, str]) -> list[str]:
+    """The variables a word expands, by name: `$A`, `${A:-x}`, and through `${!A}` the
+    variable A names."""
+    names = re.findall(r"\$\{?([A-Za-z_]\w*)", word)
+    return names + [known.get(n, "") for n in re.findall(r"\$\{!([A-Za-z_]\w*)", word)]
+
+
 def _assign(words: list[str], known: dict[str, str]) -> None:
     """Remember what a plain assignment or a `for NAME in ...` gives a variable.
 
@@ -249,6 +257,7 @@ def parse(text: str) -> Script:
             target = tokens[i + 1].translate(PLAIN) if i + 1 < len(tokens) else ""
             i += 1
             current.tokens += [token, target]
+            current.variables += _expanded(target, known)
             if token == "<<<":  # a here-string: what the command reads on stdin
                 current.reads.append(_variables(target, known))
             elif (token.endswith("&") and target.isdigit()) or token in ("<<", "<<-"):
@@ -265,6 +274,7 @@ def parse(text: str) -> Script:
             if current.words or token not in RESERVED:
                 current.words.append(_variables(token, known))
             current.tokens.append(token)
+            current.variables += _expanded(token, known)
         i += 1
     if current.words or current.writes or current.reads:
         commands.append(current)

@@ -55,31 +55,47 @@ def check(code: str, scope: Scope, downloaded: set[str] | None = None) -> list[F
     cwd = scope.cwd
     outer: list[str] = []  # the folders of the enclosing subshells, restored as each ends
     pushed: list[str] = []  # pushd's stack
+    cdpath = [""]  # where `cd NAME` looks first (CDPATH), "" = the current folder
     typist = desktop.Typist()
     for command in script.commands:
         while len(outer) < command.depth:
             outer.append(cwd)
         while len(outer) > command.depth:
             cwd = outer.pop()  # a subshell's `cd` ends with it
-        cwd = _folder(command, cwd, pushed)
+        cwd = _folder(command, cwd, pushed, cdpath)
         found += _command(command, script.commands, scope.at(cwd), downloaded, typist)
     for language, inner in script.inner:
         if language in ("shell", "python", "javascript"):
             found += scope.at(cwd).inner(inner, language)
-    return found + typist.findings(scope)
+    return found + typist.findings(scope, found)
 
 
-def _folder(command: Command, cwd: str, pushed: list[str]) -> str:
-    """The folder after `cd`, `pushd` or `popd` (the same one after any other command)."""
-    target = next((w for w in command.words[1:] if not w.startswith("-") or w == "-"), "~")
-    if command.name == "cd":
-        return paths.within(cwd, UNKNOWN if target == "-" else target)
-    if command.name == "pushd" and len(command.words) > 1:
-        pushed.append(cwd)
-        return paths.within(cwd, target)
-    if command.name == "popd":
+def _folder(command: Command, cwd: str, pushed: list[str], cdpath: list[str]) -> str:
+    """The folder after `cd`, `pushd` or `popd` (the same one after any other command).
+    A relative name is looked for in CDPATH's folders first, as the shell does; an
+    assignment of CDPATH (alone or before the command) changes `cdpath`."""
+    words = list(command.words)
+    if words[:1] and words[0] in ("export", "declare", "typeset", "local"):
+        words = words[1:]
+    while words and re.fullmatch(r"[A-Za-z_]\w*=.*", words[0]):
+        name, _, value = words.pop(0).partition("=")
+        if name == "CDPATH":
+            cdpath[:] = [p if p != "." else "" for p in value.split(":")]
+    name = words[0].rsplit("/", 1)[-1] if words else ""
+    target = next((w for w in words[1:] if not w.startswith("-") or w == "-"), "~")
+    if name not in ("cd", "pushd", "popd"):
+        return cwd
+    if name == "popd":
         return pushed.pop() if pushed else UNKNOWN
-    return cwd
+    if name == "pushd":
+        if len(words) < 2:
+            return cwd
+        pushed.append(cwd)
+    if target == "-":
+        return UNKNOWN
+    if not target.startswith((".", "/", "~", "$")) and cdpath[0]:
+        return paths.within(cdpath[0], target)
+    return paths.within(cwd, target)
 
 
 def _forks(code: str) -> list[Finding]:
@@ -194,28 +210,30 @@ def _command(command: Command, commands: list[Command], scope: Scope, downloaded
 def _desktop(call: Call, typist: desktop.Typist) -> list[Finding]:
     """xdotool and its kin: acting on the desktop needs a person; typing is fed on."""
     before = [c for c in call.pipe if c.position < call.command.position]
-    piped = " ".join(w for c in before if c.name in ("echo", "printf") for w in c.words[1:])
+    piped = " ".join(w.replace("\\n", "\n").replace("\\t", "\t") for c in before
+                     if c.name in ("echo", "printf") for w in c.words[1:] if w != "-e")
     piped = piped or " ".join(call.command.reads)
     what = desktop.shell_command(call.name, call.args, piped, typist)
     return [call.finding("desktop", "medium", desktop.WHY[what])] if what else []
 
 
 def _secret_variables(command: Command) -> list[Finding]:
-    """`$OPENAI_API_KEY`, `${GITHUB_TOKEN}`: a key read from the environment."""
-    for token in command.tokens:
-        for name in re.findall(r"\$\{?([A-Za-z_]\w*)", token):
-            if paths.is_secret_variable(name):
-                return [Finding("secrets", "high", command.text,
-                                f"reads ${name}, an API key or token, from the environment")]
+    """`$OPENAI_API_KEY`, `${GITHUB_TOKEN}`, `${!name}`: a key read from the environment."""
+    name = next((n for n in command.variables if paths.is_secret_variable(n)), "")
+    if name:
+        return [Finding("secrets", "high", command.text,
+                        f"reads ${name}, an API key or token, from the environment")]
     return []
 
 
 def _fed(words: list[str], command: Command, commands: list[Command]) -> list[str]:
-    """The words xargs reads, when a find that picks no file prints them: every file under
-    its folders."""
+    """The words xargs reads: every file under its folders when a find that picks no file
+    prints them; the paths `ls`, `echo` or `printf` print."""
     feeder = next((c for c in commands if c.pipeline == command.pipeline
                    and c.position == command.position - 1), None)
     printed = find_output(feeder.words[1:]) if feeder and feeder.name == "find" else []
+    if feeder and feeder.name in ("ls", "echo", "printf"):
+        printed = [w for w in feeder.words[1:] if not w.startswith("-")]
     return [p for w in words for p in (printed if printed and w == MANY else [w])]
 
 

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from assistant.safety import paths
+from assistant.safety import desktop, paths
 from assistant.safety.files import delete_findings, moved_away, own_read, write_findings
 from assistant.safety.findings import Finding, Level, Scope
 from assistant.safety.shell_parse import DOWNLOADERS, UNKNOWN, Command
@@ -79,6 +79,9 @@ def judge(call: Call) -> list[Finding]:
         found.append(call.finding("secrets", "high", "reads keys or credentials"))
     elif call.name in READERS:
         found += own_read([a for a in call.plain], call.part, call.scope.protected)
+    elif call.name in desktop.EDITORS and any(paths.is_protected(a, call.scope.protected)
+                                             for a in call.plain):
+        found.append(call.finding("secrets", "medium", desktop.OPENS_OWN))
     if call.name in SENDERS - DOWNLOADERS and call.name not in (*RAW_NETWORK, "rsync"):
         found += sent([], call)
     return found
@@ -379,9 +382,21 @@ def _environment(call: Call) -> list[Finding]:
 
 
 def _git(call: Call) -> list[Finding]:
-    args = call.args
-    if args[:1] in (["clean"], ["reset"]) and (
-            "--hard" in args or any(a.startswith("-") and "f" in a for a in args)):
+    """git's own change of folder (`-C DIR`) before its command; `clean -f` deletes every
+    file git does not track, so in a wide folder (home) it is a wide delete."""
+    args, folder = call.args, call.scope.cwd
+    while args[:1] and args[0].startswith("-"):
+        if args[0] in ("-C", "-c", "--git-dir", "--work-tree", "--namespace") and len(args) > 1:
+            folder = paths.within(folder, args[1]) if args[0] == "-C" else folder
+            args = args[2:]
+        else:
+            folder = args[0].split("=", 1)[1] if args[0].startswith("--work-tree=") else folder
+            args = args[1:]
+    forced = any(a.startswith("-") and not a.startswith("--") and "f" in a for a in args)
+    if args[:1] == ["clean"] and forced and paths.is_wide(folder or "."):
+        return [call.finding("wide-delete", "high",
+                             f"deletes every file git does not track in {folder}")]
+    if args[:1] in (["clean"], ["reset"]) and ("--hard" in args or forced):
         return [call.finding("delete", "medium", "discards uncommitted work")]
     return []
 

@@ -22,6 +22,9 @@ from assistant.safety.findings import Finding, Level, Scope
 DELETING = {"delete", "remove", "rm", "rmdir", "unlink", "trash", "erase", "wipe", "purge",
             "destroy", "clear", "clean", "empty", "del", "drop"}
 MOVING = {"move", "mv", "rename"}
+WRITING = {"write", "edit", "create", "update", "insert", "set", "save", "append", "put", "patch",
+           "modify", "replace", "drop", "alter", "truncate", "overwrite", "upload", "import",
+           "export", "install", "chmod", "chown", "mkdir", "add", "copy", "cp"}
 READING = {"read", "get", "list", "ls", "search", "find", "view", "show", "stat", "info", "cat",
            "open", "load", "query", "lookup", "glob", "grep", "describe", "head", "tail",
            "tree", "exists", "count", "preview", "fetch", "download"}
@@ -58,8 +61,9 @@ def findings(name: str, level: Level, arguments: str, scope: Scope) -> list[Find
     scope = scope.at(paths.within(scope.cwd, _plain(folder)) if folder else scope.cwd)
     leaves = list(_leaves(values, ""))
     found = [Finding("secrets", "high", f"{key}: {value}", "names an API key or token")
-             for key, value in leaves if re.fullmatch(r"[A-Z][A-Z0-9_]*", value)
-             and paths.is_secret_variable(value)][:1]
+             for key, value in leaves if any(paths.is_secret_variable(name) for name in (
+                 re.findall(r"\$\{?([A-Za-z_]\w*)", value)
+                 + re.findall(r"^[A-Z][A-Z0-9_]*$", value)))][:1]
     found += _paths(leaves, verbs, level, scope)
     found += _commands(leaves, verbs, values, scope)
     if verbs & TYPING:
@@ -112,7 +116,7 @@ def _paths(leaves: list[tuple[str, str]], verbs: set[str], level: Level,
         part = f"{key}: {path}"
         if verbs & DELETING:
             found += delete_findings("rm", ["-r", path], part, protected)
-        elif (level == "low" or verbs & READING) and not verbs & MOVING:
+        elif (level == "low" or verbs & READING) and not verbs & (WRITING | MOVING):
             if paths.is_secret(path):
                 found.append(Finding("secrets", "high", part, "reads keys, tokens or credentials"))
             else:
