@@ -196,10 +196,11 @@ def _variables(word: str, known: dict[str, str]) -> str:
 
 
 def _expanded(word: str, known: dict[str, str]) -> list[str]:
-    """The variables a word expands, by name: `$A`, `${A:-x}`, and through `${!A}` the
-    variable A names."""
+    """The variables from the environment a word expands, by name: `$A`, `${A:-x}`, and
+    through `${!A}` the variable A names (not those the script set itself)."""
     names = re.findall(r"\$\{?([A-Za-z_]\w*)", word)
-    return names + [known.get(n, "") for n in re.findall(r"\$\{!([A-Za-z_]\w*)", word)]
+    names += [known.get(n, "") for n in re.findall(r"\$\{!([A-Za-z_]\w*)", word)]
+    return [n for n in names if n not in known]
 
 
 def _assign(words: list[str], known: dict[str, str]) -> None:
