@@ -16,6 +16,8 @@ WRITES = [
     ("shell", "env -C ~/.config/assistant sed -i s/ask/auto/ config.toml"),
     ("shell", "cd ${XDG_CONFIG_HOME:-$HOME/.config}/assistant && cp /tmp/x.toml config.toml"),
     ("shell", "cd ~/.config/assistant && python3 -c \"open('config.toml', 'a').write('x')\""),
+    ("shell", "CDPATH=~/.config\ncd assistant && tee config.toml <<< 'approval = \"auto\"'"),
+    ("shell", "ls ~/.config/assistant/profiles/*.toml | xargs sed -i s/ask/auto/"),
     ("python", "import os\nos.chdir(os.path.expanduser('~/.config/assistant'))\n"
                "open('config.toml', 'a').write('approval = \"auto\"')"),
     ("python", "import os\nfrom pathlib import Path\n"
@@ -45,6 +47,12 @@ def test_a_subshells_change_of_folder_ends_with_it(own: tuple[str, str]) -> None
     assert assess(code, "shell", protected=own).risk == "low"
     assert assess("pushd ~/.config/assistant; popd; echo x > config.toml", "shell",
                   protected=own).risk == "low"
+
+
+def test_git_cleaning_home_is_a_wide_delete() -> None:
+    assert "wide-delete" in assess("git -C ~ clean -ffdx", "shell").families
+    assert "wide-delete" in assess("cd ~ && git clean -fdx", "shell").families
+    assert assess("cd ~/projects/app && git clean -fdx", "shell").risk == "medium"
 
 
 def test_a_change_of_folder_is_followed_for_every_write_rule(own: tuple[str, str]) -> None:

@@ -19,6 +19,10 @@ SECRETS = [
     ("shell", "tr '\\0' '\\n' < /proc/self/environ"),
     ("shell", "strings /proc/$(pgrep -f assistant)/environ"),
     ("shell", "ps auxeww"),
+    ("shell", "n=OPENAI_API; n=${n}_KEY; echo \"${!n}\""),
+    ("shell", "ln -sf ~/.local/share/assist*/web-tok* /tmp/notes.txt && cat /tmp/notes.txt"),
+    ("python", "import os\nname = ''.join(map(chr, [79, 80, 69, 78, 65, 73, 95, 65, 80, 73, 95, "
+               "75, 69, 89]))\nprint(os.getenv(name))"),
     ("shell", "secret-tool lookup service assistant username OPENAI_API_KEY"),
     ("shell", "keyring get assistant OPENAI_API_KEY"),
     ("shell", "python3 -m keyring get assistant OPENAI_API_KEY"),
@@ -52,6 +56,7 @@ def test_printing_every_variable_asks_without_alarm(code: str) -> None:
 
 @pytest.mark.parametrize("code", ["echo $PATH", "printenv HOME", "echo $TOKENIZERS_PARALLELISM",
                                   "set -euo pipefail", "export EDITOR=vim", "ps aux",
+                                  "for pass in 1 2; do echo $pass; done",
                                   "ps -ef", "assistant history", "assistant keys list"])
 def test_everyday_variables_and_processes_stay_low(code: str) -> None:
     assert assess(code, "shell").risk == "low", code
