@@ -11,6 +11,8 @@ from assistant.safety import paths
 from assistant.safety.python_decode import DECODED, Decoder
 
 UNKNOWN = paths.UNKNOWN
+LISTINGS = ("glob.glob", "glob.iglob", "sorted")
+"""Calls whose items are paths matching a pattern: `glob.glob(P)[0]` is one of P."""
 
 
 class Values(ast.NodeVisitor):
@@ -91,6 +93,10 @@ class Values(ast.NodeVisitor):
                 return self.text(argv.elts[index], depth + 1) if index < len(argv.elts) else UNKNOWN
             if self.qualname(node.value) == "os.environ":
                 return "~" if self.text(node.slice, depth + 1) == "HOME" else UNKNOWN
+            listed = self.values.get(node.value.id) if isinstance(node.value, ast.Name) else None
+            listed = listed if listed is not None else node.value
+            if isinstance(listed, ast.Call) and self.qualname(listed.func) in LISTINGS:
+                return self.text(listed, depth + 1)  # an entry of a listing: the pattern
             return UNKNOWN
         if isinstance(node, ast.Call):
             name = self.qualname(node.func)
@@ -106,7 +112,7 @@ class Values(ast.NodeVisitor):
             if name.endswith((".joinpath", ".joinpath()")) and isinstance(node.func, ast.Attribute):
                 return "/".join([self.text(node.func.value, depth + 1), *args])
             if name in ("os.path.expanduser", "os.path.expandvars", "os.path.abspath", "str",
-                        "glob.glob", "glob.iglob",
+                        "glob.glob", "glob.iglob", "sorted",
                         "os.path.realpath", "os.path.normpath", "os.fspath") and args:
                 return args[0]
             if isinstance(node.func, ast.Attribute) and node.func.attr in (

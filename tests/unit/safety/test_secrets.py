@@ -31,6 +31,8 @@ SECRETS = [
     ("python", "import os\nprint(os.environ['OPENAI_API_KEY'])"),
     ("python", "import os\nprint(os.getenv('GROQ_API_KEY'))"),
     ("python", "import keyring\nprint(keyring.get_password('assistant', 'OPENAI_API_KEY'))"),
+    ("python", "import glob\n"
+               "print(open(glob.glob('~/.local/share/assistant/web*')[0]).read())"),
     ("python", "from pathlib import Path\n"
                "print((Path.home() / '.local/share/assistant/web-token').read_text())"),
     ("python", "from assistant.safety.keys import key_for_model\n"
