@@ -8,6 +8,7 @@ import re
 from assistant.safety import desktop, paths
 from assistant.safety.files import write_findings
 from assistant.safety.findings import Finding, Scope
+from assistant.safety.shell_find import find_output, find_parts
 from assistant.safety.shell_parse import (
     DECODED,
     DECODERS,
@@ -19,16 +20,7 @@ from assistant.safety.shell_parse import (
     is_encoded_text,
     parse,
 )
-from assistant.safety.shell_rules import (
-    MANY,
-    PLACED,
-    SENDERS,
-    Call,
-    find_output,
-    find_parts,
-    judge,
-    sent,
-)
+from assistant.safety.shell_rules import MANY, PLACED, SENDERS, Call, judge, sent
 
 FORK_BOMB = re.compile(r"([\w:.-]+)\s*\(\s*\)\s*\{([^}]*)\}")
 ENDLESS = re.compile(r"\b(?:while|until)\s+(?:true|:|\[\s*1\s*\]|\(\(\s*1\s*\)\))\s*;?\s*do\b"

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from assistant.safety import desktop, paths
 from assistant.safety.files import delete_findings, moved_away, own_read, write_findings
 from assistant.safety.findings import Finding, Level, Scope
+from assistant.safety.shell_find import DELETERS, find_rule
 from assistant.safety.shell_parse import DOWNLOADERS, UNKNOWN, Command
 
 MANY = UNKNOWN + "*"
@@ -31,7 +32,6 @@ PACKAGE_TOOLS = ("pip", "pip3", "npm", "pnpm", "yarn", "apt", "apt-get", "dnf", 
 CHANGING = {"install", "uninstall", "remove", "purge", "add", "erase", "-S", "-R", "i"}
 FIREWALLS = ("ufw", "iptables", "ip6tables", "nft", "setenforce", "aa-teardown", "aa-disable",
              "csrutil", "spctl")
-DELETERS = ("rm", "shred", "srm", "unlink", "rmdir", "wipe")
 READERS = {"cat", "tac", "head", "tail", "less", "more", "nl", "grep", "egrep", "fgrep", "rg",
            "strings", "base64", "base32", "xxd", "od", "hexdump", "cut", "sort", "uniq",
            "awk", "diff", "cmp", "jq", "tar", "zip", "7z", "gzip", "openssl", "source", "."}
@@ -40,12 +40,6 @@ PLACED = {*DELETERS, *READERS, "find", "chmod", "chown", "chgrp", "chattr", "set
           "truncate", "touch", "sed", "perl", "cp", "mv", "install", "ln", "rsync", "sqlite3",
           "dd"}
 """Commands whose relative paths are read from the folder a `cd` before them went to."""
-FIND_TESTS = re.compile(
-    r"-i?(name|path|wholename|regex|lname)|-[acm](min|time)|-[ac]?newer|-newer[aBcmt]{2}|-used"
-    r"|-size|-empty|-executable|-perm|-user|-uid|-group|-gid|-nouser|-nogroup|-links|-inum"
-    r"|-samefile|-context")
-"""find's tests that pick some files among all. -type, -xtype, -readable, -writable, -fstype
-and the depth options match (nearly) every file of a folder, so they pick none."""
 
 
 @dataclass
@@ -109,66 +103,6 @@ def sent(uploads: list[str], call: Call) -> list[Finding]:
 
 def _delete(call: Call) -> list[Finding]:
     return delete_findings(call.name, call.args, call.part, call.scope.protected)
-
-
-def find_parts(args: list[str]) -> tuple[list[str], list[str]]:
-    """find's start folders (`.` when it names none) and its expression."""
-    first = next((i for i, a in enumerate(args) if a.startswith("-") or a in ("(", "!")),
-                 len(args))
-    return args[:first] or ["."], args[first:]
-
-
-def find_output(args: list[str]) -> list[str]:
-    """What a find prints, as paths: every file under each start folder when no test picks
-    some (what `find . -type f | xargs rm` reaches); nothing known when one does."""
-    roots, expression = find_parts(args)
-    return [] if _picks(expression, len(expression)) else [f"{r}/{paths.EVERY}" for r in roots]
-
-
-def _picks(expression: list[str], at: int) -> bool:
-    """Whether a test picks the files the action at `at` reaches. One in another `-o` branch
-    (a pruned folder) or negated (`! -name x`: all but x) leaves it every file."""
-    start, end, depth = 0, len(expression), 0
-    for i, word in enumerate(expression):
-        depth += (word == "(") - (word == ")")
-        if depth == 0 and word in ("-o", "-or"):
-            if i >= at:
-                end = i
-                break
-            start = i + 1
-    branch = expression[start:end]
-    return any(FIND_TESTS.fullmatch(w) and (i == 0 or branch[i - 1] not in ("!", "-not"))
-               for i, w in enumerate(branch))
-
-
-def _find(call: Call) -> list[Finding]:
-    roots, expression = find_parts(call.args)
-    runs = _find_runs(expression)
-    deleting = [i for i, a in enumerate(expression) if a == "-delete"] + [
-        at for at, words in runs if words and words[0].rsplit("/", 1)[-1] in DELETERS]
-    if deleting:
-        if not _picks(expression, deleting[0]):
-            return [f for r in roots for f in delete_findings(
-                "rm", [f"{paths.normalise(r)}/{paths.EVERY}"], call.part, call.scope.protected)]
-        wide = any(paths.is_wide(r) for r in roots)
-        level: Level = "high" if wide or any(paths.is_system(r) for r in roots) else "medium"
-        return [call.finding("delete", level, f"deletes files found under {' '.join(roots)}")]
-    found: list[Finding] = []
-    for at, words in runs:
-        every = roots[0] if _picks(expression, at) else f"{roots[0]}/{paths.EVERY}"
-        found += call.scope.inner(" ".join(w if w != "{}" else every for w in words), "shell")
-    return found
-
-
-def _find_runs(expression: list[str]) -> list[tuple[int, list[str]]]:
-    """Each command find runs (-exec, -execdir, -ok, -okdir), with where it stands."""
-    runs = []
-    for at, flag in enumerate(expression):
-        if flag in ("-exec", "-execdir", "-ok", "-okdir"):
-            rest = expression[at + 1 :]
-            end = next((i for i, a in enumerate(rest) if a in (";", "+", "\\;")), len(rest))
-            runs.append((at, rest[:end]))
-    return runs
 
 
 def _dd(call: Call) -> list[Finding]:
@@ -445,7 +379,7 @@ def _table(*entries: tuple[tuple[str, ...], Rule]) -> dict[str, Rule]:
 
 RULES: dict[str, Rule] = _table(
     (DELETERS, _delete),
-    (("find",), _find),
+    (("find",), find_rule),
     (("dd",), _dd),
     (DISK_TOOLS, _disk),
     (("tee", "truncate", "touch", "sed"), _writes),
