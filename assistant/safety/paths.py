@@ -222,4 +222,6 @@ def is_out_of_reach(path: str) -> bool:
     mount point or removable drive, a system folder, scratch space cleared at restart),
     or a place known only at run time."""
     target = normalise(path)  # home is `~` now: what starts with `/` is outside it
-    return UNKNOWN in target or target.startswith("/")
+    if target == "~" or target.startswith("~/"):
+        return False  # in home, whatever the names (`~/Pictures/$?.jpg`)
+    return target.startswith(("/", UNKNOWN + "/")) or target == UNKNOWN

@@ -15,6 +15,8 @@ WITHIN_HOME = [
     ("shell", "for f in ~/*.png; do mv \"$f\" ~/Pictures/; done"),
     ("shell", "find ~ -maxdepth 1 -name '*.pdf' -exec mv {} ~/papers/ \\;"),
     ("shell", "mv ~/Desktop/* ~/Desktop/old/"),
+    ("python", "import os\nos.chdir(os.path.expanduser('~/Pictures'))\nfor f in os.listdir('.'):\n"
+               "    if f.endswith('.jpeg'):\n        os.rename(f, f[:-5] + '.jpg')"),
     ("python", "import shutil\nfrom pathlib import Path\nhome = Path.home()\n"
                "(home / 'papers').mkdir(exist_ok=True)\nfor p in home.glob('*.pdf'):\n"
                "    shutil.move(str(p), home / 'papers')"),
