@@ -15,12 +15,9 @@ import json
 import re
 import shutil
 import subprocess
-import tarfile
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
-from pathlib import Path, PurePosixPath
 from typing import Any
 
 from tasks_answers import (
@@ -29,6 +26,22 @@ from tasks_answers import (
     answer_names_first,
     answer_number,
     answer_omits,
+    answer_picks,
+    answer_when,
+)
+from tasks_files import (
+    archive,
+    archive_holds,
+    checksums,
+    csv_amounts,
+    csv_split,
+    file_duration,
+    file_parts,
+    folder_is,
+    folder_texts,
+    holds_in_order,
+    lists_locations,
+    matches,
 )
 from tasks_reading import Context
 
@@ -172,6 +185,10 @@ def lines(c: Context, a: dict[str, Any]) -> str | None:
     wrong = f"{a['path']} holds {got}"
     if a.get("unique") and len(got) != len(set(got)):
         return f"{a['path']} has duplicate lines"
+    if "has_each" in a:
+        lacking = [w for w in a["has_each"] if not set(w if isinstance(w, list) else [w])
+                   & set(got)]
+        return f"{a['path']} has no line {lacking[0]!r}" if lacking else None
     if "as_set" in a:
         return None if set(got) == set(a["as_set"]) else wrong
     return None if got in a.get("any_of", [a.get("equals")]) else wrong
@@ -300,10 +317,19 @@ def csv_rows(c: Context, a: dict[str, Any]) -> str | None:
         return f"{a['path']} is missing"
     rows = [[cell.strip() for cell in row] for row in csv.reader(io.StringIO(text))
             if any(row if a.get("keep_blank_rows") else (cell.strip() for cell in row))]
-    if not rows or (rows[0] if a.get("exact_header")
-                    else [h.lower() for h in rows[0]]) != a["header"]:
+    header = (rows[0] if a.get("exact_header") else [h.lower() for h in rows[0]]) if rows else []
+    loose = a.get("any_column_order")
+    if not rows or (sorted(header) if loose else header) != (
+            sorted(a["header"]) if loose else a["header"]):
         return f"{a['path']} does not start with the header {a['header']}"
-    got, want = [tuple(row) for row in rows[1:]], [tuple(row) for row in a["rows"]]
+    data = rows[1:]
+    if loose:
+        if any(len(row) != len(header) for row in data):
+            return f"{a['path']} has a row of other than {len(header)} cells"
+        data = [[row[header.index(h)] for h in a["header"]] for row in data]
+    blank = [b.lower() for b in a.get("blank_as", [])]
+    got = [tuple("" if x.lower() in blank else x for x in row) for row in data]
+    want = [tuple(row) for row in a["rows"]]
     if (got if a.get("ordered") else sorted(got)) != (want if a.get("ordered") else sorted(want)):
         return f"{a['path']} has {len(got)} data rows, not the {len(a['rows'])} wanted"
     return None
@@ -343,59 +369,12 @@ def ini(c: Context, a: dict[str, Any]) -> str | None:
     for section, values in a["values"].items():
         for key, want in values.items():
             got = parser.get(section, key, fallback=None)
-            if got is None or got.strip() != want:
+            right = ((got or "").strip().lower() in want if isinstance(want, list)
+                     else got is not None and got.strip() == want)
+            if not right:
                 return f"[{section}] {key} is {got!r}, not {want!r}"
     if "sections" in a and parser.sections() != a["sections"]:
         return f"{a['path']} has the sections {parser.sections()}"
-    return None
-
-
-def member_name(name: str, a: dict[str, Any]) -> str:
-    """How a .tar.gz member is named: its base name; its path without a leading ./ or /
-    (`by_path`); or its path below the first folder named `relative_to`."""
-    if "relative_to" in a:
-        name = re.sub(r"^(?:\./)+", "", name).strip("/")
-        mark = f"/{a['relative_to']}/"
-        return ("/" + name).split(mark, 1)[1] if mark in "/" + name else name
-    return name.lstrip("./") if a.get("by_path") else PurePosixPath(name).name
-
-
-def archive_files(path: Path, a: dict[str, Any]) -> list[tuple[str, str]]:
-    """(name, text) of each entry of a .zip (base names, text unread), or of each regular
-    file of a .tar.gz (named by member_name), in archive order."""
-    if path.suffix == ".zip":
-        with zipfile.ZipFile(path) as archive:
-            return [(Path(n).name, "") for n in archive.namelist()]
-    found = []
-    with tarfile.open(path, "r:gz") as archive:
-        for member in archive.getmembers():
-            if member.isfile():
-                data = archive.extractfile(member)
-                text = data.read().decode("utf-8", "replace") if data else ""
-                found.append((member_name(member.name, a), text))
-    return found
-
-
-def archive(c: Context, a: dict[str, Any]) -> str | None:
-    """`members`: exactly these base names; `contains`: at least these files with their
-    text, by base name (by path with `by_path`; with `prefix_optional`, a path may also be
-    stored without that leading folder)."""
-    path = c.folder / a["path"]
-    if not path.is_file():
-        return f"{a['path']} is missing"
-    try:
-        found = archive_files(path, a)
-    except (zipfile.BadZipFile, tarfile.TarError, OSError, EOFError) as exc:
-        return f"{a['path']} is not a readable archive: {exc}"
-    names = sorted(name for name, _ in found)
-    if "members" in a and names != a["members"]:
-        return f"{a['path']} holds {names}"
-    texts = dict(found)
-    for name, text in a.get("contains", {}).items():
-        inner = name.removeprefix(a.get("prefix_optional", ""))
-        hit = [n for n in texts if n in (name, inner)]
-        if not hit or not c.same(texts[hit[0]], text, a.get("compare", "")):
-            return f"{a['path']} lacks {name} with its content"
     return None
 
 
@@ -447,8 +426,9 @@ KINDS: dict[str, Kind] = {
     "unchanged": Kind(unchanged, ()),
     "file_text": Kind(file_text, ("path",), ("starts_with", "ends_with")),
     "lines": Kind(lines, ("path",), ("rewrite", "trim_end", "trim", "skip_emptied", "lower",
-                                     "sort", "unique", "equals", "any_of", "as_set"),
-                  one_of=("equals", "any_of", "as_set")),
+                                     "sort", "unique", "equals", "any_of", "as_set",
+                                     "has_each"),
+                  one_of=("equals", "any_of", "as_set", "has_each")),
     "json_equals": Kind(json_equals, ("path", "value"), ("key_lstrip", "drop_keys")),
     "json_at": Kind(json_at, ("path", "key"), ("equals", "one_of", "any_case_keys", "as_text",
                                               "lower"), one_of=("equals", "one_of")),
@@ -457,16 +437,32 @@ KINDS: dict[str, Kind] = {
     "csv_column": Kind(csv_column, ("path", "column", "values"), ("header",)),
     "csv_numbers": Kind(csv_numbers, ("path", "key", "column", "values"), ("tolerance",)),
     "csv_rows": Kind(csv_rows, ("path", "header", "rows"), ("exact_header", "ordered",
-                                                           "keep_blank_rows")),
+                                                           "keep_blank_rows", "any_column_order",
+                                                           "blank_as")),
     "markdown_table": Kind(markdown_table, ("path", "header", "rows")),
     "ini": Kind(ini, ("path", "values"), ("sections",)),
     "archive": Kind(archive, ("path",), ("members", "contains", "by_path", "relative_to",
                                          "prefix_optional", "compare"),
                     one_of=("members", "contains")),
+    "archive_holds": Kind(archive_holds, ("path", "files"), ("prefix_optional",)),
+    "matches": Kind(matches, ("glob", "count")),
+    "folder_is": Kind(folder_is, ("folder", "files")),
+    "folder_texts": Kind(folder_texts, ("folder", "texts")),
+    "holds_in_order": Kind(holds_in_order, ("paths", "texts")),
+    "lists_locations": Kind(lists_locations, ("path", "entries")),
+    "checksums": Kind(checksums, ("path", "algorithm", "of")),
+    "file_parts": Kind(file_parts, ("paths", "lines", "of")),
+    "file_duration": Kind(file_duration, ("path", "seconds")),
+    "csv_amounts": Kind(csv_amounts, ("path", "rows"), ("tolerance",)),
+    "csv_split": Kind(csv_split, ("glob", "key_column", "header", "rows"), ("except",)),
     "program": Kind(program, ("run",), ("prints", "prints_number", "exit_zero", "needs",
                                         "timeout")),
-    "answer_number": Kind(answer_number, (), ("value", "fact", "tolerance"), bare="value",
-                          one_of=("value", "fact")),
+    "answer_number": Kind(answer_number, (), ("value", "fact", "tolerance", "decoys", "ignore",
+                                             "max_distinct", "kib_as_bytes"),
+                          bare="value", one_of=("value", "fact")),
+    "answer_picks": Kind(answer_picks, ("name", "among"), ("aliases", "max_others"),),
+    "answer_when": Kind(answer_when, ("as", "value", "max_distinct"), ("decoys", "among",
+                                                                         "ignore")),
     "answer_mentions": Kind(answer_mentions, (), ("words", "fact", "plural", "anywhere",
                                                   "short_version"),
                             bare="words", one_of=("words", "fact")),

@@ -20,7 +20,7 @@ from tasks_reading import READINGS, Context, Reading
 
 FOLDER = Path(__file__).resolve().parent.parent / "benchmarks" / "tasks"
 TASK_FIELDS = {"name": str, "request": str, "files": dict, "checks": list,
-               "solution": dict, "careless": list}
+               "solution": dict, "careless": list, "right": list, "wrong": list}
 ATTEMPT_FIELDS = {"code", "answer"}
 LISTS = ("paths", "words")  # fields that take a list; one item may be written bare
 
@@ -102,10 +102,19 @@ def task_of(where: str, index: int, entry: Any, reading: Reading) -> dict[str, A
         what = "solution" if n == 0 else f"careless {n}"
         if not isinstance(attempt, dict) or set(attempt) - ATTEMPT_FIELDS:
             raise SuiteError(f"{label}: {what} may have only code and answer")
+    others = [("right", a) for a in entry.get("right", [])]
+    others += [("wrong", a) for a in entry.get("wrong", [])]
+    for what, other in others:
+        if not isinstance(other, str) and not (isinstance(other, dict) and set(other) == {"code"}):
+            raise SuiteError(f"{label}: each of {what} is an answer or {{code: ...}}")
+        if "solution" not in entry:
+            raise SuiteError(f"{label}: {what} answers are judged with the solution's folder; "
+                             "give a solution")
     files = entry["files"]
     return {"name": entry["name"], "request": entry["request"], "files": files,
             "check": judge(checks, files, reading), "solution": entry.get("solution"),
-            "careless": entry.get("careless", [])}
+            "careless": entry.get("careless", []), "right": entry.get("right", []),
+            "wrong": entry.get("wrong", [])}
 
 
 def check_of(label: str, spec: Any) -> tuple[str, dict[str, Any]]:
@@ -171,9 +180,19 @@ def attempt(task: dict[str, Any], done: dict[str, Any], folder: Path) -> str:
     return str(done["answer"] if "answer" in done else scope["answer"])
 
 
+def other_answer(task: dict[str, Any], other: str | dict[str, str], folder: Path) -> str:
+    """A `right` or `wrong` answer: as written, or the `answer` its code sets."""
+    if isinstance(other, str):
+        return other
+    scope: dict[str, Any] = {"folder": folder}
+    exec(compile(other["code"], f"<{task['name']}>", "exec"), scope)
+    return str(scope["answer"])
+
+
 def verdicts(task: dict[str, Any], scratch: Path) -> dict[str, str | None]:
-    """The check's verdict on the untouched folder with no answer, the solution and each
-    careless attempt (None: passed)."""
+    """The check's verdict on the untouched folder with no answer, the solution, each
+    careless attempt, and each other answer (`right n`, `wrong n`) with the solution's
+    folder (None: passed)."""
     found: dict[str, str | None] = {}
     untouched = scratch / "untouched"
     lay_out(untouched, task["files"])
@@ -188,21 +207,26 @@ def verdicts(task: dict[str, Any], scratch: Path) -> dict[str, str | None]:
             found[label] = f"the attempt broke: {type(exc).__name__}: {exc}"
             continue
         found[label] = task["check"](folder, answer)
+    solved = scratch / "solution"
+    for what in ("right", "wrong"):
+        for n, other in enumerate(task[what]):
+            found[f"{what} {n + 1}"] = task["check"](solved, other_answer(task, other, solved))
     return found
 
 
 def self_test(suite: str) -> int:
-    """Every check fails on the untouched folder and on each careless attempt, and passes
-    on the solution; prints a line per task and the count of failures."""
+    """Every check fails on the untouched folder, on each careless attempt and each wrong
+    answer, and passes on the solution and each right answer; prints a line per task and
+    the count of failures."""
     tasks = load(suite)
     failures = 0
     for task in tasks:
         with tempfile.TemporaryDirectory(prefix="task-") as scratch:
             found = verdicts(task, Path(scratch))
         problems = [f"passes the {label}" for label, v in found.items()
-                    if v is None and label != "solution"]
-        if "solution" in found and found["solution"] is not None:
-            problems.append(f"fails the solution: {found['solution']}")
+                    if v is None and label != "solution" and not label.startswith("right")]
+        problems += [f"fails the {label}: {v}" for label, v in found.items()
+                     if v is not None and (label == "solution" or label.startswith("right"))]
         failures += bool(problems)
         print(f"{'FAIL' if problems else 'ok  '} {task['name']}"
               + (": " + "; ".join(problems) if problems else ""))

@@ -19,12 +19,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import tasks_spoken
+
 READINGS: dict[str, tuple[str, ...]] = {
     # "1,234.5" as 1234.5, commas anywhere between digits; thousands separators
     # (, space _ ' and no-break space) before each group of three digits; or commas in
     # whole groups of three only, a whole number up to twenty also in words ("five"); or
-    # commas before a last group of three dropped, and every number word up to twenty
-    "numbers": ("commas", "separators", "grouped", "words"),
+    # commas before a last group of three dropped, and every number word up to twenty; or
+    # as spoken (tasks_spoken): digits or words ("thirty-six"), dates, times, versions,
+    # file names and ids set aside
+    "numbers": ("commas", "separators", "grouped", "words", "spoken"),
     # a word is mentioned anywhere (case aside), or only as a whole token (optionally plural)
     "mentions": ("substring", "token"),
     # files compare byte for byte, up to line endings and trailing blanks, or up to
@@ -91,6 +95,8 @@ class Context:
         return [line.strip() for line in raw if line.strip()]
 
     def numbers(self, text: str) -> list[float]:
+        if self.reading.numbers == "spoken":
+            return tasks_spoken.numbers(text or "")
         if self.reading.numbers == "commas":
             found = [t.replace(",", "") for t in re.findall(r"-?\d[\d,]*(?:\.\d+)?", text)]
         elif self.reading.numbers == "words":
@@ -142,18 +148,22 @@ def node_version() -> str:
     return done.stdout.strip().lstrip("v")
 
 
-FACTS: dict[str, Callable[[], Any]] = {
-    "cpu_count": lambda: [float(os.cpu_count() or 0)],
-    "usable_cpus": usable_cpus,
-    "hostname": socket.gethostname,
+# each reads the machine, or the file system holding the task's folder
+FACTS: dict[str, Callable[[Path], Any]] = {
+    "cpu_count": lambda _: [float(os.cpu_count() or 0)],
+    "usable_cpus": lambda _: usable_cpus(),
+    "hostname": lambda _: socket.gethostname(),
     # the full name or the part before the first dot, either will do
-    "hostnames": lambda: [socket.gethostname().lower(), socket.gethostname().split(".")[0].lower()],
-    "kernel_release": platform.release,
-    "node_version": node_version,
+    "hostnames": lambda _: [socket.gethostname().lower(),
+                            socket.gethostname().split(".")[0].lower()],
+    "kernel_release": lambda _: platform.release(),
+    "node_version": lambda _: node_version(),
+    "page_size": lambda _: float(os.sysconf("SC_PAGE_SIZE")),
+    "name_max": lambda folder: float(os.pathconf(str(folder), "PC_NAME_MAX")),
 }
 
 
-def fact_or(args: dict[str, Any], key: str) -> Any:
-    return FACTS[args["fact"]]() if "fact" in args else args[key]
+def fact_or(c: Context, args: dict[str, Any], key: str) -> Any:
+    return FACTS[args["fact"]](c.folder) if "fact" in args else args[key]
 
 
