@@ -168,8 +168,11 @@ def file_text(c: Context, a: dict[str, Any]) -> str | None:
 def lines(c: Context, a: dict[str, Any]) -> str | None:
     """The file's non-blank lines, each optionally rewritten (a regex and its replacement),
     stripped of `trim_end` characters at the end or `trim` characters at both ends, those
-    left empty dropped (`skip_emptied`), lower-cased, sorted, against the wanted ones."""
-    got = c.lines(c.read(a["path"]))
+    left empty dropped (`skip_emptied`), lower-cased, sorted, against the wanted ones;
+    `keep_indent`: a line's leading blanks count."""
+    text = c.read(a["path"])
+    got = ([line.rstrip() for line in (text or "").splitlines() if line.strip()]
+           if a.get("keep_indent") else c.lines(text))
     if "rewrite" in a:
         got = [re.sub(a["rewrite"][0], a["rewrite"][1], line) for line in got]
     if "trim_end" in a:
@@ -427,7 +430,7 @@ KINDS: dict[str, Kind] = {
     "file_text": Kind(file_text, ("path",), ("starts_with", "ends_with")),
     "lines": Kind(lines, ("path",), ("rewrite", "trim_end", "trim", "skip_emptied", "lower",
                                      "sort", "unique", "equals", "any_of", "as_set",
-                                     "has_each"),
+                                     "has_each", "keep_indent"),
                   one_of=("equals", "any_of", "as_set", "has_each")),
     "json_equals": Kind(json_equals, ("path", "value"), ("key_lstrip", "drop_keys")),
     "json_at": Kind(json_at, ("path", "key"), ("equals", "one_of", "any_case_keys", "as_text",
