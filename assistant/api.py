@@ -24,7 +24,7 @@ from assistant.safety.keys import key_for_model
 from assistant.safety.policy import Approver, Policy
 from assistant.safety.redact import Redactor
 from assistant.safety.risk import DenyRules
-from assistant.session import Session
+from assistant.loop.session import Session
 from assistant.tools.toolbox import Toolbox
 
 

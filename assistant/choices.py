@@ -20,6 +20,10 @@ ApprovalMode = Literal["ask", "auto", "never"]
 # guard: runs see the system but cannot change the assistant's own files; on: the full
 # bubblewrap sandbox; off: neither. TOML's true and false mean on and off.
 SandboxMode = Literal["on", "guard", "off"]
+# The daemon's one visible state (assistant.daemon.state moves it; the tray shows it).
+State = Literal["idle", "listening", "transcribing", "thinking", "awaiting_approval", "running",
+                "speaking", "error"]
+STATES: tuple[State, ...] = get_args(State)
 
 
 def choices(kind: Any) -> tuple[str, ...]:

@@ -148,7 +148,7 @@ def embedded_llm(bench: Bench) -> tuple[float, float, float, float]:
     new, so no turn is cached whole."""
     from assistant.config import load_settings
     from assistant.llm import LLM, Reply, embedded
-    from assistant.prompt import system_message
+    from assistant.loop.prompt import system_message
 
     settings = load_settings({"max_tokens": 96, "temperature": 0.0})
     if not embedded.available(settings):

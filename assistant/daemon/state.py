@@ -13,11 +13,8 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Collection
-from typing import Literal, get_args
 
-State = Literal["idle", "listening", "transcribing", "thinking", "awaiting_approval", "running",
-                "speaking", "error"]
-STATES: tuple[State, ...] = get_args(State)
+from assistant.choices import STATES, State
 
 # Where each state may go. The hotkey may interrupt speaking, thinking and approval to
 # listen; any state may fail into error; the worker ends every turn in idle.

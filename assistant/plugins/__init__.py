@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pluggy
 
-from assistant.runtime.languages import Language
+from assistant.runtime.spec import Language
 from assistant.tools.tool import Hints, PluginTool
 
 GROUP = "assistant"

@@ -16,7 +16,7 @@ hookspec = pluggy.HookspecMarker("assistant")
 
 @hookspec
 def register_languages(register: Callable[[Any], None]) -> None:
-    """Register a runtime: `register(Language(...))` (assistant.runtime.languages.Language,
+    """Register a runtime: `register(Language(...))` (assistant.runtime.spec.Language,
     with `driver` the absolute path of a driver that speaks the runtimes' protocol)."""
 
 

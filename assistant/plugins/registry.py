@@ -16,7 +16,7 @@ from typing import Any
 import pluggy
 
 from assistant.plugins import GROUP
-from assistant.runtime.languages import Language
+from assistant.runtime.spec import Language
 from assistant.tools.tool import PluginTool
 
 Command = tuple[str, Callable[[list[str]], int]]

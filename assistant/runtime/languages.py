@@ -6,11 +6,7 @@ code fences ("py", "bash", "node", ...) are resolved in one place.
 
 from __future__ import annotations
 
-import os
-import shutil
-import sys
-from dataclasses import dataclass
-from pathlib import Path
+from assistant.runtime.spec import Language
 
 LANGUAGES = ("python", "shell", "javascript")
 
@@ -27,9 +23,6 @@ _ALIASES = {
     "js": "javascript",
     "node": "javascript",
 }
-
-_DRIVERS = Path(__file__).resolve().parent / "drivers"
-
 
 def canonical_language(name: str) -> str | None:
     """Map a code-fence language name to one of LANGUAGES or a plugin's language, or None
@@ -49,35 +42,6 @@ def plugin_languages() -> dict[str, Language]:
 def spec_for(name: str) -> Language:
     """How to start the runtime of a canonical language name."""
     return SPECS.get(name) or plugin_languages()[name]
-
-
-@dataclass(frozen=True)
-class Language:
-    """How one language's runtime is started and fed.
-
-    `program` is looked up on the runtime's PATH (None means this very Python);
-    `code_in_file` languages receive a path to the code instead of the code itself;
-    `state` names what a restart loses, for the note that tells the LLM.
-    """
-
-    name: str
-    program: str | None
-    options: tuple[str, ...]
-    driver: str
-    code_in_file: bool
-    state: str
-    missing: str
-
-    def executable(self, env: dict[str, str] | None) -> str | None:
-        """The interpreter to start, or None when it is not installed."""
-        if self.program is None:
-            return sys.executable
-        path = (os.environ if env is None else env).get("PATH", os.defpath)
-        return shutil.which(self.program, path=path)
-
-    def argv(self, executable: str, control_fd: int) -> list[str]:
-        """The command line that starts the driver, reading requests from `control_fd`."""
-        return [executable, *self.options, str(_DRIVERS / self.driver), str(control_fd)]
 
 
 SPECS = {

@@ -24,7 +24,7 @@ import time
 from typing import IO, Any
 
 from assistant.events import Stream
-from assistant.runtime.languages import Language
+from assistant.runtime.spec import Language
 from assistant.runtime.marker import MarkerScanner
 from assistant.runtime.sandbox import Sandbox
 from assistant.runtime.watchdog import guard

@@ -16,7 +16,8 @@ from collections.abc import Collection, Generator, Iterator
 from types import TracebackType
 
 from assistant.events import Event, OutputChunk, RunEnd
-from assistant.runtime.languages import LANGUAGES, Language, canonical_language, spec_for
+from assistant.runtime.languages import LANGUAGES, canonical_language, spec_for
+from assistant.runtime.spec import Language
 from assistant.runtime.process import RuntimeProcess
 from assistant.runtime.run import Run
 from assistant.runtime.sandbox import Sandbox, SandboxError

@@ -21,7 +21,7 @@ from assistant.runtime.watch import Limits
 from assistant.safety.policy import Approver, Policy
 from assistant.safety.redact import Redactor
 from assistant.safety.risk import DenyRules
-from assistant.screen import ScreenContext
+from assistant.loop.screen import ScreenContext
 
 TITLE = "assistant mcp"
 

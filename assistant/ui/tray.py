@@ -27,7 +27,7 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, Protocol, TypeVar
 
-from assistant.daemon.state import STATES, State
+from assistant.choices import STATES, State
 from assistant.ui.tray_icons import draw_icon
 
 STOP_STATES = ("listening", "running", "speaking")  # where Listen becomes Stop

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from assistant.daemon.state import State
+from assistant.choices import State
 from assistant.ui.tray import AUTO_RUN_LABEL, SUMMARY_CHARS, Tray, TrayUnavailable, shorten
 from tests.support import tray_host as hosts
 from tests.support.display import wait_until, xdotool, xvfb

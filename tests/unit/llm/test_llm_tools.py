@@ -8,9 +8,9 @@ import pytest
 
 from assistant.events import RunEnd
 from assistant.llm.reply import CodeCall
+from assistant.checks.hints import describe_run
 from assistant.llm.results import (
     NEXT_STEP,
-    describe_run,
     fenced_message,
     is_results_message,
     tool_messages,

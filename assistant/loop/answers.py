@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from assistant.llm.fenced import shown_tags
-from assistant.made import problems
-from assistant.requested import EXTENSIONS, named_files, named_folders, runner, scripts_to_run
+from assistant.loop.made import problems
+from assistant.checks.requested import EXTENSIONS, named_files, named_folders, runner, scripts_to_run
 from assistant.runtime.changes import NO_CHANGES
 
 # Questions whose answer is on this machine, not in any model's training.

@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from assistant.answers import AnswerCheck
+from assistant.loop.answers import AnswerCheck
 from assistant.events import (
     CodeDraft,
     Error,
@@ -28,34 +28,27 @@ from assistant.events import (
 )
 from assistant.journal import Journal
 from assistant.llm import LLM, CodeCall, LLMError, Reply
-from assistant.llm.labels import actual_language
-from assistant.llm.results import (
-    add_note,
-    check_message,
-    echoes,
-    failed_last_message,
-    framed,
-    is_results_message,
-    send_back,
-    without_echoes,
-)
-from assistant.peek import peek
-from assistant.peek import wanted as peek_wanted
-from assistant.prompt import answer_in, system_message
-from assistant.repeats import (
+from assistant.checks.labels import actual_language
+from assistant.checks.echoes import echoes, framed, without_echoes
+from assistant.llm.results import is_results_message
+from assistant.loop.history import add_note, check_message, failed_last_message, send_back
+from assistant.loop.peek import peek
+from assistant.loop.peek import wanted as peek_wanted
+from assistant.loop.prompt import answer_in, system_message
+from assistant.loop.repeats import (
     FAILED_AGAIN,
     REPEAT_NOT_RUN,
     REPEATS_BEFORE_STOP,
     REPLY_TOLD,
 )
-from assistant.reported import reported
+from assistant.loop.reported import reported
 from assistant.runtime import Runtimes
 from assistant.runtime.changes import describe_changes, list_folder
 from assistant.runtime.changes import written as written_files
 from assistant.safety.inputs import request_problem
 from assistant.safety.policy import Policy
-from assistant.screen import ScreenContext
-from assistant.turn import (
+from assistant.loop.screen import ScreenContext
+from assistant.loop.turn import (
     AFTER_FAILURE,
     CHECKED,
     DECLINES_BEFORE_STOP,
@@ -73,7 +66,7 @@ from assistant.turn import (
     Stop,
     TurnState,
 )
-from assistant.vetting import Cleared, vet
+from assistant.loop.vetting import Cleared, vet
 
 if TYPE_CHECKING:
     from assistant.tools.toolbox import Toolbox

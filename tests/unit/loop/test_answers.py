@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assistant.answers import (
+from assistant.loop.answers import (
     MISSING_FILES,
     NEVER_RAN,
     NO_FIGURE,

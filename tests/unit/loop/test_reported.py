@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assistant.answers import ELSEWHERE, AnswerCheck
+from assistant.loop.answers import ELSEWHERE, AnswerCheck
 from assistant.events import RunEnd
-from assistant.reported import reported
+from assistant.loop.reported import reported
 from assistant.runtime.changes import NO_CHANGES
-from assistant.turn import RELABELLED, TurnState
-from assistant.vetting import Cleared
+from assistant.loop.turn import RELABELLED, TurnState
+from assistant.loop.vetting import Cleared
 
 
 def secret_free(text: str) -> str:

@@ -12,14 +12,36 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from assistant.events import RunEnd
-from assistant.prompt import python_packages
-from assistant.requested import runner
+from assistant.llm.results import fence
+from assistant.runtime.packages import python_packages
+from assistant.checks.requested import runner
 
 # Names a missing-file hint lists from the working folder, at most.
 LISTED = 8
 # An absolute path in code: quoted, or a shell word.
 ABSOLUTE = re.compile(r"""(?:(?<=['"])|(?<![\w.~/$-]))(/[\w.-]+)(?:/[\w./-]*)?""")
 
+
+
+def describe_run(end: RunEnd, changes: str = "", folder: str = "", code: str = "",
+                 making: Sequence[str] = ()) -> str:
+    """What the model reads about its run of `code` in `folder` (the runs' working
+    directory; empty for this process's), in a turn asked to make the files `making`: how
+    it ended, its output, what changed on disk, and what that means where small models
+    misread it.
+
+    Small models read a bare "(no output)" as someone's words, or as failure; the exit
+    status first and the output fenced below make it plainly their own call's result.
+    """
+    if end.exit_status is None:
+        status = "It did not finish (no exit status)."
+    elif end.exit_status == 0:
+        status = "Exit status 0 (success)."
+    else:
+        status = f"Exit status {end.exit_status} (failed)."
+    output = f"Output:\n{fence(end.output)}" if end.output.strip() else "Output: (no output)"
+    parts = (status, output, changes, hint(end, Path(folder), code, making))
+    return "\n".join(part for part in parts if part)
 
 def hint(end: RunEnd, folder: Path, code: str = "", making: Sequence[str] = ()) -> str:
     """The hint for this run of `code`, in a turn asked to make the files `making`; or ""."""

@@ -7,12 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from assistant.prompt import (
-    KNOWN_PACKAGES,
-    answer_in,
-    machine_facts,
-    system_message,
-)
+from assistant.loop.prompt import answer_in, machine_facts, system_message
+from assistant.runtime.packages import KNOWN_PACKAGES
 
 
 def test_the_facts_say_which_known_packages_the_python_runtime_has() -> None:

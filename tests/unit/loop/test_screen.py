@@ -8,7 +8,7 @@ from assistant.computer import views
 from assistant.computer.coords import Rect, Viewport
 from assistant.config import Settings
 from assistant.llm.context import split_turns
-from assistant.screen import REMOVED, ScreenContext, guide
+from assistant.loop.screen import REMOVED, ScreenContext, guide
 
 
 def context(**settings: object) -> ScreenContext:

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from assistant.llm.hints import ABSOLUTE
+from assistant.checks.hints import ABSOLUTE
 
 PLACEHOLDER = re.compile(
     r"""(?:(?<=["'`])|(?<![^\s=(]))"""  # quoted, or a shell word

@@ -19,7 +19,7 @@ from pathlib import Path
 from assistant.config import Settings
 from assistant.llm.local import is_local_model
 from assistant.llm.results import untrusted
-from assistant.requested import named_files, named_folders
+from assistant.checks.requested import named_files, named_folders
 
 FILES = 3
 FOLDERS = 2  # named folders listed

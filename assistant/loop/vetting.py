@@ -11,10 +11,10 @@ from pathlib import Path
 
 from assistant.events import Error, Notice
 from assistant.llm import CodeCall
-from assistant.llm.labels import actual_language
-from assistant.llm.placeholders import misplaced
-from assistant.repeats import REPEAT_NOT_RUN, REPEAT_TOLD
-from assistant.turn import (
+from assistant.checks.labels import actual_language
+from assistant.checks.placeholders import misplaced
+from assistant.loop.repeats import REPEAT_NOT_RUN, REPEAT_TOLD
+from assistant.loop.turn import (
     CORRECTION,
     MALFORMED_AGAIN,
     NOT_RUN,

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assistant.answers import ELSEWHERE, NEVER_RAN, REFUSED
+from assistant.loop.answers import ELSEWHERE, NEVER_RAN, REFUSED
 from assistant.events import TurnEnd
-from assistant.llm.placeholders import ROOTED
-from assistant.turn import FRAMED
+from assistant.checks.placeholders import ROOTED
+from assistant.loop.turn import FRAMED
 from tests.support.llm_server import LLMServer, fenced, text
 from tests.support.loop import make, notices, runs, told
 

@@ -3,15 +3,14 @@ asks for an answer in the language a request was spoken in."""
 
 from __future__ import annotations
 
-import functools
 import getpass
-import importlib.util
 import os
 import platform
 import shutil
 import time
 
 from assistant.runtime.languages import plugin_languages
+from assistant.runtime.packages import python_packages
 
 BASE = """You act on the user's computer by running code: Python, shell (bash) or JavaScript \
 (Node.js). Each language keeps one live process, so variables and the shell's directory \
@@ -26,20 +25,6 @@ filter (by type or name) they did not ask for.
 - One step at a time: a one-sentence plan, then the code; read each result first.
 - Before you say it is done, check the result (list or read the files), then answer \
 briefly in plain words, without code."""
-
-
-# Packages small models reach for; saying which are here saves a failed import and a
-# `pip install` that lands in another interpreter.
-KNOWN_PACKAGES = ("numpy", "pandas", "requests", "PIL", "yaml", "openpyxl", "bs4", "matplotlib")
-
-
-@functools.cache
-def python_packages() -> str:
-    """Which well-known packages the Python runtime (this interpreter) can import."""
-    have = [name for name in KNOWN_PACKAGES if importlib.util.find_spec(name) is not None]
-    missing = [name for name in KNOWN_PACKAGES if name not in have]
-    return (f"Python packages besides the standard library: {', '.join(have) or 'none'}; "
-            f"not installed: {', '.join(missing) or 'none'} (prefer the standard library)")
 
 
 def machine_facts() -> str:

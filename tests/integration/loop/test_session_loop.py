@@ -11,7 +11,7 @@ from assistant.events import Error, Notice, Proposal, TurnEnd
 from assistant.journal import Journal
 from assistant.llm import tools
 from assistant.llm.results import next_step
-from assistant.prompt import BASE
+from assistant.loop.prompt import BASE
 from tests.support.llm_server import (
     LLMServer,
     Step,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from assistant.config import Settings
-from assistant.peek import peek, wanted, written
+from assistant.loop.peek import peek, wanted, written
 
 
 def test_named_text_files_show_their_size_and_first_lines(tmp_path: Path) -> None:

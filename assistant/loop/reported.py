@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from assistant.answers import ELSEWHERE
-from assistant.llm.hints import failure_line
-from assistant.llm.results import describe_run
-from assistant.made import problems
-from assistant.peek import written
-from assistant.turn import Ran, TurnState
-from assistant.vetting import Cleared
+from assistant.loop.answers import ELSEWHERE
+from assistant.checks.hints import describe_run, failure_line
+from assistant.loop.made import problems
+from assistant.loop.peek import written
+from assistant.loop.turn import Ran, TurnState
+from assistant.loop.vetting import Cleared
 
 
 def reported(state: TurnState, ran: Ran, cleared: Cleared,

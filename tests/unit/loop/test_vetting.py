@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assistant.answers import AnswerCheck
+from assistant.loop.answers import AnswerCheck
 from assistant.events import Error, Notice
 from assistant.llm import CodeCall
-from assistant.repeats import REPEAT_NOT_RUN
-from assistant.turn import CORRECTION, NOT_RUN, RELABELLED, REPLACED, TurnState
-from assistant.vetting import Cleared, vet
+from assistant.loop.repeats import REPEAT_NOT_RUN
+from assistant.loop.turn import CORRECTION, NOT_RUN, RELABELLED, REPLACED, TurnState
+from assistant.loop.vetting import Cleared, vet
 
 
 def state(folder: Path, request: str = "list the files here") -> TurnState:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.llm.placeholders import ROOTED, TOLD, Misplaced, misplaced, placeholder
+from assistant.checks.placeholders import ROOTED, TOLD, Misplaced, misplaced, placeholder
 
 
 @pytest.mark.parametrize(("code", "held"), [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.requested import field_names, named_files, named_folders, scripts_to_run
+from assistant.checks.requested import field_names, named_files, named_folders, scripts_to_run
 
 
 def test_named_files_are_relative_paths_with_file_extensions() -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from assistant.answers import AnswerCheck
+from assistant.loop.answers import AnswerCheck
 from assistant.events import RunEnd, TurnEndReason
-from assistant.repeats import Repeats
+from assistant.loop.repeats import Repeats
 
 DECLINES_BEFORE_STOP = 3
 # Times a model is told that its code names a path not the user's; after that, the code

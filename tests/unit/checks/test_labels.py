@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.llm.labels import actual_language
+from assistant.checks.labels import actual_language
 
 
 @pytest.mark.parametrize(

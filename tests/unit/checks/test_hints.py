@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from assistant.events import RunEnd
-from assistant.llm.results import describe_run
-from assistant.prompt import python_packages
+from assistant.checks.hints import describe_run
+from assistant.runtime.packages import python_packages
 from tests.support.require import require
 
 

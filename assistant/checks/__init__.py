@@ -1,0 +1,2 @@
+"""The checks wing: what the loop holds a model's replies, calls and answers to, apart
+from the adapter (assistant.llm) and from the loop that applies the verdicts."""

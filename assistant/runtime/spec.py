@@ -1,0 +1,44 @@
+"""How one language's runtime is started: a spec the runtime and plugins both name.
+
+Apart from `languages`, which asks the installed plugins for theirs, so that the plugin
+registry can name this type without importing the module that imports it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+_DRIVERS = Path(__file__).resolve().parent / "drivers"
+
+
+@dataclass(frozen=True)
+class Language:
+    """How one language's runtime is started and fed.
+
+    `program` is looked up on the runtime's PATH (None means this very Python);
+    `code_in_file` languages receive a path to the code instead of the code itself;
+    `state` names what a restart loses, for the note that tells the LLM.
+    """
+
+    name: str
+    program: str | None
+    options: tuple[str, ...]
+    driver: str
+    code_in_file: bool
+    state: str
+    missing: str
+
+    def executable(self, env: dict[str, str] | None) -> str | None:
+        """The interpreter to start, or None when it is not installed."""
+        if self.program is None:
+            return sys.executable
+        path = (os.environ if env is None else env).get("PATH", os.defpath)
+        return shutil.which(self.program, path=path)
+
+    def argv(self, executable: str, control_fd: int) -> list[str]:
+        """The command line that starts the driver, reading requests from `control_fd`."""
+        return [executable, *self.options, str(_DRIVERS / self.driver), str(control_fd)]
