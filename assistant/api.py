@@ -16,6 +16,7 @@ from assistant.events import Event, TurnEnd
 from assistant.journal import Journal
 from assistant.llm import LLM, local
 from assistant.llm.backend import Backend
+from assistant.loop.session import Session
 from assistant.plugins.registry import installed
 from assistant.runtime import Runtimes
 from assistant.runtime.sandbox import Sandbox
@@ -24,7 +25,6 @@ from assistant.safety.keys import key_for_model
 from assistant.safety.policy import Approver, Policy
 from assistant.safety.redact import Redactor
 from assistant.safety.risk import DenyRules
-from assistant.loop.session import Session
 from assistant.tools.toolbox import Toolbox
 
 

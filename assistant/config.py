@@ -61,6 +61,11 @@ class Settings:
     llm_timeout: float = 60.0
     # the first lines of files a request names go with it: to local models, always, never
     peek_files: PeekFiles = "local"
+    # the loop's checks of the model (assistant/checks/rules.toml): rule ids or families
+    # turned off, comma-separated; and the profile that picks the set (auto = small for a
+    # model on this machine or its network, hosted otherwise; all; small; hosted)
+    checks_off: str = ""
+    checks_profile: str = "auto"
     journal: bool = True
     profile: str = ""
     data_dir: str = ""
@@ -228,6 +233,27 @@ def _flag(name: str, value: Any, where: str) -> bool:
     raise ConfigError(f"{where}: {name} must be true or false, not {value!r}")
 
 
+def _checks(name: str, value: str, where: str) -> None:
+    """The fields that name rules: deny rules that parse, the loop's rule ids and families
+    that exist, a checks profile that profiles.toml defines."""
+    from assistant.checks.rules import profiles, resolve
+
+    if name == "deny":
+        try:
+            DenyRules.parse(value)
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+    elif name == "checks_profile":
+        known = ("auto", *profiles())
+        if value not in known:
+            raise ConfigError(f"{where}: checks_profile must be {one_of(known)}, not {value!r}")
+    elif name == "checks_off":
+        try:
+            resolve(value)
+        except ValueError as exc:
+            raise ConfigError(f"{where}: checks_off: {exc}") from None
+
+
 def _coerce(name: str, value: Any, where: str) -> Any:
     """Turn a TOML or environment value into the field's type, or say what is wrong."""
     if name == AUTO_RUN:
@@ -240,11 +266,7 @@ def _coerce(name: str, value: Any, where: str) -> Any:
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
     kind = type(getattr(Settings(), name))
-    if name == "deny":
-        try:
-            DenyRules.parse(str(value))
-        except ValueError as exc:
-            raise ConfigError(f"{where}: {exc}") from None
+    _checks(name, str(value), where)
     if kind is tuple:
         items = value.split(os.pathsep) if isinstance(value, str) else value
         if not isinstance(items, (list, tuple)) or not all(isinstance(i, str) for i in items):

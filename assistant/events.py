@@ -134,6 +134,19 @@ class Usage(Record):
     seconds: float = 0.0
 
 
+@dataclass(frozen=True)
+class RuleFired(Record):
+    """A rule of the checks wing acted on the turn (or was skipped: `action` "skipped",
+    `detail` why), by its id in assistant/checks/rules.toml. Journaled; front ends may pass
+    over it."""
+
+    kind: ClassVar[str] = "rule"
+    rule: str
+    family: str
+    action: str
+    detail: str = ""
+
+
 TurnEndReason = Literal[
     "answered", "interrupted", "declined", "max_runs", "repeated_failure", "repeated_success",
     "error",
@@ -153,7 +166,7 @@ class TurnEnd(Record):
 
 Event: TypeAlias = (
     TextDelta | CodeDraft | Proposal | Approval | OutputChunk | RunEnd | Notice | Error | Usage
-    | TurnEnd
+    | RuleFired | TurnEnd
 )
 
 

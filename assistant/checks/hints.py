@@ -8,13 +8,14 @@ than it applies a rule.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from assistant.checks.requested import runner
+from assistant.checks.rules import Rules
 from assistant.events import RunEnd
 from assistant.llm.results import fence
 from assistant.runtime.packages import python_packages
-from assistant.checks.requested import runner
 
 # Names a missing-file hint lists from the working folder, at most.
 LISTED = 8
@@ -23,8 +24,9 @@ ABSOLUTE = re.compile(r"""(?:(?<=['"])|(?<![\w.~/$-]))(/[\w.-]+)(?:/[\w./-]*)?""
 
 
 
-def describe_run(end: RunEnd, changes: str = "", folder: str = "", code: str = "",
-                 making: Sequence[str] = ()) -> str:
+def describe_run(  # noqa: PLR0913 - the run, then what the turn knows, all with defaults
+        end: RunEnd, changes: str = "", folder: str = "", code: str = "",
+        making: Sequence[str] = (), rules: Rules | None = None) -> str:
     """What the model reads about its run of `code` in `folder` (the runs' working
     directory; empty for this process's), in a turn asked to make the files `making`: how
     it ended, its output, what changed on disk, and what that means where small models
@@ -40,29 +42,51 @@ def describe_run(end: RunEnd, changes: str = "", folder: str = "", code: str = "
     else:
         status = f"Exit status {end.exit_status} (failed)."
     output = f"Output:\n{fence(end.output)}" if end.output.strip() else "Output: (no output)"
-    parts = (status, output, changes, hint(end, Path(folder), code, making))
+    parts = (status, output, changes, hint(end, Path(folder), code, making, rules))
     return "\n".join(part for part in parts if part)
 
-def hint(end: RunEnd, folder: Path, code: str = "", making: Sequence[str] = ()) -> str:
-    """The hint for this run of `code`, in a turn asked to make the files `making`; or ""."""
+def hint(end: RunEnd, folder: Path, code: str = "", making: Sequence[str] = (),
+         rules: Rules | None = None) -> str:
+    """The hint for this run of `code`, in a turn asked to make the files `making`; or "".
+    Each hint is a rule (hint.NAME) of `rules`, the turn's: one that is off is passed
+    over, and the one given fires."""
+    out = end.output
+    candidates: tuple[tuple[str, Callable[[], str]], ...]
     if end.exit_status != 0:
-        return next((found for found in (
-            _missing_module(end.output), _no_install(end.output),
-            _missing_folder(end.output, folder), _missing_key(end.output),
-            _many_to_one(end.output, code), _one_line_python(end.output),
-            _broken_script(end.output, code, folder), _not_shell(end.output),
-            _content_as_code(end.output, code, making), _missing_file(end.output, folder))
-            if found), "")
-    if not end.output.strip():
-        return _outside(code, folder)
-    return _ls_total(end.output, code) or _not_shell(end.output)
+        candidates = (
+            ("missing_module", lambda: _missing_module(out)),
+            ("no_install", lambda: _no_install(out)),
+            ("missing_folder", lambda: _missing_folder(out, folder)),
+            ("missing_key", lambda: _missing_key(out)),
+            ("many_to_one", lambda: _many_to_one(out, code)),
+            ("one_line_python", lambda: _one_line_python(out)),
+            ("broken_script", lambda: _broken_script(out, code, folder)),
+            ("not_shell", lambda: _not_shell(out)),
+            ("content_as_code", lambda: _content_as_code(out, code, making)),
+            ("missing_file", lambda: _missing_file(out, folder)))
+    elif not out.strip():
+        candidates = (("outside", lambda: _outside(code, folder)),)
+    else:
+        candidates = (("ls_total", lambda: _ls_total(out, code)),
+                      ("not_shell", lambda: _not_shell(out)))
+    for name, found in candidates:
+        if rules is not None and not rules.on(f"hint.{name}"):
+            continue
+        text = found()
+        if text:
+            if rules is not None:
+                rules.fire(f"hint.{name}", "annotate")
+            return text
+    return ""
 
 
-def failure_line(end: RunEnd, folder: Path, code: str = "", making: Sequence[str] = ()) -> str:
+def failure_line(end: RunEnd, folder: Path, code: str = "", making: Sequence[str] = (),
+                 rules: Rules | None = None) -> str:
     """A failed run in brief: the last line of its output, and the hint."""
     lines = [line.strip() for line in end.output.splitlines() if line.strip()]
     last = lines[-1][:300] if lines else f"exit status {end.exit_status}, no output"
-    return "\n".join(part for part in (last, hint(end, folder, code, making)) if part)
+    quiet = None if rules is None else Rules(rules.off, rules.language)  # fires once, below
+    return "\n".join(part for part in (last, hint(end, folder, code, making, quiet)) if part)
 
 
 def _missing_module(output: str) -> str:

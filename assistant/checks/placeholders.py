@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assistant.checks.hints import ABSOLUTE
+from assistant.texts import text
 
 PLACEHOLDER = re.compile(
     r"""(?:(?<=["'`])|(?<![^\s=(]))"""  # quoted, or a shell word
@@ -22,14 +23,8 @@ PLACEHOLDER = re.compile(
     r"""(?<=/)your(?=/))[\w./<>-]*|<[\w -]*(?:path|dir|directory|folder|file)[\w -]*>)""",
     re.IGNORECASE,
 )
-TOLD = (
-    "Not run: {} is a placeholder, not a path on this machine. The user's files are in "
-    "the working folder: use '.' for it, and relative names for the files in it."
-)
-ROOTED = (
-    "Not run: {0} is not the user's {1}, which is in the working folder: use the relative "
-    "path {1} in place of {0}."
-)
+TOLD = text("path.placeholder")
+ROOTED = text("path.rooted")
 
 
 def placeholder(code: str, request: str, folder: Path) -> str:

@@ -45,6 +45,7 @@ from assistant.events import (
     Notice,
     OutputChunk,
     Proposal,
+    RuleFired,
     RunEnd,
     TextDelta,
     TurnEnd,
@@ -394,7 +395,7 @@ class Daemon(TrayMenu):
                 self.log(f"assistant daemon: notice {event.text}")
             case Error() | TurnEnd():
                 pass  # the turn's outcome: said and shown once it is over (_conclude)
-            case OutputChunk() | Usage() | CodeDraft():
+            case OutputChunk() | Usage() | CodeDraft() | RuleFired():
                 pass  # output and code being written are the popup's; usage the journal's
             case _:
                 assert_never(event)

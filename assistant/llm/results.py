@@ -6,24 +6,18 @@ import re
 from typing import Any
 
 from assistant.llm.reply import CodeCall
+from assistant.texts import text
 
-RESULTS_HEADER = "Results of the code you proposed:"
+RESULTS_HEADER = text("results.header")
 # Opens the user-role message that shows the screen (assistant.loop.screen); no turn starts there.
-SCREEN_HEADER = "The screen at this moment"
+SCREEN_HEADER = text("results.screen_header")
 # Closes the results in fenced mode, where they arrive as a user message: small models
 # otherwise answer them as if the user had written them.
-NEXT_STEP = (
-    "These are the results of your own code, not the user's words. Check them, then take "
-    "the next step, or answer the user if the task is done."
-)
+NEXT_STEP = text("results.next_step")
 # The same, holding the request: a small model many steps in forgets what was asked
 # (it counted the lines, looked at the first five, and answered with those), and checks
 # a file it wrote against the request only when the request is next to it.
-NEXT_STEP_FOR = (
-    "These are the results of your own code, not the user's words. The user asked: {}\n"
-    "Check the results against that, then take the next step, or answer the user if the "
-    "task is done."
-)
+NEXT_STEP_FOR = text("results.next_step_for")
 REQUEST_SHOWN = 300  # characters of the request repeated after each result
 
 

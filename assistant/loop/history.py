@@ -1,24 +1,11 @@
-"""What the loop adds to the history besides results: a check's finding, said to the model
-as a result (not as a turn of the user's), joined to the results just before it."""
+"""How a verdict's message goes into the history: said to the model as a result (not as a
+turn of the user's), joined to the results just before it."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from assistant.llm.results import RESULTS_HEADER, is_results_message
-
-def failed_last_message(exit_status: int | None) -> dict[str, Any]:
-    """Said once when the model answers right after its last run failed: small models
-    often call a failed task done."""
-    how = "did not finish" if exit_status is None else f"failed (exit status {exit_status})"
-    return {"role": "user", "content": f"{RESULTS_HEADER}\n\nYour last run {how}, and nothing "
-            "ran after it. Fix the code and run it again, or tell the user plainly that it "
-            "did not work."}
-
-
-def check_message(problem: str) -> dict[str, Any]:
-    """What a check of the final answer found, said to the model as a result, not a turn."""
-    return {"role": "user", "content": f"{RESULTS_HEADER}\n\n{problem}"}
 
 
 def send_back(messages: list[dict[str, Any]], answer: dict[str, Any],

@@ -11,20 +11,9 @@ import time
 
 from assistant.runtime.languages import plugin_languages
 from assistant.runtime.packages import python_packages
+from assistant.texts import text
 
-BASE = """You act on the user's computer by running code: Python, shell (bash) or JavaScript \
-(Node.js). Each language keeps one live process, so variables and the shell's directory \
-persist. If the user declines a run, ask what they want instead.
-- Never guess facts about this machine or its files: run code to find out, then answer \
-from its output.
-- Look before you change anything: list or read it first. Keep what you do not change \
-exactly as it was (copy CSV rows with csv: pandas rewrites 25.00 as 25.0).
-- Do exactly what was asked: use the user's names for files, columns and keys; add no \
-filter (by type or name) they did not ask for.
-- Never use sudo, editors, pagers or input(): pass values as arguments, files or pipes.
-- One step at a time: a one-sentence plan, then the code; read each result first.
-- Before you say it is done, check the result (list or read the files), then answer \
-briefly in plain words, without code."""
+BASE = text("system.base")
 
 
 def machine_facts() -> str:

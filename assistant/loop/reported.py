@@ -7,35 +7,42 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from assistant.loop.answers import ELSEWHERE
+from assistant.checks.answers import ELSEWHERE
 from assistant.checks.hints import describe_run, failure_line
-from assistant.loop.made import problems
+from assistant.checks.made import problems
+from assistant.checks.record import TurnRecord
 from assistant.loop.peek import written
-from assistant.loop.turn import Ran, TurnState
+from assistant.loop.turn import Ran
 from assistant.loop.vetting import Cleared
 
 
-def reported(state: TurnState, ran: Ran, cleared: Cleared,
+def reported(state: TurnRecord, ran: Ran, cleared: Cleared,
              redact: Callable[[str], str]) -> tuple[str, int]:
     """What the model is told of the run of `cleared` (its code as it ran), and how many
     times in a row that code has now failed."""
     end, changes, wrote = ran
     check = state.answer
+    rules = check.rules
     ok = end.exit_status == 0
     check.ran(end.output, changes, ok, wrote)
     folder = check.folder
     making = check.to_make()
     brief = (describe_run(end, folder=str(folder)) if ok
-             else failure_line(end, folder, cleared.code, making))
-    state.runs += 1
-    state.failed, state.last_exit = not ok, end.exit_status
+             else failure_line(end, folder, cleared.code, making, rules))
+    state.ends.append(end)
     failures = state.repeats.record(cleared.language, cleared.code, ok, redact(brief))
-    told = cleared.preface + redact(describe_run(end, changes, str(folder), cleared.code, making))
-    unlooked = check.unlooked() if ok else []
+    told = cleared.preface + redact(describe_run(end, changes, str(folder), cleared.code, making,
+                                                 rules))
+    unlooked = check.unlooked() if ok and rules.on("run.elsewhere") else []
     if unlooked:
+        rules.fire("run.elsewhere", "annotate", unlooked[0])
         told += "\n" + ELSEWHERE.format(unlooked[0])
     if wrote:
-        heads = written(check.request, folder, wrote) if check.lines else ""
-        made = problems(check.request, folder, wrote, check.lines)
+        heads = (written(check.request, folder, wrote)
+                 if check.lines and rules.on("run.written") else "")
+        made = problems(check.request, folder, wrote, check.lines) if rules.on("run.made") else []
+        for rule, found in (("run.written", heads), ("run.made", " ".join(made))):
+            if found:
+                rules.fire(rule, "annotate")
         told = "\n".join(part for part in (told, redact(heads), *made) if part)
     return told, failures

@@ -9,20 +9,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from assistant.events import Error, Notice
-from assistant.llm import CodeCall
 from assistant.checks.labels import actual_language
 from assistant.checks.placeholders import misplaced
-from assistant.loop.repeats import REPEAT_NOT_RUN, REPEAT_TOLD
+from assistant.checks.record import TurnRecord
+from assistant.checks.repeats import REPEAT_NOT_RUN, REPEAT_TOLD
+from assistant.checks.verdicts import Rewrite
+from assistant.events import Error, Notice
+from assistant.llm import CodeCall
 from assistant.loop.turn import (
     CORRECTION,
     MALFORMED_AGAIN,
     NOT_RUN,
-    PATHS_TOLD,
     RELABELLED,
     REPLACED,
     Outcome,
-    TurnState,
 )
 
 
@@ -36,44 +36,55 @@ class Cleared:
     preface: str = ""
 
 
-def vet(call: CodeCall, state: TurnState, folder: Path,
+def vet(call: CodeCall, state: TurnRecord, folder: Path,
         redact: Callable[[str], str]) -> tuple[list[Notice | Error], Cleared | Outcome]:
     """The notices for the user, and the call cleared to be proposed, or what the model is
     told in place of a run (with the reason to end the turn, if any)."""
-    if call.problem:
+    rules = state.answer.rules
+    if call.problem:  # never off: the call cannot run as sent
         if state.corrected:  # told once already: this model cannot make the call
             return [Error(redact(MALFORMED_AGAIN.format(call.problem)))], (NOT_RUN, ("error", 0))
         state.corrected = True
+        rules.fire("call.malformed", "refuse", call.problem)
         return [Notice(f"The model's tool call was malformed ({call.problem}); it was asked "
                        "to send it again.")], (CORRECTION.format(call.problem), None)
     state.corrected = False
-    language = actual_language(call.language, call.code)
+    language = (actual_language(call.language, call.code) if rules.on("label.relabel")
+                else call.language)
     wrong = misplaced(call.code, state.answer.request, folder)
-    if wrong and state.placeheld < PATHS_TOLD:
-        state.placeheld += 1
+    if wrong and rules.on("path.told"):
+        rules.fire("path.told", "refuse", wrong.path)
         return [Notice(f"Not proposed: the code names {wrong.path}, not a path of the user's; "
                        "the model was told to use the working folder.")], (wrong.told, None)
     # Told already: the user is shown the code as it should read, and it is what repeats
     # are judged by.
-    fix = wrong if wrong and wrong.instead else None
-    code = call.code.replace(fix.path, fix.instead) if fix else call.code
+    rewrites: list[Rewrite] = []
+    if wrong and wrong.instead and rules.on("path.replaced"):
+        rewrites.append(Rewrite(
+            "path.replaced", language, call.code.replace(wrong.path, wrong.instead),
+            REPLACED.format(wrong.path, wrong.instead),
+            f"The code names {wrong.path} again, not a path of the user's: it is proposed "
+            f"with {wrong.instead} in its place."))
+    if language != call.language:
+        rewrites.append(Rewrite(
+            "label.relabel", language, rewrites[0].code if rewrites else call.code,
+            RELABELLED.format(call.language, language),
+            f"This code is {language}, not {call.language}: it is shown and rated as "
+            f"{language}, and runs as {language}."))
+    code = rewrites[-1].code if rewrites else call.code
     verdict, times = state.repeats.check(language, code)
+    if verdict == "told" and not rules.on("repeat.success_told"):
+        verdict = "run"
     if verdict == "stop":
         failed = state.repeats.last_failed()
         return [], (REPEAT_NOT_RUN, ("repeated_failure" if failed else "repeated_success", times))
     if verdict == "told":  # after a success: a failure is sent back before it gets here
+        rules.fire("repeat.success_told", "refuse")
         state.stuck = True
         return [Notice(f"Not run again: the model proposed the same {language} code that had "
                        "just succeeded; it was shown that result.")], (
             state.answer.with_pending(REPEAT_TOLD.format(state.repeats.result())), None)
-    notices: list[Notice | Error] = []
-    preface = ""
-    if language != call.language:
-        preface += RELABELLED.format(call.language, language)
-        notices.append(Notice(f"This code is {language}, not {call.language}: it is shown and "
-                              f"rated as {language}, and runs as {language}."))
-    if fix:
-        preface += REPLACED.format(fix.path, fix.instead)
-        notices.insert(0, Notice(f"The code names {fix.path} again, not a path of the user's: "
-                                 f"it is proposed with {fix.instead} in its place."))
-    return notices, Cleared(language, code, preface)
+    for rewrite in rewrites:  # legal here only: nobody has been asked to approve it yet
+        rules.fire(rewrite.rule, "rewrite")
+    preface = "".join(rewrite.preface for rewrite in reversed(rewrites))
+    return [Notice(rewrite.notice) for rewrite in rewrites], Cleared(language, code, preface)

@@ -24,9 +24,9 @@ import time
 from typing import IO, Any
 
 from assistant.events import Stream
-from assistant.runtime.spec import Language
 from assistant.runtime.marker import MarkerScanner
 from assistant.runtime.sandbox import Sandbox
+from assistant.runtime.spec import Language
 from assistant.runtime.watchdog import guard
 
 _READ_SIZE = 65536

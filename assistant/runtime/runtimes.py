@@ -17,11 +17,11 @@ from types import TracebackType
 
 from assistant.events import Event, OutputChunk, RunEnd
 from assistant.runtime.languages import LANGUAGES, canonical_language, spec_for
-from assistant.runtime.spec import Language
 from assistant.runtime.process import RuntimeProcess
 from assistant.runtime.run import Run
 from assistant.runtime.sandbox import Sandbox, SandboxError
 from assistant.runtime.secrets import run_environment
+from assistant.runtime.spec import Language
 from assistant.runtime.watch import Limits
 
 

@@ -15,13 +15,13 @@ from collections.abc import Callable
 from assistant.config import Settings
 from assistant.events import Approval, Event, OutputChunk, RunEnd
 from assistant.journal import Journal
+from assistant.loop.screen import ScreenContext
 from assistant.runtime import Runtimes
 from assistant.runtime.sandbox import Sandbox
 from assistant.runtime.watch import Limits
 from assistant.safety.policy import Approver, Policy
 from assistant.safety.redact import Redactor
 from assistant.safety.risk import DenyRules
-from assistant.loop.screen import ScreenContext
 
 TITLE = "assistant mcp"
 

@@ -28,6 +28,7 @@ from assistant.events import (
     Notice,
     OutputChunk,
     Proposal,
+    RuleFired,
     RunEnd,
     TextDelta,
     TurnEnd,
@@ -317,8 +318,8 @@ class Popup:
             case CodeDraft():
                 if self._streaming and self._current is None:
                     ui.show_draft(event.language, event.code)
-            case Usage():
-                pass  # usage is the journal's
+            case Usage() | RuleFired():
+                pass  # usage and rules are the journal's
             case Proposal() | Approval():
                 pass  # proposals come through approve(), which shows and decides them
             case _:

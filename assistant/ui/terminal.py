@@ -30,6 +30,7 @@ from assistant.events import (
     Notice,
     OutputChunk,
     Proposal,
+    RuleFired,
     RunEnd,
     TextDelta,
     TurnEnd,
@@ -163,8 +164,8 @@ class Terminal:
                 self._line(f"error: {event.text}", "bold red")
             case TurnEnd():
                 self._newline()
-            case Usage():
-                pass  # token counts go to the journal, not the screen
+            case Usage() | RuleFired():
+                pass  # token counts and rules go to the journal, not the screen
             case CodeDraft():
                 pass  # the proposal that follows prints the code once, whole
             case _:

@@ -22,6 +22,7 @@ from assistant.events import (
     Notice,
     OutputChunk,
     Proposal,
+    RuleFired,
     RunEnd,
     TextDelta,
     TurnEnd,
@@ -105,7 +106,7 @@ class VoiceConversation:
                     self.say(event.text)
                 case TurnEnd():
                     end = event
-                case Proposal() | Approval() | OutputChunk() | Usage() | CodeDraft():
+                case Proposal() | Approval() | OutputChunk() | Usage() | CodeDraft() | RuleFired():
                     pass  # proposals are spoken by approve(); a run's output by its RunEnd
                 case _:
                     assert_never(event)

@@ -10,12 +10,13 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[2] / "assistant"
 
 FRONT_ENDS = {"ui", "voice", "daemon", "web", "commands", "cli", "api", "__main__"}
-CORE = {"events", "config", "choices", "journal", "safety", "runtime", "llm", "loop", "checks",
-        "tools", "plugins", "computer", "warming", "weights"}
+CORE = {"events", "config", "choices", "texts", "journal", "safety", "runtime", "llm", "loop",
+        "checks", "tools", "plugins", "computer", "warming", "weights"}
 # part -> the parts it must never import (beyond the rule that the core knows no front end).
 NEVER = {
     "computer": (CORE | FRONT_ENDS) - {"computer"},
     "events": (CORE | FRONT_ENDS) - {"events", "choices"},
+    "texts": CORE | FRONT_ENDS,
     "llm": {"loop", "checks", "tools", "plugins", "safety", "journal"},
     "checks": {"loop", "tools", "plugins", "journal"},
     "runtime": {"llm", "loop", "checks", "tools", "safety", "journal"},

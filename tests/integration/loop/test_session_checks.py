@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assistant.loop.answers import ELSEWHERE, NEVER_RAN, REFUSED
-from assistant.events import TurnEnd
+from assistant.checks.answers import ELSEWHERE, NEVER_RAN, REFUSED
 from assistant.checks.placeholders import ROOTED
+from assistant.events import TurnEnd
 from assistant.loop.turn import FRAMED
 from tests.support.llm_server import LLMServer, fenced, text
 from tests.support.loop import make, notices, runs, told

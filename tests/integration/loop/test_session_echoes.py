@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assistant.loop.answers import MISSING_FILES, NO_FIGURE
-from assistant.events import TurnEnd
+from assistant.checks.answers import MISSING_FILES, NO_FIGURE
 from assistant.checks.placeholders import ROOTED
+from assistant.events import TurnEnd
 from tests.support.llm_server import LLMServer, fenced, text
 from tests.support.loop import make, notices, runs, told
 

@@ -84,7 +84,9 @@ def test_code_that_just_failed_is_not_run_again_nor_kept_in_the_history(
     with make(server, style) as a:
         events = list(a.turn("divide"))
     assert len(runs(events)) == 1 and events[-1].reason == "repeated_failure"
-    assert events[-1].text == ""  # the wrap-up proposed code again: not run, no words
+    # the wrap-up proposed code again: not run; the words come from the turn's record
+    assert events[-1].text == ("1 run in this turn; the last failed (exit status 1): "
+                               "ZeroDivisionError: division by zero")
     assert "same python code that had just failed" in notices(events)
     assert "Stopped: the same code failed 3 times in a row" in notices(events)
     temperatures = [r.body["temperature"] for r in server.chat_requests]

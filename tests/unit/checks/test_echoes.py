@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from assistant.events import RunEnd
-from assistant.llm.reply import CodeCall
 from assistant.checks.echoes import echoes, framed, without_echoes
 from assistant.checks.hints import describe_run
+from assistant.events import RunEnd
+from assistant.llm.reply import CodeCall
 from assistant.llm.results import fenced_message
 
 REQUEST = "in which file under lib/ is the function parse_date defined?"

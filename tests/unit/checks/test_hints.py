@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from assistant.events import RunEnd
 from assistant.checks.hints import describe_run
+from assistant.events import RunEnd
 from assistant.runtime.packages import python_packages
 from tests.support.require import require
 

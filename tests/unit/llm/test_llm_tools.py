@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from assistant.checks.hints import describe_run
 from assistant.events import RunEnd
 from assistant.llm.reply import CodeCall
-from assistant.checks.hints import describe_run
 from assistant.llm.results import (
     NEXT_STEP,
     fenced_message,

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assistant.loop.answers import ELSEWHERE, AnswerCheck
+from assistant.checks.answers import ELSEWHERE, AnswerCheck
+from assistant.checks.record import TurnRecord
 from assistant.events import RunEnd
 from assistant.loop.reported import reported
-from assistant.runtime.changes import NO_CHANGES
-from assistant.loop.turn import RELABELLED, TurnState
+from assistant.loop.turn import RELABELLED
 from assistant.loop.vetting import Cleared
+from assistant.runtime.changes import NO_CHANGES
 
 
 def secret_free(text: str) -> str:
@@ -18,7 +19,7 @@ def secret_free(text: str) -> str:
 
 def test_a_run_that_left_the_requested_file_empty_is_told_so(tmp_path: Path) -> None:
     (tmp_path / "todo.txt").write_text("")
-    state = TurnState(AnswerCheck("collect the TODO lines into todo.txt", tmp_path))
+    state = TurnRecord(AnswerCheck("collect the TODO lines into todo.txt", tmp_path))
     end = RunEnd("1", 0, "", 0.1)
     cleared = Cleared("shell", "grep ^TODO *.py > todo.txt", RELABELLED.format("python", "shell"))
     told, failures = reported(state, (end, "Files in the working directory: created todo.txt.",
@@ -30,7 +31,7 @@ def test_a_run_that_left_the_requested_file_empty_is_told_so(tmp_path: Path) -> 
 
 
 def test_a_failure_counts_and_what_it_printed_is_redacted(tmp_path: Path) -> None:
-    state = TurnState(AnswerCheck("show me the token", tmp_path))
+    state = TurnRecord(AnswerCheck("show me the token", tmp_path))
     end = RunEnd("1", 1, "token s3cret refused\n", 0.1)
     for times in (1, 2):
         told, failures = reported(state, (end, NO_CHANGES, []), Cleared("shell", "false"),
@@ -43,7 +44,7 @@ def test_a_failure_counts_and_what_it_printed_is_redacted(tmp_path: Path) -> Non
 
 def test_a_successful_run_that_never_named_the_requested_folder_is_told(tmp_path: Path) -> None:
     (tmp_path / "lib").mkdir()
-    state = TurnState(AnswerCheck("in which file under lib/ is parse_date defined?", tmp_path))
+    state = TurnRecord(AnswerCheck("in which file under lib/ is parse_date defined?", tmp_path))
     state.answer.proposed("grep -rl parse_date /usr")
     told, _ = reported(state, (RunEnd("1", 0, "", 0.1), NO_CHANGES, []),
                        Cleared("shell", "grep -rl parse_date /usr"), secret_free)

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assistant.loop.answers import AnswerCheck
+from assistant.checks.answers import AnswerCheck
+from assistant.checks.record import TurnRecord
+from assistant.checks.repeats import REPEAT_NOT_RUN
 from assistant.events import Error, Notice
 from assistant.llm import CodeCall
-from assistant.loop.repeats import REPEAT_NOT_RUN
-from assistant.loop.turn import CORRECTION, NOT_RUN, RELABELLED, REPLACED, TurnState
+from assistant.loop.turn import CORRECTION, NOT_RUN, RELABELLED, REPLACED
 from assistant.loop.vetting import Cleared, vet
 
 
-def state(folder: Path, request: str = "list the files here") -> TurnState:
-    return TurnState(AnswerCheck(request, folder))
+def state(folder: Path, request: str = "list the files here") -> TurnRecord:
+    return TurnRecord(AnswerCheck(request, folder))
 
 
 def keep(text: str) -> str:

@@ -13,24 +13,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Literal
 
+from assistant.texts import text
+
 REPEATS_BEFORE_STOP = 3
 # What the model reads in place of the result of a repeat that was not run.
-REPEAT_TOLD = (
-    "Not run again: this exact code just ran successfully and nothing has run since, so it "
-    "would give the same result. That result was:\n{}\nUse it: take the next step, or answer "
-    "the user if the task is done."
-)
-REPLY_TOLD = (
-    "Not run again: your last reply was this same code, all of which succeeded, and "
-    "nothing has run since: its results are above. Use them: take the next step, or answer "
-    "the user if the task is done."
-)
-REPEAT_NOT_RUN = "Not run: the same code was proposed again right after it ran."
-FAILED_AGAIN = (
-    "Not run again: this exact code just failed, and nothing has run since, so it would "
-    "fail the same way:\n{}\nWrite different code that avoids this, or tell the user "
-    "plainly what does not work."
-)
+REPEAT_TOLD = text("repeat.success_told")
+REPLY_TOLD = text("repeat.reply_told")
+REPEAT_NOT_RUN = text("repeat.not_run")
+FAILED_AGAIN = text("repeat.failed_again")
 
 Verdict = Literal["run", "told", "stop"]
 _Key = tuple[str, str]

@@ -14,10 +14,18 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from assistant.checks.made import problems
+from assistant.checks.requested import (
+    EXTENSIONS,
+    named_files,
+    named_folders,
+    runner,
+    scripts_to_run,
+)
+from assistant.checks.rules import Rules
 from assistant.llm.fenced import shown_tags
-from assistant.loop.made import problems
-from assistant.checks.requested import EXTENSIONS, named_files, named_folders, runner, scripts_to_run
 from assistant.runtime.changes import NO_CHANGES
+from assistant.texts import text
 
 # Questions whose answer is on this machine, not in any model's training.
 ABOUT_THIS_MACHINE = re.compile(
@@ -58,51 +66,19 @@ FIGURE = re.compile(r"\d|\b(no|none|zero|one|two|three|four|five|six|seven|eight
 NUMBER = re.compile(r"(?<![\w./-])-?\d[\d,]*(?:\.\d+)?(?![\w/])")
 LIST_MARKER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
 
-NO_RUN = (
-    "You answered without running any code, but this request is about this machine, which "
-    "you cannot know without looking. Run code that finds out, then answer from its output."
-)
-UNSEEN_NUMBERS = (
-    "Your answer gives {}, which appears in no output of your runs. Read the output again "
-    "and answer from what it shows, or run code that finds out."
-)
-UNCHANGED = (
-    "No run in this turn changed any file in the working folder, so {} is as it was. If "
-    "the change is needed, make it and check it; if it was already so, say that."
-)
-UNSEEN_NAMES = (
-    "Your answer names {}, which appears in no output of your runs and is not here. "
-    "Read the output again and answer from what it shows, or run code that finds out."
-)
-SHOWN_ONLY = (
-    "Your ```{1} block was only shown: blocks with that tag never run, so nothing was "
-    "written or changed. Propose ```python or ```shell code that {0}, then check the "
-    "result."
-)
-MISSING_FILES = (
-    "{0} does not exist in the working folder yet, so the task is not done. Propose code "
-    "that writes {0}, run it, check that it is there, then answer."
-)
+NO_RUN = text("answer.no_run")
+UNSEEN_NUMBERS = text("answer.numbers")
+UNCHANGED = text("answer.unchanged")
+UNSEEN_NAMES = text("answer.names")
+SHOWN_ONLY = text("answer.shown")
+MISSING_FILES = text("answer.missing")
 
-NO_FIGURE = (
-    "The user asked for a figure (\"{}\"), and your answer gives none. Answer with the figure "
-    "your output shows, or run code that prints it."
-)
-MADE = "{} Fix it and check it, then answer."
-NEVER_RAN = (
-    "{1} is written but no code ran it, and the request asks for it to be run: run it "
-    "({0}), then answer from what it prints."
-)
-ELSEWHERE = ("No code so far looked in {0}/, the folder the request names: this output "
-             "is about another folder.")
-NOT_LOOKED = (
-    "No code in this turn looked in {0}/, the folder the request names, so what it printed "
-    "is about another folder. Look in {0}/, then answer from what that shows."
-)
-REFUSED = (
-    "You can: every block of code you propose runs on the user's machine, in the working "
-    "folder, once the user approves it. Propose the code that does it now."
-)
+NO_FIGURE = text("answer.no_figure")
+MADE = text("answer.made")
+NEVER_RAN = text("answer.never_ran")
+ELSEWHERE = text("run.elsewhere")
+NOT_LOOKED = text("answer.folder")
+REFUSED = text("answer.refused")
 # An answer that says the model has no way to act: small models trained as chat bots say
 # so of this machine, where their code does run.
 REFUSAL = re.compile(
@@ -157,7 +133,7 @@ class AnswerCheck:
     succeeded: list[str] = field(default_factory=list)  # outputs of the runs that succeeded
     changed: bool = False  # a run changed the working folder, or may have (cannot tell)
     wrote: set[str] = field(default_factory=set)  # files the runs created or modified
-    asked: set[str] = field(default_factory=set)  # the kinds of check the model was told
+    rules: Rules = field(default_factory=Rules)  # the turn's: which may act, what fired
     _existed: dict[str, bool] = field(default_factory=dict)
     _folders: list[str] = field(default_factory=list)  # the request's, there when it came
 
@@ -202,39 +178,66 @@ class AnswerCheck:
         return [name for name in self._folders if not any(
             re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", code) for code in self.code)]
 
+    @property
+    def asked(self) -> set[str]:
+        """The kinds of finding the model was told of in this turn, from the rules fired."""
+        return {kind for each in self.rules.fired if each.action == "send_back"
+                and (kind := each.rule.removeprefix("answer.")) in FINDINGS}
+
+    def _found(self, answer: str) -> Iterator[Finding]:
+        """The findings whose rule may act in this turn."""
+        return (item for item in self._findings(answer) if self.rules.on(f"answer.{item[0]}"))
+
     def with_pending(self, told: str) -> str:
         """`told`, and what the checks of a final answer would say now, the task called
         done: for a model that repeats code that succeeded, the step it has not taken."""
-        found = next((item for item in self._findings("")
+        found = next((item for item in self._found("")
                       if item[0] not in ("no_run", "no_figure")), None)
         return f"{told}\n{FINDINGS[found[0]][0].format(*found[1])}" if found else told
 
-    def problem(self, answer: str) -> str | None:
-        """What to tell the model about `answer` before accepting it; None to accept it.
-        Each kind of finding is told once: a second answer with the same fault may still
-        have another, which is told then."""
-        if len(self.asked) >= CHECKS_PER_TURN:
+    def finding(self, answer: str) -> tuple[str, str, str] | None:
+        """The rule that finds fault with `answer`, what it tells the model, and the detail
+        it quotes; None to accept it. Each kind of finding is told once (the rule's firing
+        says so): a second answer with the same fault may still have another, told then."""
+        asked = self.asked
+        if len(asked) >= CHECKS_PER_TURN:
             return None
-        found = next((item for item in self._findings(answer) if item[0] not in self.asked),
-                     None)
+        found = next((item for item in self._found(answer) if item[0] not in asked), None)
         if found is None:
             return None
         kind, detail = found
-        self.asked.add(kind)
-        return FINDINGS[kind][0].format(*detail)
+        return f"answer.{kind}", FINDINGS[kind][0].format(*detail), detail[-1]
+
+    def problem(self, answer: str) -> str | None:
+        """What to tell the model about `answer` before accepting it, the finding's rule
+        fired as sent back; None to accept it."""
+        found = self.finding(answer)
+        if found is None:
+            return None
+        self.rules.fire(found[0], "send_back", found[2])
+        return found[1]
 
     def passes(self, answer: str) -> bool:
         """Whether no check at all finds fault with `answer` (told before or not)."""
-        return next(self._findings(answer), None) is None
+        return next(self._found(answer), None) is None
 
-    def unconfirmed(self, answer: str) -> str | None:
-        """What the user should know about an answer accepted after the model was asked
-        already: a check still fails, and the answer is shown as given."""
-        found = next(self._findings(answer), None) if self.asked else None
+    def doubt(self, answer: str) -> tuple[str, str] | None:
+        """The rule that still finds fault with an answer accepted after the model was
+        asked already, and what the user should know: the answer is shown as given."""
+        found = next(self._found(answer), None) if self.asked else None
         if found is None:
             return None
         kind, detail = found
-        return f"Not confirmed by what ran: {FINDINGS[kind][1].format(detail[-1]).rstrip('.')}."
+        said = FINDINGS[kind][1].format(detail[-1]).rstrip(".")
+        return f"answer.{kind}", f"Not confirmed by what ran: {said}."
+
+    def unconfirmed(self, answer: str) -> str | None:
+        """`doubt`'s words for the user, its rule fired as an annotation."""
+        found = self.doubt(answer)
+        if found is None:
+            return None
+        self.rules.fire(found[0], "annotate")
+        return found[1]
 
     def _findings(self, answer: str) -> Iterator[Finding]:
         if self.code and not self.outputs:

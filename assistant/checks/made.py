@@ -13,8 +13,8 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from assistant.llm.results import untrusted
 from assistant.checks.requested import field_names, named_files
+from assistant.llm.results import untrusted
 
 READ_LIMIT = 1_000_000  # bytes of a written file read for its names
 TABLES = {".csv", ".tsv"}

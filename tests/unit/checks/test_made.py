@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from assistant.loop.made import problems
+from assistant.checks.made import problems
 
 AVERAGES = "compute the average score per team and write averages.csv with the columns team,average"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assistant.loop.answers import (
+from assistant.checks.answers import (
     MISSING_FILES,
     NEVER_RAN,
     NO_FIGURE,

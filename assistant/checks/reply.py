@@ -1,0 +1,101 @@
+"""The checks of a reply before the loop accepts it, each returning a verdict: a reply that
+repeats the loop's words, code that just failed proposed again, an answer right after a
+failed run, a final answer the answer checks find fault with, and one accepted that a
+check still doubts. They read the turn's record and the history; they change neither."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from assistant.checks.echoes import echoes, framed
+from assistant.checks.labels import actual_language
+from assistant.checks.record import TurnRecord
+from assistant.checks.verdicts import Annotate, SendBack, StandIn
+from assistant.checks.words import stand_in
+from assistant.llm import CodeCall, Reply
+from assistant.llm.results import RESULTS_HEADER
+from assistant.texts import text
+
+CHECKED = "The answer was checked against what ran: the model was asked to look again."
+Messages = list[dict[str, Any]]
+
+
+def check_message(problem: str) -> dict[str, Any]:
+    """What a check found, said to the model as a result, not a turn."""
+    return {"role": "user", "content": f"{RESULTS_HEADER}\n\n{problem}"}
+
+
+def settle(reply: Reply, record: TurnRecord, messages: Messages,
+           redact: Callable[[str], str]) -> StandIn | None:
+    """A second answer in a row that repeats the loop's words after a successful run is
+    how a small model says it is done (asked again, it says it a third time, or runs the
+    same code again): it stands, in the words of what ran, if the checks find nothing
+    missing there."""
+    if (reply.calls or not record.echoes or not record.ran_well
+            or not record.rules.on("echo.settle") or not echoes(reply.text, messages)):
+        return None
+    words = stand_in(record, redact)
+    if not words or not record.answer.passes(words):
+        return None
+    return StandIn("echo.settle", words, "The model's reply repeated the results it was "
+                   "given again: the answer is what its runs showed.")
+
+
+def review(reply: Reply, record: TurnRecord, messages: Messages,
+           redact: Callable[[str], str]) -> SendBack | None:
+    """Why a reply is not accepted yet: a final answer, once each check; code that just
+    failed, proposed again (left out of the history: a small model that reads its failed
+    code twice writes it a third time)."""
+    rules = record.rules
+    echoed = (all(framed(call.code) for call in reply.calls) if reply.calls
+              else echoes(reply.text, messages))
+    if echoed and rules.on("echo.ask_again"):
+        done = not reply.calls and record.ran_well
+        # what ran so far, taken as the answer, falls short: say how
+        found = record.answer.finding(stand_in(record, redact)) if done else None
+        if found:
+            return SendBack("echo.ask_again", check_message(found[1]), CHECKED, (found[0],))
+        return SendBack("echo.ask_again", None, "The model's reply repeated the results it "
+                        "was given; it was asked again.")
+    if reply.calls:
+        return failed_again(reply.calls[0], record)
+    if (record.failed and rules.on("answer.failed_last")
+            and not record.answer.grounded(reply.text)):
+        return SendBack("answer.failed_last", failed_last_message(record.last_exit),
+                        "The model answered right after a failed run; it was asked to fix "
+                        "it or to say that it did not work.")
+    found = record.answer.finding(reply.text)
+    if found:
+        return SendBack(found[0], check_message(found[1]), CHECKED)
+    return None
+
+
+def failed_again(call: CodeCall, record: TurnRecord) -> SendBack | None:
+    """Code that just failed, proposed again: sent back for different code (the turn ends
+    at the third time in a row, when the call is taken)."""
+    if call.problem or not record.repeats.last_failed() or not record.rules.on(
+            "repeat.failed_again"):
+        return None
+    language = actual_language(call.language, call.code)
+    if record.repeats.verdict(language, call.code)[0] != "told":
+        return None  # a new proposal, or the last straw: taking the call stops the turn
+    record.repeats.check(language, call.code)
+    return SendBack("repeat.failed_again",
+                    check_message(text("repeat.failed_again").format(record.repeats.result())),
+                    f"Not run again: the model proposed the same {language} code that had "
+                    "just failed; it was asked for different code.")
+
+
+def failed_last_message(exit_status: int | None) -> dict[str, Any]:
+    """Said once when the model answers right after its last run failed: small models
+    often call a failed task done."""
+    how = "did not finish" if exit_status is None else f"failed (exit status {exit_status})"
+    return check_message(text("answer.failed_last").format(how))
+
+
+def confirm(words: str, record: TurnRecord) -> Annotate | None:
+    """An answer accepted after the model was asked already, that a check still doubts:
+    it stands, and the user is told what is not confirmed."""
+    found = record.answer.doubt(words)
+    return Annotate(*found) if found else None

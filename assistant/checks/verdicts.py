@@ -1,0 +1,64 @@
+"""What a check may do to a turn, as types: the one contract between the checks and the loop.
+
+A check reads the turn's record and returns a verdict, or None when it finds nothing:
+
+- `SendBack`: the reply is not accepted; the model is told why (or, with no message, asked
+  again) and replies once more. It costs one model call from the turn's budget.
+- `Annotate`: the answer stands, with a note for the user.
+- `StandIn`: the answer is written from the turn's record (what ran, what it printed, what
+  it wrote) in place of words that only repeat the loop's.
+- `Rewrite`: the code is changed before anyone is asked to approve it (what runs is what
+  is shown).
+
+A check of a reply or an answer returns an `AnswerVerdict`, which has no `Rewrite`: code
+can only change before approval, and the type checker holds every check to that.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+
+@dataclass(frozen=True)
+class SendBack:
+    """Ask the model again: `told` goes into the history first (None: nothing is added; the
+    reply is left out, since read back it is what comes again); `notice` is the user's."""
+
+    rule: str
+    told: dict[str, Any] | None
+    notice: str
+    also: tuple[str, ...] = ()  # rules whose finding `told` says too, fired with it
+
+
+@dataclass(frozen=True)
+class Annotate:
+    """Accept the answer, and tell the user `note` with it."""
+
+    rule: str
+    note: str
+
+
+@dataclass(frozen=True)
+class StandIn:
+    """Accept `words`, written from the turn's record, as the answer."""
+
+    rule: str
+    words: str
+    notice: str
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """Propose `code` (as `language`) in place of what the model wrote; `preface` is what
+    the model reads before its result, `notice` what the user is told."""
+
+    rule: str
+    language: str
+    code: str
+    preface: str
+    notice: str
+
+
+AnswerVerdict: TypeAlias = SendBack | Annotate | StandIn
+CallVerdict: TypeAlias = SendBack | Rewrite

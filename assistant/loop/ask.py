@@ -1,0 +1,59 @@
+"""One reply from the model, streamed: its words as they come, the code of a call as it is
+written, and the reply whole; a stop or a broken stream ends it in one line."""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator
+from typing import TYPE_CHECKING
+
+from assistant.events import CodeDraft, Error, Event, TextDelta, Usage
+from assistant.llm import LLMError, Reply
+
+if TYPE_CHECKING:
+    from assistant.loop.session import Session
+
+# The temperature of the reply after the model repeated itself (code that just succeeded,
+# or failed again): at the usual low temperature a small model that read nearly the same
+# history writes nearly the same reply, and the turn ends in a loop.
+UNSTICK_TEMPERATURE = 0.7
+
+
+def ask(session: Session, system: str, warmer: bool = False
+        ) -> Generator[Event, None, Reply | None]:
+    """Stream one reply from the LLM; None (after an Error) when there is none.
+
+    A KeyboardInterrupt raised while the LLM is answering (a front end's way to break a
+    blocked network read) stops the turn, keeping the words so far."""
+    llm = session.llm
+    pieces: list[str] = []
+    reply: Reply | None = None
+    temperature = max(llm.settings.temperature, UNSTICK_TEMPERATURE) if warmer else None
+    try:
+        stream = llm.stream([{"role": "system", "content": system}, *session.messages],
+                            should_stop=session.stopped, temperature=temperature)
+        for item in stream:
+            if isinstance(item, str):
+                pieces.append(item)
+                yield TextDelta(item)
+            elif isinstance(item, CodeDraft):
+                yield item
+            else:
+                reply = item
+    except KeyboardInterrupt:
+        session.halt()
+        words = "".join(pieces)
+        return Reply(words, [], {"role": "assistant", "content": words}, None,
+                     llm.settings.model, stopped=True)
+    except LLMError as exc:
+        yield session.emit(Error(session.redact(str(exc))))
+        return None
+    if reply is None:
+        yield session.emit(Error("The LLM ended its reply without a result: try again."))
+    return reply
+
+
+def received(session: Session, reply: Reply) -> Iterator[Event]:
+    """Journal a reply, and say what it cost."""
+    session.record({"kind": "assistant", "text": reply.text, "model": reply.model})
+    if reply.usage:
+        yield session.emit(Usage(reply.model, reply.usage[0], reply.usage[1]))
