@@ -6,6 +6,14 @@ side by side, on the same local llama.cpp server and model.
     .venv/bin/python scripts/tasks.py --report /tmp/tasks-1.5b.json /tmp/tasks-0.5b.json \
         --markdown docs/benchmarks.md --chart docs/tasks.png
 
+The ablation of the loop's rules, one command per rule or family (ids and families:
+`--list-rules`), then one table:
+
+    scripts/tasks.py --systems ours --suite heldout,fresh,unseen --json /tmp/all.json
+    scripts/tasks.py --systems ours --suite heldout,fresh,unseen --without echo \
+        --json /tmp/without-echo.json
+    scripts/tasks.py --report /tmp/all.json /tmp/without-*.json --ablation
+
 Each task (data in benchmarks/tasks/<suite>.yaml, loaded by tasks_suite.py for `own` and
 tasks_<suite>.py for the blind ones; heldout's are still code in tasks_heldout.py) runs in a
 fresh folder with its files, in a separate
@@ -129,7 +137,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     if "oi" in systems:
         ensure_venv()
     results: dict[str, Any] = {
-        "model": args.model, "date": time.strftime("%Y-%m-%d %H:%M %Z"),
+        "model": args.model, "without": args.without, "date": time.strftime("%Y-%m-%d %H:%M %Z"),
         "command": " ".join(["scripts/tasks.py", *sys.argv[1:]]),
         "load": [os.getloadavg()[0]], "tasks": [],
     }
@@ -142,6 +150,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         with serve(installed(args.model), log, args.threads) as server:
             server_log = tasks_run.ServerLog(log)
             ours = our_settings(server)
+            if args.without:
+                ours["checks_off"] = args.without
             results["model"], results["gguf"] = server.model.name, str(server.model.path)
             results["threads"] = server.threads
             config = {
@@ -208,14 +218,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", type=Path, metavar="FILE",
                         help="put the tasks section into this file (docs/benchmarks.md)")
     parser.add_argument("--chart", type=Path, metavar="FILE", help="draw the chart (PNG)")
+    parser.add_argument("--without", default="", metavar="RULES",
+                        help="ours with these rules off: ids or families (comma-separated)")
+    parser.add_argument("--list-rules", action="store_true",
+                        help="no runs: list the loop's rules by family, and exit")
+    parser.add_argument("--ablation", action="store_true",
+                        help="with --report: the table of pass rates with rules off")
     args = parser.parse_args(argv)
     # Stopped with kill: the server and the running task are stopped too.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     sys.path.insert(0, str(SCRIPTS))
     sys.path.insert(0, str(ROOT))
     import tasks_report
+    import tasks_rules
     from bench_peers import PEER_BIN
 
+    from assistant.checks.rules import catalogue, families, resolve
+
+    if args.list_rules:
+        for family, ids in families().items():
+            print(f"{family}: " + ", ".join(
+                rule + (" (English)" if catalogue()[rule].english else "") for rule in ids))
+        return 0
+    try:
+        resolve(args.without)
+    except ValueError as exc:
+        parser.error(f"--without: {exc}")
     if args.report:
         runs = tasks_report.merged([json.loads(path.read_text()) for path in args.report])
     else:
@@ -226,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
         print(tasks_report.text_table(run))
         for line in tasks_report.failures(run):
             print(f"  ours failed {line}")
+    if args.ablation:
+        print(tasks_rules.ablation(runs))
     link = None
     if args.chart:
         tasks_report.chart(runs, PEER_BIN / "python", args.chart)

@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tasks_rules import counts, fired_line, label
+
 START = "<!-- tasks: written by scripts/tasks.py -->"
 END = "<!-- tasks: end -->"
 SYSTEMS = {"ours": "assistant (ours)", "oi": "open-interpreter 0.4.3"}
@@ -57,13 +59,14 @@ fig.savefig(sys.argv[2], dpi=110)
 
 
 def merged(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One result per model: runs of the same model (parts of its tasks measured by
-    separate, possibly simultaneous commands) joined, each command and code version kept."""
+    """One result per model and set of rules: runs of the same model without the same rules
+    (parts of its tasks measured by separate, possibly simultaneous commands) joined, each
+    command and code version kept."""
     out: dict[str, dict[str, Any]] = {}
     for run in runs:
-        into = out.get(run["model"])
+        into = out.get(label(run))
         if into is None:
-            out[run["model"]] = {**run, "tasks": list(run["tasks"])}
+            out[label(run)] = {**run, "tasks": list(run["tasks"])}
             continue
         for key in ("command", "code", "date"):
             into[key] = f"{into.get(key, '?')}`; `{run.get(key, '?')}"
@@ -79,6 +82,7 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     evaluated = [r["tokens"].get("prompt_evaluated", 0) for r in rows]
     passed = sum(1 for r in rows if r["passed"])
     return {
+        **counts(rows),
         "tasks": len(rows),
         "passed": passed,
         "pass_rate": round(100 * passed / len(rows), 1) if rows else 0.0,
@@ -102,13 +106,17 @@ def summaries(results: dict[str, Any]) -> dict[str, dict[str, dict[str, Any]]]:
 
 
 def text_table(results: dict[str, Any]) -> str:
-    lines = [f"{results['model']}: {results['command']}"]
+    lines = [f"{label(results)}: {results['command']}"]
     for suite, systems in summaries(results).items():
         for system, s in systems.items():
             lines.append(
                 f"  {suite:5} {system:4} {s['passed']:3}/{s['tasks']:<3} {s['pass_rate']:5.1f}%  "
                 f"median {s['median_s']:5.1f} s  worst {s['worst_s']:5.1f} s  tokens/task "
                 f"{s['prompt_tokens_per_task']} in, {s['generated_tokens_per_task']} out")
+            if system == "ours":
+                ours = [r for r in results["tasks"]
+                        if r["suite"] == suite and r["system"] == "ours"]
+                lines.append(f"        {fired_line(ours)}")
     return "\n".join(lines)
 
 
@@ -174,7 +182,7 @@ def markdown(runs: list[dict[str, Any]], chart: str | None) -> str:
         "",
     ]
     for run in runs:
-        lines.append(f"- {run['model']}: `{run['command']}` (started `{run['date']}`; ours at "
+        lines.append(f"- {label(run)}: `{run['command']}` (started `{run['date']}`; ours at "
                      f"`{run.get('code', '?')}`); server threads {run.get('threads', '?')}; load "
                      f"average (1 min) from {min(run['load']):.1f} to {max(run['load']):.1f} "
                      f"on {os.cpu_count()} cores")
@@ -183,7 +191,7 @@ def markdown(runs: list[dict[str, Any]], chart: str | None) -> str:
         for suite, systems in summaries(run).items():
             for system, s in systems.items():
                 lines.append("| " + " | ".join([
-                    run["model"], suite, SYSTEMS.get(system, system),
+                    label(run), suite, SYSTEMS.get(system, system),
                     f"{s['passed']}/{s['tasks']}", f"{s['pass_rate']:.0f} %",
                     f"{s['median_s']:.1f}", f"{s['worst_s']:.1f}",
                     str(s["prompt_tokens_per_task"]), str(s["generated_tokens_per_task"])]) + " |")
@@ -191,7 +199,7 @@ def markdown(runs: list[dict[str, Any]], chart: str | None) -> str:
         failed = failures(run)
         if failed:
             suites = ", ".join(summaries(run))
-            lines += ["", f"Ours, failed on {run['model']} ({suites} tasks), with what its log "
+            lines += ["", f"Ours, failed on {label(run)} ({suites} tasks), with what its log "
                       "shows in brackets:", ""]
             lines += [f"- {line}" for line in failed]
     if chart:
@@ -228,7 +236,7 @@ def chart(runs: list[dict[str, Any]], python: Path, out: Path) -> None:
     groups = []
     for run in runs:
         for suite, systems in summaries(run).items():
-            groups.append({"name": f"{run['model']}\n{suite} tasks",
+            groups.append({"name": f"{label(run)}\n{suite} tasks",
                            "ours": systems.get("ours"), "oi": systems.get("oi")})
     from bench_report import draw
 

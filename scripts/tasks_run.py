@@ -78,6 +78,7 @@ def ours_in_process(config: dict[str, Any]) -> None:
         Error,
         Notice,
         Proposal,
+        RuleFired,
         RunEnd,
         TurnEnd,
         Usage,
@@ -104,6 +105,8 @@ def ours_in_process(config: dict[str, Any]) -> None:
                     note(exit_status=event.exit_status, output=event.output[-600:])
                 elif isinstance(event, (Notice, Error)):
                     note(notice=getattr(event, "text", "") or getattr(event, "message", ""))
+                elif isinstance(event, RuleFired):
+                    note(rule=event.rule, action=event.action)
                 elif isinstance(event, Usage):
                     note(usage=[event.prompt_tokens, event.completion_tokens])
                 elif isinstance(event, TurnEnd):

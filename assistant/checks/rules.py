@@ -124,21 +124,24 @@ class Rules:
     _pending: int = 0  # how many of `fired` the loop has not emitted yet
 
     def __post_init__(self) -> None:
+        """For a request in another language than English, every rule that reads English
+        words is recorded as skipped at the start: the turn says which did not run."""
         unknown = self.off - catalogue().keys()
         if unknown:
             raise ValueError(f"unknown rule ids: {', '.join(sorted(unknown))}")
+        if not is_english(self.language):
+            for rule in catalogue().values():
+                if rule.english and rule.id not in self.off:
+                    self._record(rule, "skipped", f"reads English; the request is in "
+                                 f"{self.language}")
 
     def on(self, rule: str) -> bool:
-        """Whether `rule` may act in this turn; a rule that reads English, asked about a
-        request in another language, is recorded as skipped (once) and may not."""
+        """Whether `rule` may act in this turn: not off, not past its times, and, if it
+        reads English words, the request is in English (or its language is not known)."""
         known = catalogue()[rule]
         if rule in self.off or (known.times and self.count(rule) >= known.times):
             return False
-        if known.english and not is_english(self.language):
-            if not any(each.rule == rule and each.action == "skipped" for each in self.fired):
-                self._record(known, "skipped", f"reads English; the request is {self.language}")
-            return False
-        return True
+        return not (known.english and not is_english(self.language))
 
     def fire(self, rule: str, action: Action, detail: str = "") -> None:
         """Record that `rule` acted."""

@@ -109,3 +109,14 @@ def test_profiles_are_never_executed(tmp_path: Path) -> None:
     settings = load_settings({"profile": "evil"}, env={"ASSISTANT_CONFIG_DIR": str(tmp_path)})
     assert settings.model.startswith("__import__")
     assert not marker.exists()
+
+
+def test_checks_off_takes_rule_ids_and_families_and_names_a_wrong_one() -> None:
+    settings = load_settings({"checks_off": "hint,answer.no_figure"}, env={})
+    assert settings.checks_off == "hint,answer.no_figure"
+    assert load_settings(env={"ASSISTANT_CHECKS_PROFILE": "hosted"}).checks_profile == "hosted"
+    with pytest.raises(ConfigError, match=r"option --checks-off: checks_off: unknown check "
+                                          r"'hints': name a rule id"):
+        load_settings({"checks_off": "hints"}, env={})
+    with pytest.raises(ConfigError, match="checks_profile must be auto, all, small or hosted"):
+        load_settings({"checks_profile": "tiny"}, env={})

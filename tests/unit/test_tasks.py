@@ -173,6 +173,35 @@ def test_runs_of_one_model_are_reported_as_one() -> None:
     assert "run own" in runs[0]["command"] and "run blind" in runs[0]["command"]
 
 
+def test_the_rules_that_fired_and_the_ablation_table_are_read_from_the_logs() -> None:
+    import tasks_report
+    import tasks_rules
+
+    def row(suite: str, passed: bool, log: list[dict], answer: str = "Done.") -> dict:
+        return {"suite": suite, "name": "t", "system": "ours", "passed": passed, "reason": "",
+                "seconds": 10.0, "end_reason": "answered", "tokens": {}, "log": log,
+                "answer": answer}
+
+    sent = [{"rule": "answer.no_figure", "action": "send_back"},
+            {"rule": "screen.attach", "action": "skipped"},
+            {"rule": "hint.missing_file", "action": "annotate"}]
+    full = {"model": "m", "without": "", "command": "all", "code": "abc", "date": "today",
+            "load": [1.0], "tasks": [row("heldout", True, sent), row("fresh", False, [], "")]}
+    off = {**full, "without": "answer", "command": "off",
+           "tasks": [row("heldout", False, []), row("fresh", False, [])]}
+    runs = tasks_report.merged([full, off])
+    assert [tasks_rules.label(r) for r in runs] == ["m", "m without answer"]
+    assert tasks_rules.fired(full["tasks"][0]) == ["answer.no_figure", "hint.missing_file"]
+    assert ("rules fired: answer.no_figure×1, hint.missing_file×1; extra model calls per "
+            "task (median) 1; answers without words 0") in tasks_report.text_table(runs[0])
+    assert tasks_rules.ablation(runs).splitlines() == [
+        "| run | heldout | fresh | extra calls / task | no words |",
+        "|---|---|---|---|---|",
+        "| m | 1/1 | 0/1 | 0.5 | 1 |",
+        "| m without answer | 0/1 | 0/1 | 0 | 0 |",
+    ]
+
+
 @pytest.mark.parametrize("module", ["tasks_blind.py", "tasks_fresh.py", "tasks_unseen.py",
                                     "tasks_heldout.py"])
 def test_each_blind_suite_passes_its_own_self_test(module: str, tmp_path: Path) -> None:

@@ -1,0 +1,67 @@
+"""Which of the loop's rules acted in the task benchmark, and the ablation table: runs of
+the same suites with a rule or a family off (`scripts/tasks.py --without RULE`), side by
+side with the run that kept them all.
+
+A rule that acted is a `RuleFired` event the run logged (tasks_run.py), by its id in
+assistant/checks/rules.toml; a send-back is one extra model call.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from typing import Any
+
+
+def label(run: dict[str, Any]) -> str:
+    """A run's name in tables: its model, and the rules it ran without."""
+    without = run.get("without", "")
+    return f"{run['model']} without {without}" if without else run["model"]
+
+
+def fired(row: dict[str, Any]) -> list[str]:
+    """The rule ids that acted in one task's turn, in order (skips left out)."""
+    return [str(r["rule"]) for r in row.get("log", [])
+            if "rule" in r and r.get("action") != "skipped"]
+
+
+def extra_calls(row: dict[str, Any]) -> int:
+    """The model calls the checks added to one task's turn."""
+    return sum(1 for r in row.get("log", []) if r.get("action") == "send_back")
+
+
+def counts(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """For a group of our task results: the rules that acted and how often, the median
+    extra model calls per task, and the turns that ended without words."""
+    return {
+        "rules_fired": dict(Counter(rule for row in rows for rule in fired(row)).most_common()),
+        "extra_calls_per_task": statistics.median([extra_calls(r) for r in rows]) if rows else 0,
+        "empty_answers": sum(1 for r in rows if not str(r.get("answer", "")).strip()),
+    }
+
+
+def fired_line(rows: list[dict[str, Any]]) -> str:
+    """One line: each rule that acted, with how many times, most often first."""
+    found = counts(rows)
+    shown = ", ".join(f"{rule}×{n}" for rule, n in found["rules_fired"].items()) or "none"
+    return (f"rules fired: {shown}; extra model calls per task (median) "
+            f"{found['extra_calls_per_task']}; answers without words {found['empty_answers']}")
+
+
+def ablation(runs: list[dict[str, Any]]) -> str:
+    """The Markdown table of pass rates per suite, one row per run (all rules, or without
+    some), ours only, with the extra calls and the turns without words."""
+    suites = list(dict.fromkeys(r["suite"] for run in runs for r in run["tasks"]))
+    head = ["run", *suites, "extra calls / task", "no words"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    for run in runs:
+        ours = [r for r in run["tasks"] if r["system"] == "ours"]
+        cells = [label(run)]
+        for suite in suites:
+            rows = [r for r in ours if r["suite"] == suite]
+            passed = sum(1 for r in rows if r["passed"])
+            cells.append(f"{passed}/{len(rows)}" if rows else "")
+        found = counts(ours)
+        cells += [f"{found['extra_calls_per_task']:g}", str(found["empty_answers"])]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

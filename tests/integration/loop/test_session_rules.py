@@ -1,0 +1,77 @@
+"""Which checks ran in a turn, by rule id: a request in French skips the rules that read
+English, visibly, while those that work on structure still hold the answer to what ran;
+a rule turned off stays silent; a turn the model leaves without words still ends in
+words. Through real litellm, real runtimes and the journal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from assistant.checks.rules import catalogue
+from assistant.events import Event, RuleFired, TurnEnd
+from assistant.journal import Journal
+from tests.support.llm_server import LLMServer, fenced, text
+from tests.support.loop import make, told
+
+REQUEST = "Combien de lignes contient notes.txt ?"
+ENGLISH = {rule.id for rule in catalogue().values() if rule.english}
+
+
+def fired(events: list[Event]) -> list[tuple[str, str]]:
+    return [(e.rule, e.action) for e in events if isinstance(e, RuleFired)]
+
+
+def test_a_french_request_skips_the_english_checks_and_keeps_the_others(
+    server: LLMServer, work: Path
+) -> None:
+    (work / "notes.txt").write_text("lundi\nmardi\nmercredi\n")
+    server.add(fenced("shell", "wc -l < notes.txt"), text("notes.txt contient 42 lignes."),
+               text("notes.txt contient 3 lignes."))
+    with make(server, "fenced") as a:
+        events = list(a.turn(REQUEST, "fr"))
+        cid, settings = a.conversation_id, a.settings
+    actions = fired(events)
+    assert {rule for rule, action in actions if action == "skipped"} == ENGLISH
+    assert ("peek.request", "annotate") in actions  # the file's first lines went with it
+    assert ("answer.numbers", "send_back") in actions  # 42: no run printed it
+    assert "(Answer in French.)" in str(server.chat_requests[0].body["messages"][-1])
+    assert "Your answer gives 42, which appears in no output of your runs" in told(server, 2)
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.text == "notes.txt contient 3 lignes."
+    # each firing comes before the event it led to, and the journal holds them all
+    first = next(i for i, e in enumerate(events) if isinstance(e, RuleFired))
+    assert first == 0
+    records = Journal.in_dir(settings.data_path).conversation(cid)["records"]
+    journaled = [(r["rule"], r["action"]) for r in records if r["kind"] == "rule"]
+    assert journaled == actions
+
+
+def test_the_same_request_in_english_skips_nothing(server: LLMServer, work: Path) -> None:
+    (work / "notes.txt").write_text("monday\ntuesday\nwednesday\n")
+    server.add(fenced("shell", "wc -l < notes.txt"), text("notes.txt has 3 lines."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("How many lines does notes.txt have?"))
+    assert [rule for rule, action in fired(events) if action == "skipped"] == []
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.text == "notes.txt has 3 lines."
+
+
+def test_a_rule_turned_off_lets_the_answer_stand(server: LLMServer, work: Path) -> None:
+    (work / "notes.txt").write_text("lundi\nmardi\nmercredi\n")
+    server.add(fenced("shell", "wc -l < notes.txt"), text("notes.txt contient 42 lignes."))
+    with make(server, "fenced", checks_off="answer.numbers,peek") as a:
+        events = list(a.turn(REQUEST, "fr"))
+    assert not {"answer.numbers", "peek.request"} & {rule for rule, _ in fired(events)}
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.text == "notes.txt contient 42 lignes."
+    assert len(server.chat_requests) == 2
+
+
+def test_a_turn_stopped_by_declines_ends_in_words_from_the_record(server: LLMServer,
+                                                                  work: Path) -> None:
+    server.add(*[fenced("shell", f"rm -f old{n}.log") for n in range(3)])
+    with make(server, "fenced", approver=lambda proposal: False) as a:
+        events = list(a.turn("clean up the logs"))
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.reason == "declined"
+    assert end.text == "Nothing ran: 3 proposals declined."
