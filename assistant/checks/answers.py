@@ -15,51 +15,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from assistant.checks.made import problems
-from assistant.checks.requested import (
-    EXTENSIONS,
-    named_files,
-    named_folders,
-    runner,
-    scripts_to_run,
-)
+from assistant.checks.requested import EXTENSIONS, Request, runner
 from assistant.checks.rules import Rules
 from assistant.llm.fenced import shown_tags
 from assistant.runtime.changes import NO_CHANGES
 from assistant.texts import text
 
-# Questions whose answer is on this machine, not in any model's training.
-ABOUT_THIS_MACHINE = re.compile(
-    r"\b(disk|free space|cpus?|cores?|memory|ram|kernel|uptime|battery|process(es)?|"
-    r"installed|ip address|hostname|this (computer|machine|folder|directory)|my (computer|"
-    r"machine|files|folder|desktop|screen)|folders?|director(y|ies)|files|what time|"
-    r"how (many|much|big|large)|largest|biggest|smallest|newest|oldest|count)\b",
-    re.IGNORECASE,
-)
-MAKES = re.compile(r"\b(write|save|create|make|generate|export|convert|produce|put|store|"
-                   r"extract|copy|split|merge|combine)\b", re.IGNORECASE)
-CHANGES = re.compile(r"\b(change|set|update|replace|edit|modify|rename|add(?! up\b)|append|insert|"
-                     r"remove|delete|drop|fix|sort|dedupe|dedup|clean|bump|increase|"
-                     r"decrease|uppercase|lowercase)\b", re.IGNORECASE)
 # An answer that says the job was not done (bare "no" and "not" are too common to count:
 # "No files changed, as expected").
 NEGATION = re.compile(
     r"\b(cannot|can't|could not|couldn't|unable|failed|did not|didn't|was not|wasn't|"
     r"has not|hasn't|have not|haven't|does not exist|doesn't exist|not (been )?(created|"
     r"written|saved|changed|done|found))\b", re.IGNORECASE)
-# The request is about the working folder: "the .jpeg files here", "*.log".
-HERE = re.compile(r"\b(here|this (folder|directory))\b|(?<![\w/])\*?\.\w{1,5} files\b|\*\.\w+",
-                  re.IGNORECASE)
 # A value an answer quotes as code: `localhost`, `dates.py` (one line, short).
 QUOTED = re.compile(r"(?<!`)`([^`\n]{1,80})`(?!`)")
 # A path in an answer: relative or absolute, ending in a file extension.
 ANSWER_PATH = re.compile(r"(?<![\w.-])((?:~?/)?(?:[\w.-]+/)*[\w.-]*\w\.(?:" + EXTENSIONS
                          + r"))(?![\w/])", re.IGNORECASE)
-# A request for a figure: "how many", "tell me the sum".
-FIGURE_ASKED = re.compile(
-    r"\bhow (many|much|big|large|long|old)\b|\b(tell|give|show) me (the|how)\b"
-    r"[^.?!\n]{0,40}?\b(sum|total|count|number|average|mean|size|many|much)\b|"
-    r"\bwhat(?:'s| is| was| are) the "
-    r"(sum|total|count|number|average|mean|size)\b", re.IGNORECASE)
 # A figure in an answer: digits, or a count in words ("no errors" is zero).
 FIGURE = re.compile(r"\d|\b(no|none|zero|one|two|three|four|five|six|seven|eight|nine|ten|"
                     r"eleven|twelve|dozen|hundred|thousand)\b", re.IGNORECASE)
@@ -134,13 +106,21 @@ class AnswerCheck:
     changed: bool = False  # a run changed the working folder, or may have (cannot tell)
     wrote: set[str] = field(default_factory=set)  # files the runs created or modified
     rules: Rules = field(default_factory=Rules)  # the turn's: which may act, what fired
+    wants: Request | None = None  # the request parsed (once, here when not given)
     _existed: dict[str, bool] = field(default_factory=dict)
     _folders: list[str] = field(default_factory=list)  # the request's, there when it came
 
     def __post_init__(self) -> None:
-        self._existed = {name: (self.folder / name).exists() for name in named_files(self.request)}
-        self._folders = [name for name in named_folders(self.request)
-                         if (self.folder / name).is_dir()]
+        if self.wants is None:
+            self.wants = Request.parse(self.request, self.rules.language)
+        self._existed = {name: (self.folder / name).exists() for name in self.wants.files}
+        self._folders = [name for name in self.wants.folders if (self.folder / name).is_dir()]
+
+    @property
+    def asks(self) -> Request:
+        """The parsed request."""
+        assert self.wants is not None, "parsed in __post_init__"
+        return self.wants
 
     def proposed(self, code: str) -> None:
         self.code.append(code)
@@ -168,7 +148,7 @@ class AnswerCheck:
 
     def to_make(self) -> list[str]:
         """The files the request asks to be made that are not there yet."""
-        if not MAKES.search(self.request):
+        if not self.asks.makes:
             return []
         return [name for name, existed in self._existed.items()
                 if not existed and not (self.folder / name).exists()]
@@ -246,33 +226,32 @@ class AnswerCheck:
             yield "refused", ("",)
         present = [name for name, existed in self._existed.items() if existed]
         missing = self.to_make()
-        acts = MAKES.search(self.request) or CHANGES.search(self.request)
+        acts = self.asks.makes or self.asks.changes
         shown = shown_tags(answer) if acts and not self.code else []
         if shown:  # the file to write, named: a small model told "do it" read it instead
             yield "shown", (f"writes it to {missing[0]}" if missing else "does it", shown[0])
         if missing and not NEGATION.search(answer):
             yield "missing", (", ".join(missing),)
-        made = problems(self.request, self.folder, self.wrote, self.lines)
+        made = problems(self.asks, self.folder, self.wrote, self.lines)
         if made and not NEGATION.search(answer):
             yield "made", (" ".join(made),)
-        for script in scripts_to_run(self.request):
+        for script in self.asks.scripts:
             ran = re.compile(r"(?:\b(?:node|python3?|bash|sh)\s+(?:-\S+\s+)*|require\(['\"])"
                              rf"(?:\./)?{re.escape(script)}\b|(?<![\w.])\./{re.escape(script)}\b")
             if (self.folder / script).is_file() and not any(map(ran.search, self.code)):
                 yield "never_ran", (f"{runner(script)} {script}", script)
         if not self.code:
-            if ABOUT_THIS_MACHINE.search(self.request) or present or self._folders:
+            if self.asks.about_machine or present or self._folders:
                 yield "no_run", ("",)
                 yield from self._unseen(answer)
             return
         unlooked = self.unlooked()
         if unlooked:
             yield "folder", (unlooked[0],)
-        asked_for = FIGURE_ASKED.search(self.request)
-        if asked_for and not FIGURE.search(answer) and not NEGATION.search(answer):
-            yield "no_figure", (asked_for[0],)
-        if (not self.changed and CHANGES.search(self.request) and not NEGATION.search(answer)
-                and (present or HERE.search(self.request))):
+        if self.asks.figure and not FIGURE.search(answer) and not NEGATION.search(answer):
+            yield "no_figure", (self.asks.figure,)
+        if (not self.changed and self.asks.changes and not NEGATION.search(answer)
+                and (present or self.asks.here)):
             yield "unchanged", (", ".join(present) or "everything here",)
         yield from self._unseen(answer)
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from assistant.checks.requested import field_names, named_files
+from assistant.checks.requested import Request
 from assistant.llm.results import untrusted
 
 READ_LIMIT = 1_000_000  # bytes of a written file read for its names
@@ -25,20 +25,22 @@ SEARCHED = re.compile(r"""['"`]([^'"`\n]{2,40})['"`]|\b([A-Z][A-Z_]{2,})\b""")
 SEARCHED_FILES = 300  # entries of the working folder looked through for it, at most
 
 
-def problems(request: str, folder: Path, wrote: Iterable[str], lines: bool = False) -> list[str]:
+def problems(request: Request | str, folder: Path, wrote: Iterable[str],
+             lines: bool = False) -> list[str]:
     """What is wrong with the files `request` names, given the files the turn's runs wrote
     (`wrote`, relative to `folder`): one sentence each; [] when nothing is. With `lines`,
     an empty file's sentence quotes a line of the user's files holding what the request
     looks for (only for a model on this machine: it is the files' text)."""
+    asks = request if isinstance(request, Request) else Request.parse(request)
     wrote = set(wrote)
-    kind, fields = field_names(request)
+    kind, fields = asks.field_kind, asks.fields
     found: list[str] = []
-    for name in named_files(request):
+    for name in asks.files:
         path = folder / name
         if name in wrote:
             text = _read(path)
             if text is not None and not text.strip():
-                seen = _sighting(request, folder, wrote) if lines else ""
+                seen = _sighting(asks.text, folder, wrote) if lines else ""
                 found.append(f"{name} is empty: nothing was written into it.{seen} Check what "
                              "your code matched or selected against the files it read.")
             elif text is not None and fields and (held := _names(path, text)) is not None:

@@ -14,7 +14,7 @@ from assistant.checks.record import TurnRecord
 from assistant.checks.verdicts import Annotate, SendBack, StandIn
 from assistant.checks.words import stand_in
 from assistant.llm import CodeCall, Reply
-from assistant.llm.results import RESULTS_HEADER
+from assistant.llm.results import RESULTS_HEADER, results_message
 from assistant.texts import text
 
 CHECKED = "The answer was checked against what ran: the model was asked to look again."
@@ -23,7 +23,7 @@ Messages = list[dict[str, Any]]
 
 def check_message(problem: str) -> dict[str, Any]:
     """What a check found, said to the model as a result, not a turn."""
-    return {"role": "user", "content": f"{RESULTS_HEADER}\n\n{problem}"}
+    return results_message(f"{RESULTS_HEADER}\n\n{problem}")
 
 
 def settle(reply: Reply, record: TurnRecord, messages: Messages,

@@ -1,13 +1,40 @@
-"""What a request names: the files it is about, and the columns or keys it asks for.
+"""What a request names and asks for, parsed once into a `Request`: the files and folders
+it is about, the scripts it asks to run, the columns or keys it wants, whether it asks
+for a figure or a change, and its language.
 
 Read from the user's words only, so checks of runs and answers hold the model to the
-user's names, not to names the model chose.
+user's names, not to names the model chose. Names are read by their shape (a file by its
+extension, a folder by its slash); what it asks for is read from English words, and the
+rules that use those say so (assistant/checks/rules.toml).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
+# Questions whose answer is on this machine, not in any model's training.
+ABOUT_THIS_MACHINE = re.compile(
+    r"\b(disk|free space|cpus?|cores?|memory|ram|kernel|uptime|battery|process(es)?|"
+    r"installed|ip address|hostname|this (computer|machine|folder|directory)|my (computer|"
+    r"machine|files|folder|desktop|screen)|folders?|director(y|ies)|files|what time|"
+    r"how (many|much|big|large)|largest|biggest|smallest|newest|oldest|count)\b",
+    re.IGNORECASE,
+)
+MAKES = re.compile(r"\b(write|save|create|make|generate|export|convert|produce|put|store|"
+                   r"extract|copy|split|merge|combine)\b", re.IGNORECASE)
+CHANGES = re.compile(r"\b(change|set|update|replace|edit|modify|rename|add(?! up\b)|append|insert|"
+                     r"remove|delete|drop|fix|sort|dedupe|dedup|clean|bump|increase|"
+                     r"decrease|uppercase|lowercase)\b", re.IGNORECASE)
+# The request is about the working folder: "the .jpeg files here", "*.log".
+HERE = re.compile(r"\b(here|this (folder|directory))\b|(?<![\w/])\*?\.\w{1,5} files\b|\*\.\w+",
+                  re.IGNORECASE)
+# A request for a figure: "how many", "tell me the sum".
+FIGURE_ASKED = re.compile(
+    r"\bhow (many|much|big|large|long|old)\b|\b(tell|give|show) me (the|how)\b"
+    r"[^.?!\n]{0,40}?\b(sum|total|count|number|average|mean|size|many|much)\b|"
+    r"\bwhat(?:'s| is| was| are) the "
+    r"(sum|total|count|number|average|mean|size)\b", re.IGNORECASE)
 # A file named in a request: a relative path ending in an extension people use for files.
 EXTENSIONS = (
     "txt|md|csv|tsv|json|jsonl|xml|yaml|yml|toml|ini|cfg|conf|log|py|js|mjs|ts|sh|html|css|"
@@ -79,3 +106,31 @@ def field_names(request: str) -> tuple[str, list[str]]:
         if names:
             return match[1].lower(), names
     return "", []
+
+
+@dataclass(frozen=True)
+class Request:
+    """A request, parsed once for every check of its turn."""
+
+    text: str
+    language: str = ""  # ISO 639-1 when known (a spoken request); "" when not
+    files: tuple[str, ...] = ()
+    folders: tuple[str, ...] = ()
+    scripts: tuple[str, ...] = ()  # named and asked to be run
+    field_kind: str = ""  # "column", "key", ... with the names it asks a file to have
+    fields: tuple[str, ...] = ()
+    figure: str = ""  # the words that ask for a figure ("how many"); "" when none do
+    makes: bool = False  # asks for a file to be made
+    changes: bool = False  # asks for something to be changed
+    about_machine: bool = False  # asks what only this machine can tell
+    here: bool = False  # is about the working folder ("here", "*.log")
+
+    @classmethod
+    def parse(cls, text: str, language: str = "") -> Request:
+        kind, fields = field_names(text)
+        asked = FIGURE_ASKED.search(text)
+        return cls(text, language, tuple(named_files(text)), tuple(named_folders(text)),
+                   tuple(scripts_to_run(text)), kind, tuple(fields),
+                   asked[0] if asked else "", bool(MAKES.search(text)),
+                   bool(CHANGES.search(text)), bool(ABOUT_THIS_MACHINE.search(text)),
+                   bool(HERE.search(text)))

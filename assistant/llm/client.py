@@ -17,7 +17,7 @@ from assistant.llm import context, errors, fenced, local, ollama, rate, tools
 from assistant.llm.backend import Backend, InProcess, ReplyStream
 from assistant.llm.pump import Stopped, pumped
 from assistant.llm.reply import CodeCall, LLMError, Reply
-from assistant.llm.results import fenced_message, tool_messages
+from assistant.llm.results import fenced_message, sendable, tool_messages
 
 DEFAULT_WINDOW = 8192
 RETRY_DELAYS = (0.4, 0.8)
@@ -222,12 +222,13 @@ class LLM:
         tool_list = [tools.execute_tool(), *offered] if self.uses_tools else None
         tool_messages = [{"role": "system", "content": json.dumps(tool_list)}] if tool_list else []
         if context.surely_fits(messages + tool_messages, window - max_tokens):
-            messages = [dict(m) for m in messages]  # what litellm may change is a copy
+            messages = [sendable(m) for m in messages]  # what litellm may change is a copy
         else:
             if tool_messages and self._tool_tokens is None:  # the same list every time
                 self._tool_tokens = self._count(tool_messages[0])
             reserved = self._tool_tokens or 0 if tool_messages else 0
-            messages = context.fit(messages, window - max_tokens - reserved, self._count)
+            messages = [sendable(m) for m in
+                        context.fit(messages, window - max_tokens - reserved, self._count)]
         request: dict[str, Any] = {
             "model": model,
             "messages": messages,

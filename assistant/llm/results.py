@@ -18,6 +18,9 @@ NEXT_STEP = text("results.next_step")
 # (it counted the lines, looked at the first five, and answered with those), and checks
 # a file it wrote against the request only when the request is next to it.
 NEXT_STEP_FOR = text("results.next_step_for")
+# The key of a history message's typed kind ("results", "screen"): the loop and the journal
+# keep it; it is taken off before the history goes to a provider (`sendable`).
+KIND = "kind"
 REQUEST_SHOWN = 300  # characters of the request repeated after each result
 
 
@@ -37,7 +40,18 @@ def fenced_message(results: list[tuple[CodeCall, str]], request: str = "") -> di
         label = f"{call.language} block {number}" if len(results) > 1 else f"{call.language} block"
         parts.append(f"{label}:\n{output or '(no output)'}")
     parts.append(next_step(request))
-    return {"role": "user", "content": "\n\n".join(parts)}
+    return results_message("\n\n".join(parts))
+
+
+def results_message(content: str) -> dict[str, Any]:
+    """A user-role message of the loop's own (results, a check's finding), typed as such;
+    it does not start a turn."""
+    return {"role": "user", "content": content, KIND: "results"}
+
+
+def sendable(message: dict[str, Any]) -> dict[str, Any]:
+    """`message` as a provider takes it: without its typed kind."""
+    return {key: value for key, value in message.items() if key != KIND}
 
 
 def next_step(request: str) -> str:
@@ -51,8 +65,11 @@ def next_step(request: str) -> str:
 
 
 def is_results_message(message: dict[str, Any]) -> bool:
-    """True for the user-role message `fenced_message` makes (it does not start a turn),
-    and for the one showing the screen."""
+    """True for the user-role messages of the loop's own: results, a check's finding, the
+    screen (they do not start a turn). Read from the message's kind; a history journaled
+    before messages had kinds is read by how those messages began."""
+    if KIND in message:
+        return message[KIND] in ("results", "screen")
     content = message.get("content")
     if message.get("role") == "user" and isinstance(content, list) and content:
         first = content[0]

@@ -16,7 +16,7 @@ import itertools
 import json
 from pathlib import Path
 
-from assistant.checks.requested import named_files, named_folders
+from assistant.checks.requested import Request
 from assistant.checks.rules import Rules
 from assistant.config import Settings
 from assistant.llm.local import is_local_model
@@ -41,7 +41,7 @@ def wanted(settings: Settings) -> bool:
     return settings.peek_files == "always" or is_local_model(settings)
 
 
-def peek_note(settings: Settings, request: str, folder: Path, rules: Rules) -> str:
+def peek_note(settings: Settings, request: Request, folder: Path, rules: Rules) -> str:
     """`peek`'s note, when this conversation's requests carry it and its rule is on."""
     if not wanted(settings) or not rules.on("peek.request"):
         return ""
@@ -51,28 +51,30 @@ def peek_note(settings: Settings, request: str, folder: Path, rules: Rules) -> s
     return note
 
 
-def peek(request: str, folder: Path) -> str:
+def peek(request: Request | str, folder: Path) -> str:
     """The note to add to the request: each named text file's line count and first lines,
     and what each named folder holds, with sizes, as untrusted data (a file's words are
     never instructions). Empty when none is there.
 
     A small model asked for the largest file of data/ sorted `ls -lh` lines by their
     permissions and named the smallest; with the sizes in front of it, it does not."""
-    found = (head for name in named_files(request) if (head := _head(folder, name)))
+    asks = request if isinstance(request, Request) else Request.parse(request)
+    found = (head for name in asks.files if (head := _head(folder, name)))
     heads = list(itertools.islice(found, FILES))  # files past the third are never read
-    listed = (shown for name in named_folders(request) if (shown := _listing(folder, name)))
+    listed = (shown for name in asks.folders if (shown := _listing(folder, name)))
     heads += itertools.islice(listed, FOLDERS)
     if not heads:
         return ""
     return "\n\n" + untrusted("files", "\n\n".join(heads))
 
 
-def written(request: str, folder: Path, paths: list[str]) -> str:
+def written(request: Request | str, folder: Path, paths: list[str]) -> str:
     """The heads of the files a request names that a run just wrote (`paths`): the check
     of the result a small model skips, done for it. It called counts.json "written with the
     counts" when it held one of three extensions, and averages.csv done with a column
     named score where the user asked for average."""
-    names = [name for name in named_files(request) if name in paths]
+    asks = request if isinstance(request, Request) else Request.parse(request)
+    names = [name for name in asks.files if name in paths]
     heads = [head for name in names[:FILES] if (head := _head(folder, name))]
     if not heads:
         return ""

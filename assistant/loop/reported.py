@@ -38,9 +38,9 @@ def reported(state: TurnRecord, ran: Ran, cleared: Cleared,
         rules.fire("run.elsewhere", "annotate", unlooked[0])
         told += "\n" + ELSEWHERE.format(unlooked[0])
     if wrote:
-        heads = (written(check.request, folder, wrote)
+        heads = (written(check.asks, folder, wrote)
                  if check.lines and rules.on("run.written") else "")
-        made = problems(check.request, folder, wrote, check.lines) if rules.on("run.made") else []
+        made = problems(check.asks, folder, wrote, check.lines) if rules.on("run.made") else []
         for rule, found in (("run.written", heads), ("run.made", " ".join(made))):
             if found:
                 rules.fire(rule, "annotate")

@@ -23,7 +23,7 @@ from assistant.config import Settings
 from assistant.events import Event, Notice
 from assistant.llm.backend import Backend, InProcess
 from assistant.llm.context import has_image
-from assistant.llm.results import SCREEN_HEADER, untrusted
+from assistant.llm.results import KIND, SCREEN_HEADER, untrusted
 from assistant.texts import text
 
 if TYPE_CHECKING:
@@ -108,7 +108,7 @@ class ScreenContext:
                  f"image's pixels). It is {UNTRUSTED}.")
         if self.as_image() and view.image is not None:
             data = base64.b64encode(view.image.read_bytes()).decode("ascii")
-            return {"role": "user", "content": [
+            return {"role": "user", KIND: "screen", "content": [
                 {"type": "text", "text": intro},
                 {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{data}"}},
             ]}, ""
@@ -119,7 +119,7 @@ class ScreenContext:
         body = "\n".join(_line(item) for item in items) or "(no text found on screen)"
         text = (f"{intro}\nText on screen (click one with computer.mouse.click(id=N)):\n"
                 + untrusted("screen_text", body))
-        return {"role": "user", "content": [{"type": "text", "text": text}]}, ""
+        return {"role": "user", KIND: "screen", "content": [{"type": "text", "text": text}]}, ""
 
     def _read(self, view: Any) -> list[dict[str, Any]]:
         """OCR a view, add the named controls of the windows' accessibility trees, and

@@ -17,6 +17,7 @@ from assistant.checks.answers import AnswerCheck
 from assistant.checks.echoes import without_echoes
 from assistant.checks.record import TurnRecord
 from assistant.checks.reply import confirm, review, settle
+from assistant.checks.requested import Request
 from assistant.checks.rules import Rules, turn_rules
 from assistant.checks.verdicts import SendBack, StandIn
 from assistant.checks.words import from_record
@@ -131,7 +132,8 @@ class Session:
         self._stop.clear()
         self.turns += 1
         rules = self.rules
-        files = peek_note(self.llm.settings, text, self.folder(), rules)
+        request = Request.parse(text, language)  # once: every check of the turn reads it
+        files = peek_note(self.llm.settings, request, self.folder(), rules)
         self.messages.append({"role": "user", "content": text + files + answer_in(language)})
         self.record({"kind": "user", "text": text})
         self._snapshot()
@@ -146,7 +148,8 @@ class Session:
         # what the system message and the messages so far said counts as seen
         said = [m["content"] for m in self.messages if isinstance(m.get("content"), str)]
         record = TurnRecord(AnswerCheck(text, self.folder(), "\n".join([system, *said]),
-                                        lines=peek_wanted(self.llm.settings), rules=rules))
+                                        peek_wanted(self.llm.settings), rules=rules,
+                                        wants=request))
         while True:
             yield from show_screen(self)
             warmer = record.stuck and rules.on("repeat.warmer")

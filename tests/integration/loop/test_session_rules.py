@@ -35,6 +35,8 @@ def test_a_french_request_skips_the_english_checks_and_keeps_the_others(
     assert ("peek.request", "annotate") in actions  # the file's first lines went with it
     assert ("answer.numbers", "send_back") in actions  # 42: no run printed it
     assert "(Answer in French.)" in str(server.chat_requests[0].body["messages"][-1])
+    sent = [m for r in server.chat_requests for m in r.body["messages"]]
+    assert not any("kind" in m for m in sent)  # the history's typed kinds stay here
     assert "Your answer gives 42, which appears in no output of your runs" in told(server, 2)
     end = events[-1]
     assert isinstance(end, TurnEnd) and end.text == "notes.txt contient 3 lignes."

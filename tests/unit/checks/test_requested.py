@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.checks.requested import field_names, named_files, named_folders, scripts_to_run
+from assistant.checks.requested import (
+    Request,
+    field_names,
+    named_files,
+    named_folders,
+    scripts_to_run,
+)
 
 
 def test_named_files_are_relative_paths_with_file_extensions() -> None:
@@ -45,3 +51,18 @@ def test_scripts_to_run_are_the_scripts_a_request_asks_to_run() -> None:
     assert scripts_to_run("write sum.js that sums numbers.txt, run it, and tell me") == ["sum.js"]
     assert scripts_to_run("write clean.sh and hello.py; execute both") == ["clean.sh", "hello.py"]
     assert scripts_to_run("write sum.js that sums numbers.txt") == []
+
+
+def test_a_request_is_parsed_once_into_what_it_names_and_asks_for() -> None:
+    asks = Request.parse("How many rows does data/orders.csv have? Write the count to "
+                         "count.txt and run check.py", "en")
+    assert asks.files == ("data/orders.csv", "count.txt", "check.py")
+    assert asks.scripts == ("check.py",) and asks.figure == "How many"
+    assert asks.makes and not asks.changes and asks.about_machine and asks.language == "en"
+    change = Request.parse("rename the .jpeg files here to .jpg, keeping the column name")
+    assert change.changes and change.here and not change.figure
+    assert (change.field_kind, change.fields) == ("column", ("name",))
+    # in French the names are still read by their shape; what it asks for is not
+    french = Request.parse("Combien de lignes contient notes.txt dans le dossier data/ ?", "fr")
+    assert french.files == ("notes.txt",) and french.folders == ("data",)
+    assert not french.figure and not french.makes

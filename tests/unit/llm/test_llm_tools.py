@@ -11,8 +11,10 @@ from assistant.events import RunEnd
 from assistant.llm.reply import CodeCall
 from assistant.llm.results import (
     NEXT_STEP,
+    RESULTS_HEADER,
     fenced_message,
     is_results_message,
+    sendable,
     tool_messages,
 )
 from assistant.llm.tools import ToolCallAssembler
@@ -132,3 +134,14 @@ def test_the_code_of_a_call_being_written_is_read_from_unfinished_json() -> None
     other = ToolCallAssembler()
     other.feed([{"index": 0, "function": {"name": "notes", "arguments": '{"code": "x"'}}])
     assert other.draft() is None  # another tool's arguments are no code
+
+
+def test_the_loops_messages_are_known_by_their_kind_which_never_reaches_a_provider() -> None:
+    message = fenced_message([(CodeCall("a", "shell", "ls"), "a.txt")])
+    assert is_results_message(message) and message["kind"] == "results"
+    assert sendable(message) == {"role": "user", "content": message["content"]}
+    # a user's words that happen to start like results are still the user's
+    typed = {"role": "user", "content": f"{RESULTS_HEADER} were wrong", "kind": "request"}
+    assert not is_results_message(typed)
+    # a history journaled before messages had kinds is read by how they began
+    assert is_results_message({"role": "user", "content": f"{RESULTS_HEADER}\n\nx"})
