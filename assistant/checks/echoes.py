@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from assistant.llm.results import NEXT_STEP, RESULTS_HEADER, is_results_message
+from assistant.texts import text
 
 # A clause of the loop's own words this long, found in an answer, is an echo of it.
 ECHOED = 30
@@ -19,8 +20,10 @@ RESULTS_FRAME = re.compile(
     rf"^(?:{re.escape(RESULTS_HEADER)}|\w+ block(?: \d+)?:$|Exit status -?\d+ "
     r"\((?:success|failed)\)\.|It did not finish \(no exit status\)\.)", re.MULTILINE)
 # What a run did, in the loop's words: an answer may well say it again.
+# (the heads of written files are introduced by the catalogue's words, read from there)
 REPORTED = re.compile(r"^(?:Exit status|Output:|Files in the working directory|No files "
-                      r"changed|As written now|\w+ block(?: \d+)?:).*$", re.MULTILINE)
+                      rf"changed|{re.escape(text('made.written'))}|\w+ block(?: \d+)?:).*$",
+                      re.MULTILINE)
 UNTRUSTED = re.compile(r'<(\w+) untrusted="true">\n.*?\n</\1>', re.DOTALL)
 
 

@@ -16,6 +16,7 @@ from assistant.checks.rules import Rules
 from assistant.events import RunEnd
 from assistant.llm.results import fence
 from assistant.runtime.packages import python_packages
+from assistant.texts import text
 
 # Names a missing-file hint lists from the working folder, at most.
 LISTED = 8
@@ -96,9 +97,8 @@ def _missing_module(output: str) -> str:
                         r"ImportError: Missing optional dependency '([\w.]+)'", output)
     if not missing:
         return ""
-    return (f"{missing[1] or missing[2]} is not installed for the Python that runs your "
-            f"code, and pip would install it elsewhere: do it another way. "
-            f"{python_packages()}.")
+    return text("hint.missing_module").format(name=missing[1] or missing[2],
+                                              packages=python_packages())
 
 
 def _no_install(output: str) -> str:
@@ -106,7 +106,7 @@ def _no_install(output: str) -> str:
     if not re.search(r"^ERROR: (No matching distribution found|Could not install)", output,
                      re.MULTILINE):
         return ""
-    return f"Packages cannot be installed here: do it with what is installed. {python_packages()}."
+    return text("hint.no_install").format(packages=python_packages())
 
 
 def _content_as_code(output: str, code: str, making: Sequence[str]) -> str:
@@ -117,8 +117,7 @@ def _content_as_code(output: str, code: str, making: Sequence[str]) -> str:
     name = making[0]
     writes = (f"require('fs').writeFileSync('{name}', ...)" if re.search(r"^<run \d+>:\d+",
               output, re.MULTILINE) else f"open('{name}', 'w').write(...)")
-    return (f"That is the text of {name}, not code: code must write it, with {writes} "
-            "holding that text.")
+    return text("hint.content_as_code").format(name=name, writes=writes)
 
 
 def _not_found(output: str) -> list[Path]:
@@ -146,8 +145,7 @@ def _missing_folder(output: str, where: Path) -> str:
 
 
 def _create_first(folder: Path) -> str:
-    return (f"The folder {folder} does not exist (to write there, create it first: "
-            f"os.makedirs('{folder}', exist_ok=True), or mkdir -p {folder}).")
+    return text("hint.create_first").format(folder=folder)
 
 
 def _missing_file(output: str, where: Path) -> str:
@@ -161,8 +159,8 @@ def _missing_file(output: str, where: Path) -> str:
                 if path.parent.exists():
                     continue
                 instead = path.name if (here / path.name).exists() else "."
-                return (f"{path.parent} does not exist. Run it again with '{instead}' in place "
-                        f"of '{path}': the working folder holds {_listing(here) or 'nothing'}.")
+                return text("hint.nowhere").format(parent=path.parent, instead=instead, path=path,
+                                                   held=_listing(here) or "nothing")
             path = path.relative_to(here)
         folder = here / path.parent
         if not folder.is_dir() or (here / path).exists():
@@ -170,12 +168,11 @@ def _missing_file(output: str, where: Path) -> str:
         held = _listing(folder)
         place = "the working folder" if str(path.parent) == "." else f"{path.parent}/"
         if any(mark in path.name for mark in "*?["):  # a pattern: nothing to make
-            return f"No file matches {path.name}; {place} holds: {held or 'nothing'}."
+            return text("hint.no_match").format(name=path.name, place=place,
+                                                held=held or "nothing")
         if not held:
-            return (f"There is no {path.name} there yet: {place} is empty. To make "
-                    f"{path.name}, write it.")
-        return (f"There is no {path.name} there yet; {place} holds: {held}. Read one of "
-                f"those, or, to make {path.name}, write it.")
+            return text("hint.empty_folder").format(name=path.name, place=place)
+        return text("hint.missing_file").format(name=path.name, place=place, held=held)
     return ""
 
 
@@ -189,8 +186,7 @@ def _missing_key(output: str) -> str:
     key = re.search(r"^KeyError: (.+)$", output, re.MULTILINE)
     if not key:
         return ""
-    return (f"The data has no key {key[1]}: print one record (or its keys, or the columns) "
-            "first to see what it holds, then use those names.")
+    return text("hint.missing_key").format(key=key[1])
 
 
 def _many_to_one(output: str, code: str) -> str:
@@ -200,16 +196,14 @@ def _many_to_one(output: str, code: str) -> str:
         return ""
     globs = re.search(r"\b(mv|cp)\s+(?:-\w+\s+)*\*\.(\w+)\s+\*\.(\w+)", code)
     tool, old, new = globs.groups() if globs else ("mv", "old", "new")
-    return ("mv and cp take many files only into a folder. To rename each file, loop: "
-            f'for f in *.{old}; do {tool} -- "$f" "${{f%.{old}}}.{new}"; done')
+    return text("hint.many_to_one").format(tool=tool, old=old, new=new)
 
 
 def _one_line_python(output: str) -> str:
     """`python -c "...; def f(): for ..."` cannot work: blocks need lines of their own."""
     if not re.search(r'^\s*File "<string>", line 1\n(.*\n)*?SyntaxError', output, re.MULTILINE):
         return ""
-    return ("Python with def, for, if or with blocks cannot go on one line of python -c: "
-            "propose it as Python code (language python) instead.")
+    return text("hint.one_line_python")
 
 
 def _broken_script(output: str, code: str, where: Path) -> str:
@@ -226,11 +220,7 @@ def _broken_script(output: str, code: str, where: Path) -> str:
         return ""
     for number, line in enumerate(lines, 1):
         if line.count("'") % 2 or line.count('"') % 2:
-            name = script[1]
-            return (f"Line {number} of {name} ends inside a string: the code that wrote "
-                    f"{name} turned an escape like \\n into a real line break. Write it with "
-                    f"a shell here-document, which keeps every character as typed:\n"
-                    f"cat > {name} <<'EOF'\n…\nEOF")
+            return text("hint.broken_script").format(number=number, name=script[1])
     return ""
 
 
@@ -241,8 +231,7 @@ def _not_shell(output: str) -> str:
                        r"found)", output, re.MULTILINE)
     if not script:
         return ""
-    return (f"The shell ran {script[1]} as a shell script. Run it with {runner(script[1])} "
-            f"{script[1]} instead.")
+    return text("hint.not_shell").format(script=script[1], runner=runner(script[1]))
 
 
 def _ls_total(output: str, code: str) -> str:
@@ -252,8 +241,7 @@ def _ls_total(output: str, code: str) -> str:
         return ""
     listed = re.search(r"\bls\b((?:\s+-\w+)*)((?:\s+[^\s|;&>-][^\s|;&>]*)*)", code)
     where = listed[2].strip() if listed else ""
-    return ("That is the 'total' line ls -l prints before the files, not a file. To list "
-            f"the files largest first: ls -lS {where}".rstrip())
+    return text("hint.ls_total").format(where=where).rstrip()
 
 
 def _outside(code: str, where: Path) -> str:
@@ -265,7 +253,5 @@ def _outside(code: str, where: Path) -> str:
         inside = where / top
         if top and inside.exists() and not str(where).startswith(f"/{top}"):
             relative = top + ("/" if inside.is_dir() else "")
-            return (f"Your code looked in {match[0]}, outside the working folder, and "
-                    f"printed nothing. Run it again with {relative} (the working folder's) "
-                    f"in place of /{relative}.")
+            return text("hint.outside").format(looked=match[0], relative=relative)
     return ""

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from assistant.checks.requested import Request
 from assistant.llm.results import untrusted
+from assistant.texts import text
 
 READ_LIMIT = 1_000_000  # bytes of a written file read for its names
 TABLES = {".csv", ".tsv"}
@@ -38,21 +39,20 @@ def problems(request: Request | str, folder: Path, wrote: Iterable[str],
     for name in asks.files:
         path = folder / name
         if name in wrote:
-            text = _read(path)
-            if text is not None and not text.strip():
+            held_text = _read(path)
+            if held_text is not None and not held_text.strip():
                 seen = _sighting(asks.text, folder, wrote) if lines else ""
-                found.append(f"{name} is empty: nothing was written into it.{seen} Check what "
-                             "your code matched or selected against the files it read.")
-            elif text is not None and fields and (held := _names(path, text)) is not None:
+                found.append(text("made.empty").format(name=name, seen=seen))
+            elif held_text is not None and fields and (
+                    held := _names(path, held_text)) is not None:
                 absent = [field for field in fields if field not in held]
                 if absent:
-                    found.append(f"{name} has no {kind} {', '.join(absent)}: the request asks "
-                                 f"for the {kind}s {', '.join(fields)}, by those names.")
+                    found.append(text("made.fields").format(
+                        name=name, kind=kind, absent=", ".join(absent), fields=", ".join(fields)))
         elif not path.exists():
             elsewhere = sorted(p for p in wrote if Path(p).name == Path(name).name)
             if elsewhere:
-                found.append(f"The request asks for {name} in the working folder, but the "
-                             f"run wrote {elsewhere[0]}: write {name} itself.")
+                found.append(text("made.elsewhere").format(name=name, wrote=elsewhere[0]))
     return found
 
 
@@ -66,14 +66,15 @@ def _sighting(request: str, folder: Path, wrote: set[str]) -> str:
         relative = path.relative_to(folder).as_posix()
         if relative in wrote or not path.is_file():
             continue
-        text = _read(path) or ""
-        if "\0" in text[:8192]:
+        content = _read(path) or ""
+        if "\0" in content[:8192]:
             continue
-        for number, line in enumerate(text.splitlines(), 1):
+        for number, line in enumerate(content.splitlines(), 1):
             term = next((term for term in terms if term in line), "")
             if term:
-                return (f" Yet {term} is in {relative}, line {number}: "
-                        f"{untrusted('line', line.strip()[:120])}.")
+                return text("made.sighting").format(
+                    term=term, path=relative, number=number,
+                    line=untrusted("line", line.strip()[:120]))
     return ""
 
 

@@ -27,6 +27,7 @@ from assistant.loop.turn import (
 from assistant.loop.vetting import Cleared, vet
 from assistant.runtime.changes import describe_changes, list_folder
 from assistant.runtime.changes import written as written_files
+from assistant.texts import text
 
 if TYPE_CHECKING:
     from assistant.loop.session import Session
@@ -91,13 +92,13 @@ def act_on(session: Session, call: CodeCall, record: TurnRecord
     approval = session.policy.decide(proposal)
     yield session.emit(approval)
     if session.stopped():
-        return "Not run: the user stopped the turn.", ("interrupted", 0)
+        return text("run.stopped"), ("interrupted", 0)
     if not approval.approved:
         why = f" ({approval.reason})" if approval.reason else ""
         record.declined.append(approval.reason)
         stop: Stop | None = (("declined", record.declines)
                              if record.declines >= DECLINES_BEFORE_STOP else None)
-        return f"The user declined to run this code{why}.", stop
+        return text("run.declined").format(why=why), stop
     ran = yield from run(session, language, approval.code, call.id)
     cleared = replace(vetted, code=approval.code)  # as the user approved it
     told, failures = reported(record, ran, cleared, session.redact)

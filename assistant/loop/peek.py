@@ -21,6 +21,7 @@ from assistant.checks.rules import Rules
 from assistant.config import Settings
 from assistant.llm.local import is_local_model
 from assistant.llm.results import untrusted
+from assistant.texts import text
 
 FILES = 3
 FOLDERS = 2  # named folders listed
@@ -78,7 +79,7 @@ def written(request: Request | str, folder: Path, paths: list[str]) -> str:
     heads = [head for name in names[:FILES] if (head := _head(folder, name))]
     if not heads:
         return ""
-    return "As written now (check it against the request):\n" + untrusted(
+    return text("made.written") + "\n" + untrusted(
         "files", "\n\n".join(heads))
 
 
