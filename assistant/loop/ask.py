@@ -20,10 +20,15 @@ UNSTICK_TEMPERATURE = 0.7
 
 def ask(session: Session, system: str, warmer: bool = False
         ) -> Generator[Event, None, Reply | None]:
-    """Stream one reply from the LLM; None (after an Error) when there is none.
+    """Stream one reply from the LLM; None (after an Error) when there is none. `warmer`:
+    the last reply repeated itself or was sent back, so this one is asked warmer (rule
+    repeat.warmer).
 
     A KeyboardInterrupt raised while the LLM is answering (a front end's way to break a
     blocked network read) stops the turn, keeping the words so far."""
+    warmer = warmer and session.rules.on("repeat.warmer")
+    if warmer:
+        session.rules.fire("repeat.warmer", "warm")
     llm = session.llm
     pieces: list[str] = []
     reply: Reply | None = None

@@ -83,6 +83,7 @@ class Session:
         self.turns = sum(1 for m in self.messages
                          if m.get("role") == "user" and not is_results_message(m))
         self.rules = Rules()  # the turn's: which may act, and what fired
+        self._held: list[Event] = []  # rules fired, journaled, not yet handed out
         self._stop = threading.Event()
         self.screen = ScreenContext(llm.settings, llm.backend)
         runtimes.env = self.screen.runtime_env(runtimes.env)
@@ -107,8 +108,15 @@ class Session:
     def emit(self, event: Event) -> Event:
         """Journal an event (not the pieces of a stream) on its way to the front end."""
         if not isinstance(event, (TextDelta, CodeDraft, OutputChunk)):
+            self._hold()
             self.record(event)
         return event
+
+    def _hold(self) -> None:
+        """Journal the rules fired since the last event; `turn` hands them out before it."""
+        for fired in self.rules.pending():
+            self.record(fired)
+            self._held.append(fired)
 
     def turn(self, text: str, language: str = "") -> Iterator[Event]:
         """Run one turn; the generator may be abandoned at any point without losing history.
@@ -124,16 +132,16 @@ class Session:
         self.rules = turn_rules(settings.checks_profile, settings.checks_off, language,
                                 local=is_local_model(settings))
         for event in self._turn(text, language):
-            for fired in self.rules.pending():
-                yield self.emit(fired)
+            self._hold()
+            held, self._held = self._held, []
+            yield from held
             yield event
 
     def _turn(self, text: str, language: str) -> Iterator[Event]:
         self._stop.clear()
         self.turns += 1
-        rules = self.rules
         request = Request.parse(text, language)  # once: every check of the turn reads it
-        files = peek_note(self.llm.settings, request, self.folder(), rules)
+        files = peek_note(self.llm.settings, request, self.folder(), self.rules)
         self.messages.append({"role": "user", "content": text + files + answer_in(language)})
         self.record({"kind": "user", "text": text})
         self._snapshot()
@@ -148,14 +156,11 @@ class Session:
         # what the system message and the messages so far said counts as seen
         said = [m["content"] for m in self.messages if isinstance(m.get("content"), str)]
         record = TurnRecord(AnswerCheck(text, self.folder(), "\n".join([system, *said]),
-                                        peek_wanted(self.llm.settings), rules=rules,
+                                        peek_wanted(self.llm.settings), rules=self.rules,
                                         wants=request))
         while True:
             yield from show_screen(self)
-            warmer = record.stuck and rules.on("repeat.warmer")
-            if warmer:
-                rules.fire("repeat.warmer", "warm")
-            reply = yield from ask(self, system, warmer)
+            reply = yield from ask(self, system, warmer=record.stuck)
             record.stuck = False
             if reply is None:
                 yield from self._end(record, "", "error")

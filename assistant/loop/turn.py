@@ -20,13 +20,13 @@ REPLACED = text("call.replaced")
 WRAP_UP = text("wrapup.ask")
 WRAPPED_UP = {"repeated_failure", "repeated_success", "max_runs"}
 
+# Said to the user when the loop ends a turn, and to the model when it is asked to wrap up.
 STOP_NOTICES = {
-    "interrupted": "Stopped: you interrupted the run.",
-    "declined": "Stopped: {n} proposals were declined in this turn; say what you want instead.",
-    "max_runs": "Stopped after {n} runs in one turn (max_runs_per_turn): say how to continue.",
-    "repeated_failure": "Stopped: the same code failed {n} times in a row; it will not work as is.",
-    "repeated_success": "Stopped: the same code was proposed {n} times in a row after it had "
-    "succeeded; it was not run again.",
+    "interrupted": text("stop.interrupted"),
+    "declined": text("stop.declined"),
+    "max_runs": text("stop.max_runs"),
+    "repeated_failure": text("stop.repeated_failure"),
+    "repeated_success": text("stop.repeated_success"),
 }
 
 
