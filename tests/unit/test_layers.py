@@ -19,7 +19,7 @@ NEVER = {
     "texts": CORE | FRONT_ENDS,
     "llm": {"loop", "checks", "tools", "plugins", "safety", "journal"},
     "checks": {"loop", "tools", "plugins", "journal"},
-    "runtime": {"llm", "loop", "checks", "tools", "safety", "journal"},
+    "runtime": {"llm", "loop", "checks", "tools", "journal"},
     "safety": {"llm", "loop", "checks", "tools", "journal"},
     "journal": {"llm", "loop", "checks", "tools", "runtime"},
     "ui": {"daemon", "commands", "cli"},
