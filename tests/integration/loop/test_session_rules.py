@@ -77,3 +77,15 @@ def test_a_turn_stopped_by_declines_ends_in_words_from_the_record(server: LLMSer
     end = events[-1]
     assert isinstance(end, TurnEnd) and end.reason == "declined"
     assert end.text == "Nothing ran: 3 proposals declined."
+
+
+def test_the_hosted_profile_skips_the_small_model_hints(server: LLMServer, work: Path) -> None:
+    (work / "data.csv").write_text("a,b\n1,2\n")
+    for profile, hinted in (("small", True), ("hosted", False)):
+        server.add(fenced("shell", "cat dat.csv"), text("There is no such file."))
+        with make(server, "fenced", checks_profile=profile) as a:
+            events = list(a.turn("show me dat.csv"))
+        result = told(server, len(server.chat_requests) - 1)
+        assert ("There is no dat.csv there yet; the working folder holds: data.csv."
+                in result) is hinted, profile
+        assert (("hint.missing_file", "annotate") in fired(events)) is hinted, profile
