@@ -44,6 +44,14 @@ def without_echoes(answer: str, messages: list[dict[str, Any]]) -> str:
     return "\n\n".join(kept) if kept and len(kept) < len(paragraphs) else answer
 
 
+def only_echoes(answer: str, messages: list[dict[str, Any]]) -> bool:
+    """Whether every paragraph of `answer` repeats the loop's words of this turn: then it
+    says nothing of its own."""
+    said = _loop_words(messages, since=("user",))
+    paragraphs = [part for part in re.split(r"\n\s*\n", answer.strip()) if part.strip()]
+    return bool(paragraphs) and all(_repeats(part, said) for part in paragraphs)
+
+
 def _loop_words(messages: list[dict[str, Any]], since: tuple[str, ...]) -> list[str]:
     """The clauses of the loop's own words in the results after the last message whose
     role is in `since` (a user message that is not results: the turn's request)."""

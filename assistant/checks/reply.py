@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from assistant.checks.echoes import echoes, framed
+from assistant.checks.echoes import echoes, framed, only_echoes, without_echoes
 from assistant.checks.labels import actual_language
 from assistant.checks.record import TurnRecord
-from assistant.checks.verdicts import Annotate, SendBack, StandIn
-from assistant.checks.words import stand_in
+from assistant.checks.verdicts import Annotate, Edit, SendBack, StandIn
+from assistant.checks.words import from_record, stand_in
 from assistant.llm import CodeCall, Reply
 from assistant.llm.results import RESULTS_HEADER, results_message
 from assistant.texts import text
@@ -92,6 +92,22 @@ def failed_last_message(exit_status: int | None) -> dict[str, Any]:
     often call a failed task done."""
     how = "did not finish" if exit_status is None else f"failed (exit status {exit_status})"
     return check_message(text("answer.failed_last").format(how))
+
+
+def finish(words: str, record: TurnRecord, messages: Messages,
+           redact: Callable[[str], str]) -> StandIn | Edit | None:
+    """A final answer that only repeats the loop's words gives way to words from the
+    record (never the loop's instructions); one that begins or ends with them loses those
+    paragraphs (a small model began its last words with the check it had been told two
+    replies before)."""
+    if record.rules.on("echo.replace") and only_echoes(words, messages):
+        return StandIn("echo.replace", from_record(record, redact), "The model's answer only "
+                       "repeated the loop's words: the answer is what its runs showed.")
+    if record.rules.on("echo.trim"):
+        trimmed = without_echoes(words, messages)
+        if trimmed != words:
+            return Edit("echo.trim", trimmed)
+    return None
 
 
 def confirm(words: str, record: TurnRecord) -> Annotate | None:

@@ -7,6 +7,7 @@ A check reads the turn's record and returns a verdict, or None when it finds not
 - `Annotate`: the answer stands, with a note for the user.
 - `StandIn`: the answer is written from the turn's record (what ran, what it printed, what
   it wrote) in place of words that only repeat the loop's.
+- `Edit`: the answer stands without its paragraphs that repeat the loop's words.
 - `Rewrite`: the code is changed before anyone is asked to approve it (what runs is what
   is shown).
 
@@ -49,6 +50,14 @@ class StandIn:
 
 
 @dataclass(frozen=True)
+class Edit:
+    """Accept the answer as `words`: the model's, with what only repeats the loop left out."""
+
+    rule: str
+    words: str
+
+
+@dataclass(frozen=True)
 class Rewrite:
     """Propose `code` (as `language`) in place of what the model wrote; `preface` is what
     the model reads before its result, `notice` what the user is told."""
@@ -60,5 +69,5 @@ class Rewrite:
     notice: str
 
 
-AnswerVerdict: TypeAlias = SendBack | Annotate | StandIn
+AnswerVerdict: TypeAlias = SendBack | Annotate | StandIn | Edit
 CallVerdict: TypeAlias = SendBack | Rewrite

@@ -14,12 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from assistant.checks.answers import AnswerCheck
-from assistant.checks.echoes import without_echoes
 from assistant.checks.record import TurnRecord
-from assistant.checks.reply import confirm, review, settle
+from assistant.checks.reply import confirm, finish, review, settle
 from assistant.checks.requested import Request
 from assistant.checks.rules import Rules, turn_rules
-from assistant.checks.verdicts import SendBack, StandIn
+from assistant.checks.verdicts import Edit, SendBack, StandIn
 from assistant.checks.words import from_record
 from assistant.events import (
     CodeDraft,
@@ -213,14 +212,15 @@ class Session:
         return None
 
     def _answered(self, words: str, record: TurnRecord) -> Iterator[Event]:
-        """A final answer: without the paragraphs that echo the loop (kept out of the history
-        too: they would be copied), with a note when a check still doubts it."""
-        if self.rules.on("echo.trim"):
-            trimmed = without_echoes(words, self.messages)
-            if trimmed != words:
-                self.rules.fire("echo.trim", "edit")
-                self.messages[-1] = {"role": "assistant", "content": trimmed}
-                words = trimmed
+        """A final answer, as the checks leave it (kept so in the history too: what echoes
+        the loop would be copied), with a note when a check still doubts it."""
+        done = finish(words, record, self.messages, self.redact)
+        if done is not None:
+            self.rules.fire(done.rule, "edit" if isinstance(done, Edit) else "stand_in")
+            if isinstance(done, StandIn):
+                yield self.emit(Notice(done.notice))
+            self.messages[-1] = {"role": "assistant", "content": done.words}
+            words = done.words
         note = confirm(words, record)
         if note is not None:
             self.rules.fire(note.rule, "annotate")

@@ -1,0 +1,54 @@
+"""The checks of a final answer's words: one that only repeats the loop gives way to the
+record's words, one that begins with the loop's words loses them, and each is a rule that
+can be turned off."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from assistant.checks.answers import AnswerCheck
+from assistant.checks.record import TurnRecord
+from assistant.checks.reply import finish
+from assistant.checks.rules import Rules, resolve
+from assistant.checks.verdicts import Edit, StandIn
+from assistant.events import RunEnd
+from assistant.llm import CodeCall
+from assistant.llm.results import NEXT_STEP, fenced_message
+
+REQUEST = "show me notes.txt"
+FAILED = "cat: notes.txt: No such file or directory\n"
+
+
+def keep(text: str) -> str:
+    return text
+
+
+def turn(folder: Path, off: str = "") -> tuple[TurnRecord, list[dict]]:
+    record = TurnRecord(AnswerCheck(REQUEST, folder, rules=Rules(resolve(off))))
+    record.answer.ran(FAILED, "", False)
+    record.ends.append(RunEnd("1", 1, FAILED, 0.1))
+    messages = [{"role": "user", "content": REQUEST},
+                {"role": "assistant", "content": "```shell\ncat notes.txt\n```"},
+                fenced_message([(CodeCall("1", "shell", "cat notes.txt"), "Exit status 1 "
+                                 "(failed).\nOutput:\n```\n" + FAILED + "```")])]
+    return record, messages
+
+
+def test_an_answer_of_the_loops_words_only_gives_way_to_what_ran(tmp_path: Path) -> None:
+    record, messages = turn(tmp_path)
+    done = finish(NEXT_STEP, record, messages, keep)
+    assert isinstance(done, StandIn) and done.rule == "echo.replace"
+    assert done.words == ("1 run in this turn; the last failed (exit status 1): cat: "
+                          "notes.txt: No such file or directory")
+
+
+def test_the_loops_words_before_the_models_own_are_left_out(tmp_path: Path) -> None:
+    record, messages = turn(tmp_path)
+    done = finish(f"{NEXT_STEP}\n\nnotes.txt is not here.", record, messages, keep)
+    assert done == Edit("echo.trim", "notes.txt is not here.")
+    assert finish("notes.txt is not here.", record, messages, keep) is None
+
+
+def test_with_the_echo_rules_off_the_words_stand_as_given(tmp_path: Path) -> None:
+    record, messages = turn(tmp_path, off="echo")
+    assert finish(NEXT_STEP, record, messages, keep) is None
