@@ -39,6 +39,7 @@ def ask(session: Session, system: str, warmer: bool = False
         for item in stream:
             if isinstance(item, str):
                 pieces.append(item)
+                session.shown += item
                 yield TextDelta(item)
             elif isinstance(item, CodeDraft):
                 yield item

@@ -138,6 +138,7 @@ class Session:
 
     def _turn(self, text: str, language: str) -> Iterator[Event]:
         self._stop.clear()
+        self.shown = ""  # the words streamed in this turn
         self.turns += 1
         request = Request.parse(text, language)  # once: every check of the turn reads it
         files = peek_note(self.llm.settings, request, self.folder(), self.rules)
@@ -200,11 +201,8 @@ class Session:
         verdict = review(reply, record, self.messages, self.redact)
         if not isinstance(verdict, SendBack):
             return reply
-        if not reply.calls and not self.rules.affordable(verdict.rule):
+        if not self.rules.send_back(verdict.rule, verdict.also, costs=not reply.calls):
             return reply  # the turn's extra model calls are spent: the answer stands
-        self.rules.fire(verdict.rule, "refuse" if reply.calls else "send_back")
-        for also in verdict.also:
-            self.rules.fire(also, "send_back", f"together with {verdict.rule}")
         if verdict.told is not None:  # else asked again with nothing added
             send_back(self.messages, reply.message, verdict.told)
         yield self.emit(Notice(verdict.notice))
@@ -229,12 +227,14 @@ class Session:
 
     def _end(self, record: TurnRecord, text: str, reason: TurnEndReason, n: int = 0,
              noticed: bool = False) -> Iterator[Event]:
-        """End the turn in words: the model's, or, when it has none, the record's (what ran,
-        what it printed or wrote, how it ended); an LLM error is said by its Error."""
+        """End the turn in words: the model's, or the record's (what ran, what it printed or
+        wrote, how it ended), streamed too when no reply did; an error is said by its Error."""
         if reason in STOP_NOTICES and not noticed:
             yield self.emit(Notice(STOP_NOTICES[reason].format(n=n)))
         if not text.strip() and reason != "error":
             text = from_record(record, self.redact)
+        if text.strip() and text.strip() not in self.shown:  # words no reply streamed
+            yield TextDelta(("\n\n" if self.shown.strip() else "") + text)
         self._snapshot()
         yield self.emit(TurnEnd(text, reason, self.conversation_id))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from assistant.checks.rules import catalogue
-from assistant.events import Event, RuleFired, TurnEnd
+from assistant.events import Event, RuleFired, TextDelta, TurnEnd
 from assistant.journal import Journal
 from tests.support.llm_server import LLMServer, fenced, text
 from tests.support.loop import make, told
@@ -77,6 +77,9 @@ def test_a_turn_stopped_by_declines_ends_in_words_from_the_record(server: LLMSer
     end = events[-1]
     assert isinstance(end, TurnEnd) and end.reason == "declined"
     assert end.text == "Nothing ran: 3 proposals declined."
+    # streamed too, so every front end shows it and a voice says it
+    streamed = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert streamed.endswith("\n\nNothing ran: 3 proposals declined.")
 
 
 def test_the_hosted_profile_skips_the_small_model_hints(server: LLMServer, work: Path) -> None:
