@@ -83,3 +83,14 @@ def test_what_protects_is_never_off_in_any_profile() -> None:
     protecting = {rule.id for rule in catalogue().values() if rule.protects}
     for name, profile in profiles().items():
         assert not protecting & profile.off, name
+
+
+def test_a_finding_told_with_an_echo_costs_no_second_call() -> None:
+    rules = Rules(budget=2)
+    assert rules.send_back("echo.ask_again", also=("answer.no_figure",))
+    assert rules.send_back("path.told", costs=False)  # calls refused: no extra call
+    assert rules.extra_calls() == 1
+    assert [(e.rule, e.action) for e in rules.fired] == [
+        ("echo.ask_again", "send_back"), ("answer.no_figure", "send_back"),
+        ("path.told", "refuse")]
+    assert rules.send_back("answer.numbers") and not rules.send_back("answer.names")
