@@ -15,8 +15,7 @@ The ablation of the loop's rules, one command per rule or family (ids and famili
     scripts/tasks.py --report /tmp/all.json /tmp/without-*.json --ablation
 
 Each task (data in benchmarks/tasks/<suite>.yaml, loaded by tasks_suite.py for `own` and
-tasks_<suite>.py for the blind ones; heldout's are still code in tasks_heldout.py) runs in a
-fresh folder with its files, in a separate
+tasks_<suite>.py for the blind ones) runs in a fresh folder with its files, in a separate
 process per system (tasks_run.py), stopped at 120 s; its check reads the folder and the
 final answer. The incumbent is installed into .bench/ as `scripts/bench.py --peers` does.
 Results: pass rate, median and worst task time, and tokens counted by the server, per
