@@ -18,7 +18,6 @@ from assistant.llm import LLM, local
 from assistant.llm.backend import Backend
 from assistant.loop.session import Session
 from assistant.plugins.registry import installed
-from assistant.runtime import Runtimes
 from assistant.runtime.sandbox import Sandbox
 from assistant.runtime.watch import Limits
 from assistant.safety.keys import key_for_model
@@ -26,6 +25,8 @@ from assistant.safety.policy import Approver, Policy
 from assistant.safety.redact import Redactor
 from assistant.safety.risk import DenyRules
 from assistant.tools.toolbox import Toolbox
+from assistant.whatif.transaction import runtimes_for
+from assistant.whatif.undo import UndoStore, undone_sentence
 
 
 class Assistant:
@@ -74,7 +75,9 @@ class Assistant:
             self.journal = (
                 Journal.in_dir(settings.data_path, self.redact) if settings.journal else None
             )
-            self.runtimes = Runtimes(
+            self.runtimes = runtimes_for(
+                settings,
+                self.notices.append,
                 timeout=settings.timeout,
                 max_output=settings.max_output,
                 limits=Limits(settings.max_memory_mb, settings.max_processes,
@@ -169,6 +172,17 @@ class Assistant:
     def interrupt(self) -> None:
         """Stop the LLM stream or the running code; safe from a signal handler or thread."""
         self._session.interrupt()
+
+    def undo(self, run_id: str = "") -> str:
+        """Put back what a run changed (default: the latest one not undone yet), and say what
+        was undone in one sentence. Raises UndoError, having touched nothing, when it cannot
+        (no such run, or its files changed since); the message is one line."""
+        manifest = UndoStore(self.settings.data_path / "undo").undo(run_id)
+        if self.journal is not None and self.conversation_id:
+            self.journal.record(self.conversation_id, self._session.turns,
+                                {"kind": "undo", "run": manifest["run"],
+                                 "summary": manifest["summary"]})
+        return undone_sentence(manifest)
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.messages, indent=2, ensure_ascii=False))

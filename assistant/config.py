@@ -128,6 +128,9 @@ class Settings:
     # LLM calls (each request to the model, several in a turn) in any minute, all
     # conversations of one running assistant together (0 = no limit)
     llm_calls_per_minute: int = 0
+    # undo: every run is first previewed in a what-if world (where user namespaces work),
+    # what it replaces or deletes is kept in the data folder, and `assistant undo` puts it back
+    undo: bool = True
     # the web page (`assistant serve`; the daemon too with serve = true): its port on
     # 127.0.0.1, and the LLM calls a minute while it is served (the stricter limit holds)
     serve: bool = False

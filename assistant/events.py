@@ -108,6 +108,34 @@ class RunEnd(Record):
 
 
 @dataclass(frozen=True)
+class Effect(Record):
+    """What a run does to files, as a what-if run of it showed (see assistant/whatif).
+
+    Paths inside the working folder are relative to it, others absolute; a folder ends
+    in "/". `moved` pairs a path before with the same bytes after (a renamed folder, and
+    each of its files). `sizes` holds each listed file's size in bytes (after, or before
+    for a delete). `unpreviewable` says what the preview could not cover (network,
+    display, processes left running, writes outside home and the working folder), and
+    `summary` is one sentence written from the rest, never by a model.
+    """
+
+    kind: ClassVar[str] = "effect"
+    created: tuple[str, ...] = ()
+    modified: tuple[str, ...] = ()
+    deleted: tuple[str, ...] = ()
+    moved: tuple[tuple[str, str], ...] = ()
+    exit_status: int | None = None
+    output: str = ""
+    unpreviewable: tuple[str, ...] = ()
+    summary: str = ""
+    sizes: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def changes_files(self) -> bool:
+        return bool(self.created or self.modified or self.deleted or self.moved)
+
+
+@dataclass(frozen=True)
 class Notice(Record):
     """Something the user should know that is not the LLM's words (loop breaker, restarts)."""
 

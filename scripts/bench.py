@@ -38,6 +38,7 @@ from typing import Any
 import bench_a11y  # noqa: F401 - importing it registers the accessibility figures
 import bench_tools  # noqa: F401 - importing it registers the MCP tool figure
 import bench_web  # noqa: F401 - importing it registers the web page's figures
+import bench_whatif  # noqa: F401 - importing it registers the preview and undo figures
 from bench_figures import desktop_display  # importing it registers the area figures
 from bench_registry import (
     FIGURE_NAMES,

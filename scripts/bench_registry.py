@@ -18,6 +18,8 @@ FIGURE_NAMES = [
     "run_shell_ms",
     "run_js_ms",
     "turn_overhead_ms",
+    "preview_overhead_ms",
+    "undo_ms",
     "risk_check_ms",
     "risk_recall",
     "risk_false_alarm_pct",

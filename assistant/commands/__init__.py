@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 COMMANDS: dict[str, tuple[str, str]] = {
     "history": ("history", "past conversations: history [ID] [--json]"),
     "check": ("check", "rate a snippet's risk as JSON: check [--language L] FILE|-"),
+    "preview": ("preview", "what a snippet would do to files, nothing changed: "
+                           "preview [--language L] [--json] FILE|-"),
+    "undo": ("undo", "put back what a run changed: undo [--json] [--list] [RUN]"),
     "keys": ("keys", "API keys in the system keyring: keys set|delete|list [NAME]"),
     "transcribe": ("transcribe", "speech to text: transcribe FILE.wav [--json]"),
     "say": ("say", "speak text: say \"text\" [--out FILE.wav] [--engine NAME]"),

@@ -269,6 +269,19 @@ def check_sandbox(settings: Settings) -> Check:
     return Check("sandbox", True, f"bwrap works; on; writable: {writable}; network {network}")
 
 
+def check_preview(settings: Settings) -> Check:
+    """Previews and undo need an unprivileged user namespace with overlayfs: tried once."""
+    from assistant.whatif.preview import problem
+
+    said = problem()
+    if said:
+        return Check("preview and undo", False, said,
+                     "sysctl -w kernel.unprivileged_userns_clone=1 (Debian) or "
+                     "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (Ubuntu 24.04+)")
+    return Check("preview and undo", True, "user namespaces and overlayfs work: runs are "
+                                           "previewed, and undone with assistant undo")
+
+
 def check_node(settings: Settings) -> Check:
     path = shutil.which("node")
     if not path:
@@ -321,7 +334,7 @@ def check_mcp_servers(settings: Settings) -> Check:
 CHECKS: tuple[Callable[[Settings], Check], ...] = (
     check_display, check_tray, check_microphone, check_audio_out, check_stt, check_tts,
     check_ocr, check_accessibility, check_llm, check_ollama, check_embedded, check_sandbox,
-    check_node, check_plugins, check_mcp_servers,
+    check_preview, check_node, check_plugins, check_mcp_servers,
 )
 
 

@@ -21,6 +21,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Mapping
 from typing import IO, Any
 
 from assistant.events import Stream
@@ -110,8 +111,10 @@ class RuntimeProcess:
             self._interpreter = found or self.pid
         return self._interpreter
 
-    def send(self, token: str, code: str, deadline: float) -> None:
-        """Hand one run to the driver; gives up silently at `deadline` (the run then times out)."""
+    def send(self, token: str, code: str, deadline: float,
+             extra: Mapping[str, Any] | None = None) -> None:
+        """Hand one run to the driver; gives up silently at `deadline` (the run then times out).
+        `extra` goes with the request to drivers that read JSON (a what-if plan)."""
         self._runs += 1
         for scanner in self.scanners.values():
             scanner.start(token)
@@ -121,7 +124,7 @@ class RuntimeProcess:
                 file.write(code)
             request = f"{token} {path}\n".encode()
         else:
-            request = (json.dumps({"token": token, "code": code}) + "\n").encode()
+            request = (json.dumps({**(extra or {}), "token": token, "code": code}) + "\n").encode()
         view = memoryview(request)
         while view:
             try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import signal
 import time
 from collections.abc import Generator, Iterator
+from typing import Any
 
 from assistant.events import OutputChunk, RunEnd, Stream
 from assistant.runtime.limit import OutputLimit
@@ -45,8 +46,10 @@ class Run:
         started: float,
         restart_note: str = "",
         limits: Limits | None = None,
+        request: dict[str, Any] | None = None,
     ) -> None:
         self._process = process
+        self._request = request
         self._limits = limits or Limits()
         self._breach = ""
         self._breach_note = ""
@@ -86,7 +89,7 @@ class Run:
         # Watching starts before the code is sent, so a child it forks at once counts as new.
         process = self._process
         watch = StdinWatch(process.pid, process.stdin_fd, process.interpreter_pid)
-        process.send(new_token(), code, self._started + self._timeout)
+        process.send(new_token(), code, self._started + self._timeout, self._request)
         self._sent = True
         yield from self._follow(watch)
         yield from self._conclude()

@@ -12,8 +12,9 @@ import os
 import threading
 import time
 import weakref
-from collections.abc import Collection, Generator, Iterator
+from collections.abc import Collection, Generator, Iterator, Mapping
 from types import TracebackType
+from typing import Any
 
 from assistant.events import Event, OutputChunk, RunEnd
 from assistant.runtime.languages import LANGUAGES, canonical_language, spec_for
@@ -64,7 +65,7 @@ class Runtimes:
             return ""
         return self.sandbox.describe(self.cwd or os.getcwd())
 
-    def run(
+    def run(  # noqa: PLR0913 - the code, then keyword-only options with defaults
         self,
         language: str,
         code: str,
@@ -72,11 +73,14 @@ class Runtimes:
         proposal_id: str = "",
         timeout: float | None = None,
         max_output: int | None = None,
+        whatif: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:
         """Run `code`, yielding OutputChunks as the program prints, then exactly one RunEnd.
 
         Only one run at a time per Runtimes; closing the iterator before the RunEnd
-        kills the runtime (its state is lost, and the next run says so).
+        kills the runtime (its state is lost, and the next run says so). With a `whatif`
+        plan, the Python runtime runs it in a fork of itself inside a what-if world
+        (see assistant/whatif): the live runtime stays as it was.
         """
         started = time.monotonic()
         name = canonical_language(language)
@@ -89,7 +93,7 @@ class Runtimes:
             raise RuntimeError("another run is in progress in these runtimes")
         try:
             end = yield from self._run(spec_for(name), code, proposal_id, timeout, max_output,
-                                       started)
+                                       started, whatif)
         finally:
             self._current = None
             self._busy.release()
@@ -128,6 +132,7 @@ class Runtimes:
         timeout: float | None,
         max_output: int | None,
         started: float,
+        whatif: Mapping[str, Any] | None = None,
     ) -> Generator[OutputChunk, None, RunEnd]:
         """Yield a run's OutputChunks and return its RunEnd (so the caller can unlock first)."""
         problem = spec.missing
@@ -151,6 +156,7 @@ class Runtimes:
             started,
             restart_note,
             self.limits,
+            {"whatif": whatif} if whatif is not None else None,
         )
         self._current = run
         with contextlib.closing(run.events(code)) as events:

@@ -42,3 +42,8 @@ class Language:
     def argv(self, executable: str, control_fd: int) -> list[str]:
         """The command line that starts the driver, reading requests from `control_fd`."""
         return [executable, *self.options, str(_DRIVERS / self.driver), str(control_fd)]
+
+    def once(self, executable: str, path: str) -> list[str]:
+        """The command line that runs the code in `path` once, as a run would, and exits
+        with its status (a what-if run of shell or JavaScript)."""
+        return [executable, *self.options, str(_DRIVERS / self.driver), "--once", path]

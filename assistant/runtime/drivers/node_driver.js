@@ -1,13 +1,15 @@
 'use strict';
 // Runs JavaScript for the host in one persistent vm context, so variables live
 // between runs. Requests arrive as JSON lines ({token, code}) on the pipe whose fd
-// is argv[2], leaving stdin to the program. After each run the driver writes the
-// token, the exit status and ";" to stdout and stderr: that is how the host knows
-// the run is over. A run whose completion value is a Promise ends when it settles.
+// is argv[2], leaving stdin to the program (`--once FILE` runs one file and exits
+// with its status: a what-if run). After each run the driver writes the token, the
+// exit status and ";" to stdout and stderr: that is how the host knows the run is
+// over. A run whose completion value is a Promise ends when it settles.
 // Callbacks a run leaves behind (a readFile, a timer) still belong to it: as with
 // `node file.js`, the run ends when the event loop holds no more than it did before,
 // leaving aside servers that listen, which keep serving between runs.
 
+const fs = require('fs');
 const net = require('net');
 const path = require('path');
 const readline = require('readline');
@@ -124,6 +126,11 @@ async function main() {
   process.stdout.write(''); // the output pipes open now, so they count as held before any run
   process.stderr.write('');
   const context = makeContext();
+  if (process.argv[2] === '--once') { // one run of a file, then exit with its status (what-if)
+    const code = fs.readFileSync(process.argv[3], 'utf8');
+    const before = pending();
+    process.exit(await settle(before, await execute(context, code, '<run 1>')));
+  }
   const control = new net.Socket({ fd: Number(process.argv[2]), readable: true, writable: false });
   let runs = 0;
   for await (const line of readline.createInterface({ input: control, crlfDelay: Infinity })) {

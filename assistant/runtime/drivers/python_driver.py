@@ -1,10 +1,12 @@
 """Runs Python code for the host, keeping one `__main__` namespace alive between runs.
 
 Requests arrive as JSON lines ({"token", "code"}) on the pipe whose fd is argv[1],
-so stdin stays the program's own. After each run the driver writes the token and
-the exit status, then ";", to stdout and to stderr: that is how the host knows
-the run is over. SIGINT becomes KeyboardInterrupt only while user code runs, so
-an interrupt that lands between runs cannot break the protocol.
+so stdin stays the program's own. A request with a "whatif" plan runs in a fork of
+this process inside a what-if world instead, and leaves this one as it was. After each
+run the driver writes the token and the exit status, then ";", to stdout and to
+stderr: that is how the host knows the run is over. SIGINT becomes KeyboardInterrupt
+only while user code runs, so an interrupt that lands between runs cannot break the
+protocol.
 """
 
 import contextlib
@@ -59,10 +61,44 @@ def _report(exc: BaseException) -> int:
     return 130 if isinstance(exc, KeyboardInterrupt) else 1
 
 
-def _finish(token: str, status: int) -> None:
+def _preview(code: str, filename: str, namespace: dict[str, object],
+             plan: dict[str, object]) -> int:
+    """Run one request in a what-if world (assistant/whatif), in a fork of this process:
+    Python code sees every variable a real run would, and nothing it does reaches back.
+    A plan with an "argv" runs that command there instead (shell or JavaScript, once)."""
+    from assistant.whatif import world  # here, so that the next fork finds it imported
+
+    _flush()
+    pid = os.fork()
+    if pid == 0:
+        status = 125
+        try:
+            place = world.enter(plan)
+            argv = plan.get("argv")
+            if isinstance(argv, list):
+                status = world.run_command(argv)
+            else:
+                world.renames_across_layers()
+                status = _execute(code, filename, namespace)
+            _flush()
+            place.finish(status)
+        except BaseException as exc:  # the fork must never return to the loop
+            print(f"[the preview could not start: {exc}]", file=sys.stderr)
+        finally:
+            _flush()
+            os._exit(status & 0xFF)
+    _, waited = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(waited)
+
+
+def _flush() -> None:
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
         with contextlib.suppress(Exception):
             stream.flush()  # type: ignore[union-attr]  # None is caught like any failure
+
+
+def _finish(token: str, status: int) -> None:
+    _flush()
     marker = f"{token}{status};".encode()
     for fd in (1, 2):
         with contextlib.suppress(OSError):
@@ -93,7 +129,11 @@ def main() -> None:
         linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
         if sys.stdin is None or sys.stdin.closed:
             sys.stdin = open(0, closefd=False)  # noqa: SIM115 - fd 0 lives as long as the runtime
-        status = _execute(code, filename, module.__dict__)
+        plan = request.get("whatif")
+        if plan:
+            status = _preview(code, filename, module.__dict__, plan)
+        else:
+            status = _execute(code, filename, module.__dict__)
         signal.signal(signal.SIGINT, _on_sigint)  # user code may have replaced it
         _finish(request["token"], status)
 

@@ -1,10 +1,11 @@
 # Runs shell code for the host in one long-lived bash, so the working directory,
 # variables and functions persist between runs.
 #
-# Requests arrive as "TOKEN PATH" lines on the pipe whose fd is $1; the code in
-# PATH is sourced, so a syntax error fails only that run. After each run the
-# token, the exit status and ";" go to stdout and stderr: that is how the host
-# knows the run is over.
+# Requests arrive as "TOKEN PATH" lines on the pipe whose fd is $1 (or `--once PATH`
+# runs one file and exits with its status: a what-if run); the code in PATH is
+# sourced, so a syntax error fails only that run. After each run the token, the
+# exit status and ";" go to stdout and stderr: that is how the host knows the run
+# is over.
 #
 # SIGINT to the process group kills the running command. The INT trap then
 # returns from the sourced code (which also breaks out of a `read`), and a DEBUG
@@ -40,6 +41,13 @@ __rt_unwind() {
   return 2
 }
 
+if [[ $1 == --once ]]; then  # one run of the file $2, then exit with its status
+  trap '__rt_on_int "${FUNCNAME[0]-}" && return 130' INT
+  shopt -s extdebug
+  __rt_run "$2"
+  if (( __rt_stop )); then exit 130; fi
+  exit "$__rt_status"
+fi
 __rt_orig=$1
 exec {__rt_control}<&"$__rt_orig" {__rt_orig}<&-
 shopt -s extdebug

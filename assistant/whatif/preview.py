@@ -1,0 +1,152 @@
+"""The host's side of a what-if run: plan the world, run the code there, read the effect.
+
+The world's overlays cover home, the working folder and the shared scratch folders
+(/tmp, /var/tmp, /dev/shm), each once (the outermost of nested ones). The report the
+world writes comes back as a `Preview`: the effect for people, and the raw changes with
+their hashes for what follows (keeping what a real run replaces, checking that it did
+what was previewed).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import threading
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from assistant.events import Effect, Event, RunEnd
+from assistant.runtime import LANGUAGES, Runtimes, canonical_language
+from assistant.runtime.languages import spec_for
+from assistant.runtime.sandbox import HIDDEN
+from assistant.whatif import uncovered, world
+from assistant.whatif.effect import effect_of
+from assistant.whatif.survey import Change
+
+SCRATCH = ("/tmp", "/var/tmp", "/dev/shm")
+RENAME_JS = Path(__file__).resolve().parent / "rename.js"
+
+_problem: str | None = None
+_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A what-if run's outcome: its effect, the raw changes under home and the working
+    folder (absolute paths, hashes), and why there is no effect ("" when there is)."""
+
+    effect: Effect
+    changes: tuple[Change, ...] = ()
+    problem: str = ""
+    end: RunEnd | None = field(default=None, compare=False)
+
+
+def problem() -> str:
+    """Why previews cannot work on this machine ("" when they can); tried once."""
+    global _problem
+    with _lock:
+        if _problem is None:
+            _problem = world.problem()
+        return _problem
+
+
+def covered_roots(cwd: str) -> list[str]:
+    """The folders a preview overlays, outermost first: home, `cwd`, scratch folders."""
+    candidates = [str(Path.home()), cwd, *SCRATCH]
+    real = sorted({os.path.realpath(p) for p in candidates if os.path.isdir(p)} - {"/"},
+                  key=len)
+    roots: list[str] = []
+    for path in real:
+        if not any(_inside(path, root) for root in roots):
+            roots.append(path)
+    return roots
+
+
+def plan_for(cwd: str, report: str, hidden: Sequence[str], language: str) -> dict[str, object]:
+    """What the world needs: its overlays, what it hides, and where it reports."""
+    home = Path.home()
+    secrets = [str((home / name).resolve()) for name in HIDDEN]
+    env = {"NODE_OPTIONS": f"--require {RENAME_JS}"} if language == "javascript" else {}
+    return {"roots": covered_roots(cwd), "report": report, "env": env,
+            "hide": [p for p in dict.fromkeys([*hidden, *secrets]) if os.path.exists(p)]}
+
+
+def preview(runtimes: Runtimes, language: str, code: str, *, hidden: Sequence[str] = (),
+            timeout: float | None = None) -> Generator[Event, None, Preview]:
+    """Run `code` once in a what-if world of `runtimes` (its live Python state included),
+    yielding the run's events, and return what it would do. `hidden` paths (the
+    assistant's own folders) are out of its sight.
+
+    The world is made by a fork of the Python runtime: Python code runs in that fork,
+    shell and JavaScript in their drivers' one-run mode started from it.
+    """
+    cwd = os.path.realpath(runtimes.cwd or os.getcwd())
+    name = canonical_language(language) or language
+    why = problem()
+    if why:
+        return _without(why)
+    if name not in LANGUAGES:
+        return _without(f"previews cover {', '.join(LANGUAGES)}, not {language}")
+    spec = spec_for(name)
+    executable = spec.executable(runtimes.env)
+    if executable is None:
+        return _without(spec.missing)
+    folder = tempfile.mkdtemp(prefix="assistant-whatif-")
+    try:
+        report = os.path.join(folder, "report.json")
+        plan = plan_for(cwd, report, hidden, name)
+        if name != "python":
+            path = os.path.join(folder, "code")
+            with open(path, "w", encoding="utf-8") as file:
+                file.write(code)
+            plan.update(argv=spec.once(executable, path), cwd=cwd)
+        end: RunEnd | None = None
+        steps = runtimes.run("python", code if name == "python" else "", timeout=timeout,
+                             whatif=plan)
+        for event in steps:
+            if isinstance(event, RunEnd):
+                end = event
+            yield event
+        assert end is not None, "a run always ends with RunEnd"
+        return _read(report, end, code, cwd)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _read(report: str, end: RunEnd, code: str, cwd: str) -> Preview:
+    try:
+        with open(report, encoding="utf-8") as file:
+            data = json.load(file)
+    except (OSError, ValueError):
+        return _without(end.output.strip() or "the what-if run ended without a report", end)
+    if "error" in data:
+        return _without(f"the what-if world could not be made: {data['error']}", end)
+    home = os.path.realpath(Path.home())
+    changes: list[Change] = []
+    elsewhere: list[Change] = []
+    for change in data["changes"]:
+        path = change["path"]
+        (changes if _inside(path, cwd) or _inside(path, home) else elsewhere).append(change)
+    reasons = uncovered.reasons(code, end.output)
+    if data.get("left_running"):
+        reasons.append(uncovered.left_running(data["left_running"]))
+    if elsewhere:
+        reasons.append(uncovered.outside(sorted({c["path"] for c in elsewhere})))
+    if end.timed_out:
+        reasons.append("took longer than the preview's time limit, and was stopped")
+    if end.limit:
+        reasons.append(f"was stopped by the {end.limit} limit")
+    status = data["status"] if data.get("status") is not None else end.exit_status
+    effect = effect_of(changes, cwd, status, end.output, reasons)
+    return Preview(effect, tuple(changes), "", end)
+
+
+def _without(why: str, end: RunEnd | None = None) -> Preview:
+    return Preview(Effect(unpreviewable=(why,), summary=f"No preview: {why}."), (), why, end)
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")

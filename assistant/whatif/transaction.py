@@ -1,0 +1,169 @@
+"""Runs as transactions: preview, keep what the run will replace, run for real, compare.
+
+`TransactionalRuntimes` is Runtimes whose every run of code goes this way, so whatever
+calls `run` (the loop, the API) gets undo without knowing of it. The real run is then
+held to its preview: each path the preview touched must end as previewed, and nothing
+else in the working folder may change; a difference is said, to the user in a Notice and
+to the model in the run's output. Where previews cannot work (no user namespaces), or a
+preview cannot be made, the run goes on as before, and says that it cannot be undone.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from assistant.events import Event, Notice, RunEnd
+from assistant.runtime import LANGUAGES, Runtimes, canonical_language
+from assistant.runtime.changes import Listing, list_folder
+from assistant.whatif.preview import Preview, preview, problem
+from assistant.whatif.undo import Kept, State, UndoError, UndoStore, state_of
+
+if TYPE_CHECKING:
+    from assistant.config import Settings
+
+PREVIEW_SECONDS = 10.0
+"""The longest a preview before a real run may take; a longer one is cut (and said)."""
+SHOWN_DIFFERENCES = 3
+
+
+class TransactionalRuntimes(Runtimes):
+    """Runtimes that preview each run, keep what it replaces in `store`, and compare.
+
+    `hidden` paths (the assistant's own folders) are out of the preview's sight.
+    """
+
+    def __init__(self, *args: Any, store: UndoStore, hidden: Sequence[str] = (),
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.store = store
+        self.hidden = tuple(hidden)
+
+    def run(  # noqa: PLR0913 - as Runtimes.run
+        self,
+        language: str,
+        code: str,
+        *,
+        proposal_id: str = "",
+        timeout: float | None = None,
+        max_output: int | None = None,
+        whatif: Mapping[str, Any] | None = None,
+    ) -> Iterator[Event]:
+        """As Runtimes.run; a run of code is previewed first and can be undone after."""
+        options: dict[str, Any] = {"proposal_id": proposal_id, "timeout": timeout,
+                                   "max_output": max_output}
+        if whatif is not None or canonical_language(language) not in LANGUAGES or problem():
+            yield from super().run(language, code, whatif=whatif, **options)
+            return
+        limit = min(PREVIEW_SECONDS, self.timeout if timeout is None else timeout)
+        steps = preview(self, language, code, hidden=self.hidden, timeout=limit)
+        seen = _drain(steps)
+        if seen.end is not None and seen.end.interrupted:
+            yield seen.end
+            return
+        kept: Kept | None = None
+        if seen.problem:
+            yield Notice(f"This run cannot be undone: it could not be previewed "
+                         f"({seen.problem}).")
+        else:
+            try:
+                kept = self.store.keep(seen.changes)
+            except (UndoError, OSError) as error:
+                yield Notice(f"This run cannot be undone: {error}.")
+        yield from self._commit(language, code, options, seen, kept)
+
+    def _commit(self, language: str, code: str, options: dict[str, Any], seen: Preview,
+                kept: Kept | None) -> Iterator[Event]:
+        """The real run, held to the preview `seen`, and recorded for undo in `kept`."""
+        folder = os.path.realpath(self.cwd or os.getcwd())
+        before = list_folder(folder)
+        end: RunEnd | None = None
+        for event in super().run(language, code, **options):
+            if isinstance(event, RunEnd):
+                end = event
+            else:
+                yield event
+        assert end is not None, "a run always ends with RunEnd"
+        listings = (before, list_folder(folder))
+        differences = _differences(seen, end, set(kept.before) if kept else set(), folder,
+                                   listings)
+        if differences:
+            said = ("The run did not do what its preview showed: " +
+                    "; ".join(differences[:SHOWN_DIFFERENCES]) + ".")
+            yield Notice(said)
+            end = replace(end, output=f"{end.output}\n[{said}]\n".lstrip("\n"))
+        if kept is not None:
+            if seen.effect.changes_files or differences:
+                run_id = kept.commit(seen.effect.summary, folder, differences)
+                yield Notice(f"{seen.effect.summary} To take it back: assistant undo {run_id}")
+            else:
+                kept.drop()
+        yield end
+
+
+def _drain(steps: Generator[Event, None, Preview]) -> Preview:
+    """A preview's result; its output is not shown (the real run's is)."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            result: Preview = done.value
+            return result
+
+
+def _differences(seen: Preview, end: RunEnd, kept: set[str], folder: str,
+                 listings: tuple[Listing | None, Listing | None]) -> list[str]:
+    """How the real run differs from its preview, one short clause each; `kept` paths
+    and the working folder's listings before and after it are what it is checked on."""
+    before, after = listings
+    found = []
+    if end.exit_status != seen.effect.exit_status and seen.effect.exit_status is not None:
+        found.append(f"it ended with exit status {end.exit_status}, the preview with "
+                     f"{seen.effect.exit_status}")
+    expected = {c["path"]: _expected(c) for c in seen.changes}
+    for path, state in expected.items():
+        if not _matches(state_of(path), state):
+            found.append(f"{_shown(path, folder)} is not as previewed")
+    if before is not None and after is not None:
+        old, new = before.entries, after.entries
+        for relative in sorted(set(old) | set(new)):
+            path = os.path.join(folder, relative)
+            if path in expected or path in kept:
+                continue
+            was, now = old.get(relative), new.get(relative)
+            if was is None or now is None or was[:2] != now[:2]:
+                found.append(f"{relative} changed, which the preview did not show")
+    return found
+
+
+def _expected(change: dict[str, Any]) -> State:
+    if change["change"] == "deleted":
+        return {}
+    return {"kind": change["kind"], "sha": change.get("sha")}
+
+
+def _matches(now: State, expected: State) -> bool:
+    if not expected:
+        return not now
+    if now.get("kind") != expected["kind"]:
+        return False
+    return expected["kind"] == "dir" or not expected.get("sha") or \
+        now.get("sha") == expected["sha"]
+
+
+def _shown(path: str, folder: str) -> str:
+    return os.path.relpath(path, folder) if path.startswith(folder + "/") else path
+
+
+def runtimes_for(settings: Settings, tell: Callable[[str], None], **options: Any) -> Runtimes:
+    """The runtimes a conversation with `settings` uses: transactional with `undo` on
+    where previews work; where they cannot, `tell` hears why, once."""
+    if not settings.undo:
+        return Runtimes(**options)
+    if problem():
+        tell(f"runs are not previewed and cannot be undone: {problem()}")
+        return Runtimes(**options)
+    return TransactionalRuntimes(store=UndoStore(settings.data_path / "undo"),
+                                 hidden=settings.own_paths, **options)

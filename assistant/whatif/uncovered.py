@@ -1,0 +1,55 @@
+"""What a what-if run cannot cover, told from the code and from what the run printed.
+
+A preview has no network, no display and no devices, stops what the run leaves running,
+and refuses writes outside home and the working folder (every other mount is read-only
+there). Code that needs any of these does something else for real, so the preview says
+which, instead of passing the difference off as the effect.
+"""
+
+from __future__ import annotations
+
+import re
+
+NETWORK = "uses the network, which a preview cuts off"
+DISPLAY = "uses the display, keyboard or mouse (computer.*), which a preview cannot reach"
+DEVICES = "uses devices, which a preview leaves out"
+READ_ONLY = ("writes outside home and the working folder (or beside the assistant's own "
+             "folders), which a preview does not allow")
+
+IN_CODE = (
+    (NETWORK, re.compile(
+        r"https?://|\b(?:urllib|requests|httpx|aiohttp|smtplib|ftplib|paramiko|websockets?)\b"
+        r"|\bsocket\.|\bfetch\s*\(|require\(\s*['\"](?:https?|net|dgram|tls)['\"]\s*\)"
+        r"|(?:^|[\s;|&(])(?:curl|wget|ssh|scp|rsync|ping|nc|telnet|ftp)\s"
+        r"|\bgit\s+(?:clone|pull|push|fetch)\b|\bpip3?\s+install\b|\bnpm\s+(?:install|i)\b"
+        r"|\bapt(?:-get)?\s+install\b", re.MULTILINE)),
+    (DISPLAY, re.compile(r"\bcomputer\.|\b(?:xdotool|pyautogui|xclip|xsel|xdg-open|"
+                         r"notify-send|wmctrl|ydotool)\b")),
+    (DEVICES, re.compile(r"/dev/(?!null\b|zero\b|u?random\b|std(?:in|out|err)\b|fd/|tty\b|"
+                         r"shm\b)[a-z]")),
+)
+IN_OUTPUT = (
+    (NETWORK, re.compile(r"Network is unreachable|Temporary failure in name resolution|"
+                         r"Name or service not known|Could not resolve host|ENOTFOUND|"
+                         r"EAI_AGAIN|ENETUNREACH|getaddrinfo failed")),
+    (READ_ONLY, re.compile(r"Read-only file system|EROFS")),
+)
+
+
+def reasons(code: str, output: str) -> list[str]:
+    """What the preview of `code`, which printed `output`, could not cover."""
+    found = [why for why, pattern in IN_CODE if pattern.search(code)]
+    found += [why for why, pattern in IN_OUTPUT if pattern.search(output) and why not in found]
+    return found
+
+
+def left_running(names: list[str]) -> str:
+    """The reason for processes the run left running (the preview stopped them)."""
+    shown = ", ".join(sorted(set(names))[:3])
+    return f"leaves processes running ({shown}), which a preview stops"
+
+
+def outside(paths: list[str]) -> str:
+    """The reason for changes outside home and the working folder."""
+    shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+    return f"writes outside home and the working folder ({shown}), which a preview does not cover"

@@ -1,0 +1,54 @@
+"""Where the kernel refuses user namespaces (here: max_user_namespaces set to 0 in a
+namespace of the test's own, a real refusal), previews say why in one line, runs go
+on as before and say once that they cannot be undone, and doctor shows it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.integration.conftest import ROOT, cli_args
+from tests.support.llm_server import LLMServer, text, tool_call
+
+NO_NAMESPACES = "echo 0 > /proc/sys/user/max_user_namespaces && exec \"$@\""
+
+
+def refused(args: list[str], folder: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """The assistant in a namespace whose kernel allows no further user namespaces."""
+    if shutil.which("unshare") is None:
+        pytest.skip("unshare (util-linux) is not installed")
+    return subprocess.run(["unshare", "-rm", "sh", "-c", NO_NAMESPACES, "sh", sys.executable,
+                           *args], input=stdin, capture_output=True, text=True, cwd=folder,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=180)
+
+
+def test_preview_says_why_it_cannot_and_changes_nothing(tmp_path: Path) -> None:
+    (tmp_path / "a.log").write_text("a")
+    result = refused(["-m", "assistant.cli", "preview", "--json", "-l", "shell", "-"],
+                     tmp_path, stdin="rm a.log")
+    assert result.returncode == 1
+    effect = json.loads(result.stdout)
+    assert effect["unpreviewable"][0].startswith("previews need user namespaces and overlayfs")
+    assert (tmp_path / "a.log").read_text() == "a"
+
+
+def test_runs_go_on_and_say_once_that_they_cannot_be_undone(tmp_path: Path) -> None:
+    with LLMServer([tool_call("shell", "echo made > made.txt"), text("Done.")]) as server:
+        result = refused(cli_args(server, "-y", "make a file"), tmp_path)
+    said = " ".join(result.stdout.split())
+    assert result.returncode == 0, result.stderr
+    assert said.count("runs are not previewed and cannot be undone") == 1
+    assert (tmp_path / "made.txt").read_text() == "made\n"
+
+
+def test_doctor_shows_it(tmp_path: Path) -> None:
+    result = refused(["-m", "assistant.cli", "doctor", "--json"], tmp_path)
+    checks = {c["component"]: c for c in json.loads(result.stdout)}
+    assert checks["preview and undo"]["ok"] is False
+    assert "user namespaces" in checks["preview and undo"]["detail"]

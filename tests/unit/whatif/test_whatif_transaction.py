@@ -1,0 +1,58 @@
+"""A run held to its preview, with real runtimes and namespaces: a real run that does
+something else is said, an interrupted preview runs nothing, and undo is offered."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from assistant.events import Notice, RunEnd
+from assistant.whatif.preview import problem
+from assistant.whatif.transaction import TransactionalRuntimes
+from assistant.whatif.undo import UndoStore
+
+
+@pytest.fixture
+def runtimes(folder: Path, tmp_path: Path) -> Iterator[TransactionalRuntimes]:
+    if problem():
+        pytest.skip(problem())
+    with TransactionalRuntimes(timeout=20.0, cwd=str(folder),
+                               store=UndoStore(tmp_path / "undo")) as rt:
+        yield rt
+
+
+def test_a_real_run_unlike_its_preview_is_said_and_still_undoable(
+        folder: Path, runtimes: TransactionalRuntimes, tmp_path: Path) -> None:
+    events = list(runtimes.run("python", "import time\n"
+                                         "Path('stamp.txt').write_text(str(time.time_ns()))"))
+    said = [e.text for e in events if isinstance(e, Notice)]
+    end = events[-1]
+    assert isinstance(end, RunEnd)
+    assert any("did not do what its preview showed: stamp.txt is not as previewed" in s
+               for s in said)
+    assert "did not do what its preview showed" in end.output
+    assert any("To take it back: assistant undo" in s for s in said)
+    UndoStore(tmp_path / "undo").undo()
+    assert not (folder / "stamp.txt").exists()
+
+
+def test_a_run_like_its_preview_says_only_what_it_did(folder: Path,
+                                                      runtimes: TransactionalRuntimes) -> None:
+    events = list(runtimes.run("shell", "mkdir old && mv logs/a.log old/"))
+    said = [e.text for e in events if isinstance(e, Notice)]
+    assert len(said) == 1
+    assert said[0].startswith("Moves 1 file (logs/a.log) into a new folder, old. "
+                              "To take it back: assistant undo ")
+
+
+def test_interrupting_the_preview_runs_nothing(folder: Path,
+                                               runtimes: TransactionalRuntimes) -> None:
+    threading.Timer(1.0, runtimes.interrupt).start()
+    events = list(runtimes.run("python", "import time\ntime.sleep(8)\n"
+                                         "Path('ran.txt').write_text('ran')"))
+    end = events[-1]
+    assert isinstance(end, RunEnd) and end.interrupted
+    assert not (folder / "ran.txt").exists()
