@@ -22,6 +22,7 @@ from assistant.events import Effect, Event, RunEnd
 from assistant.runtime import LANGUAGES, Runtimes, canonical_language
 from assistant.runtime.languages import spec_for
 from assistant.runtime.sandbox import HIDDEN
+from assistant.runtime.secrets import keyring_paths
 from assistant.whatif import uncovered, world
 from assistant.whatif.effect import effect_of
 from assistant.whatif.survey import Change
@@ -69,6 +70,7 @@ def plan_for(cwd: str, report: str, hidden: Sequence[str], language: str) -> dic
     """What the world needs: its overlays, what it hides, and where it reports."""
     home = Path.home()
     secrets = [str((home / name).resolve()) for name in HIDDEN]
+    secrets += [str(path) for path in keyring_paths()]
     env = {"NODE_OPTIONS": f"--require {RENAME_JS}"} if language == "javascript" else {}
     return {"roots": covered_roots(cwd), "report": report, "env": env,
             "hide": [p for p in dict.fromkeys([*hidden, *secrets]) if os.path.exists(p)]}

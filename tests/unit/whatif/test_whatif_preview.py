@@ -105,7 +105,8 @@ def test_code_cannot_unmount_the_overlay_to_reach_the_real_files(folder: Path,
 def test_what_a_preview_cannot_cover_is_said(folder: Path, whatif: Whatif,
                                              tmp_path: Path) -> None:
     outside = Path("/tmp") / f"whatif-outside-{os.getpid()}"
-    effect = whatif("shell", f"echo x > {outside}; (sleep 30 &); echo y > /etc/whatif-test; "
+    sleep = f"sleep 30.{os.getpid()}"  # a command line no other process on this machine has
+    effect = whatif("shell", f"echo x > {outside}; ({sleep} &); echo y > /etc/whatif-test; "
                              "true").effect
     reasons = " | ".join(effect.unpreviewable)
     assert "leaves processes running (sleep)" in reasons
@@ -113,7 +114,7 @@ def test_what_a_preview_cannot_cover_is_said(folder: Path, whatif: Whatif,
     assert "writes outside home and the working folder (or beside the assistant's own folders)" \
         in reasons
     assert not outside.exists() and not Path("/etc/whatif-test").exists()
-    left = subprocess.run(["pgrep", "-f", "sleep 30"], capture_output=True, text=True)
+    left = subprocess.run(["pgrep", "-f", sleep], capture_output=True, text=True)
     assert left.stdout.strip() == ""
     display = whatif("python", "computer.screenshot()").effect
     assert any("computer" in why for why in display.unpreviewable)
