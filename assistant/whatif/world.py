@@ -22,6 +22,7 @@ import ctypes
 import errno
 import json
 import os
+import resource
 import shutil
 import signal
 from typing import Any
@@ -185,6 +186,9 @@ def _cover(root: str) -> dict[str, tuple[int, int]]:
         return {root: (real, _overlay(root, real))}
     except WorldError:
         os.close(real)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:  # two descriptors per covered folder, and there may be many
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     covered: dict[str, tuple[int, int]] = {}
     with os.scandir(root) as entries:
         folders = [e.path for e in entries if e.is_dir(follow_symlinks=False)]
