@@ -37,7 +37,7 @@ def main(argv: list[str]) -> int:
         return _fail(f"{'stdin' if args.file == '-' else args.file} is not UTF-8 text: "
                      "give it source code")
 
-    from assistant.llm.labels import actual_language
+    from assistant.checks.labels import actual_language
     from assistant.runtime import Runtimes
     from assistant.runtime.watch import Limits
     from assistant.safety.risk import DenyRules, assess
