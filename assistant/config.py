@@ -93,12 +93,16 @@ class Settings:
     # local models: offline = only models on this machine or its network (--local);
     # vision_model replaces model for turns that carry an image; embedded = start the
     # embedded model when no other model is configured or found; embedded_model = which
-    # ("" = qwen2.5-coder-1.5b; a name from `assistant models`, or a .gguf path)
+    # ("" = qwen2.5-coder-1.5b; a name from `assistant models`, or a .gguf path);
+    # embedded_keep_alive = seconds the embedded model's server, shared by every program of
+    # the user's, stays loaded after its last request (0 = stopped when the program that
+    # started it exits, -1 = until `assistant models stop`)
     offline: bool = False
     vision_model: str = ""
     connect_timeout: float = 5.0
     embedded: bool = True
     embedded_model: str = ""
+    embedded_keep_alive: float = 300.0
     # safety: the approval mode, ask | auto (low risk runs unasked; -y) | never (propose
     # only); deny = families never run, whoever approves, plus command:NAME entries
     approval: ApprovalMode = "ask"
@@ -208,6 +212,7 @@ def model_from_keys(env: dict[str, str]) -> str:
 _FIELDS = {f.name: f for f in fields(Settings) if f.name != "extra"}
 _HINTS = get_type_hints(Settings)
 _PATH_KEYS = {"data_dir", "config_dir"}
+_FOREVER_KEYS = {"embedded_keep_alive"}  # numbers where -1 means "forever"
 # The sandbox is also switched with a boolean: TOML's true and false, and their spellings.
 _SANDBOX_SWITCH = {"true": "on", "1": "on", "yes": "on", "false": "off", "0": "off", "no": "off"}
 
@@ -285,7 +290,7 @@ def _coerce(name: str, value: Any, where: str) -> Any:
             number = kind(value)
         except (TypeError, ValueError):
             raise ConfigError(f"{where}: {name} must be a number, not {value!r}") from None
-        if number < 0:
+        if number < 0 and not (name in _FOREVER_KEYS and number == -1):
             raise ConfigError(f"{where}: {name} must not be negative, got {value!r}")
         return number
     if not isinstance(value, str):

@@ -22,13 +22,16 @@ it (core figures here, the other parts' in bench_figures.py).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -154,12 +157,72 @@ def turn_overhead_ms(bench: Bench) -> float:
         return 1000 * median_time(once, bench.reps(20, 3))
 
 
+@functools.cache
+def cli_first_tokens(bench: Bench) -> tuple[float, float, float]:
+    """`assistant -y "..."` with nothing configured, as a new user runs it: seconds from
+    the command to the first word of the answer with no server loaded (cold: the shared
+    server starts and reads the whole prompt) and with the server of the command before
+    still kept (warm: only the new request is read), each a median; and the resident MB
+    of the shared server after the warm runs."""
+    from assistant.config import load_settings
+    from assistant.llm import embedded, shared
+
+    settings = load_settings()
+    if not embedded.available(settings):
+        raise NotMeasurable(f"the embedded model is not installed ({embedded.missing(settings)})")
+    exe = VENV_BIN / "assistant"
+    env = {**os.environ, "ASSISTANT_MAX_TOKENS": "16", "ASSISTANT_EMBEDDED_KEEP_ALIVE": "300"}
+
+    def first_token(request: str) -> float:
+        began = time.perf_counter()
+        process = subprocess.Popen([str(exe), "-y", request], stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        assert process.stdout is not None
+        first = process.stdout.read(1)
+        seconds = time.perf_counter() - began
+        _, err = process.communicate(timeout=600)
+        if process.returncode != 0 or not first:
+            raise RuntimeError(f"assistant -y exited {process.returncode}: {err[-300:]!r}")
+        return seconds
+
+    colds, warms = [], []
+    for round_ in range(bench.reps(3, 1)):
+        for running in shared.records():
+            shared.stop(running)
+        colds.append(first_token(f"How many legs do {round_ + 2} spiders have?"))
+        for ask in range(bench.reps(4, 2)):
+            warms.append(first_token(f"What is {round_ + 3} times {ask + 7}?"))
+    [running] = shared.records()
+    said = shared.status(running) or {}
+    shared.stop(running)
+    return (statistics.median(colds), statistics.median(warms),
+            said.get("rss_bytes", 0) / 1e6)
+
+
+@figure("cli_first_token_cold_s")
+def cli_first_token_cold_s(bench: Bench) -> float:
+    return cli_first_tokens(bench)[0]
+
+
+@figure("cli_first_token_warm_s")
+def cli_first_token_warm_s(bench: Bench) -> float:
+    return cli_first_tokens(bench)[1]
+
+
+@figure("embedded_server_rss_mb")
+def embedded_server_rss_mb(bench: Bench) -> float:
+    """What the shared embedded server holds, apart from any program that uses it (the
+    daemon's own figure leaves it out)."""
+    return cli_first_tokens(bench)[2]
+
+
 # --- running and reporting -------------------------------------------------------------
 
 
 @contextmanager
 def isolated_environment() -> Iterator[None]:
-    """Keep the bench off the user's config, journal, price-list download and real Ollama.
+    """Keep the bench off the user's config, journal, shared embedded server, price-list
+    download and real Ollama.
 
     Runs before anything imports litellm, which reads these variables at import time.
     """
@@ -176,14 +239,19 @@ def isolated_environment() -> Iterator[None]:
         os.environ["ASSISTANT_EMBEDDED_MODEL"] = str(weights)
     os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
     os.environ["OLLAMA_API_BASE"] = "http://127.0.0.1:9"
-    for sub, variable in (("config", "ASSISTANT_CONFIG_DIR"), ("data", "ASSISTANT_DATA_DIR")):
-        (scratch / sub).mkdir()
+    for sub, variable in (("config", "ASSISTANT_CONFIG_DIR"), ("data", "ASSISTANT_DATA_DIR"),
+                          ("run", "ASSISTANT_RUNTIME_DIR")):
+        (scratch / sub).mkdir(mode=0o700)
         os.environ[variable] = str(scratch / sub)
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))  # for tests.support
     try:
         yield
     finally:
+        from assistant.llm import shared
+
+        for running in shared.records():  # what the figures started and their keep-alive kept
+            shared.stop(running)
         shutil.rmtree(scratch, ignore_errors=True)
 
 

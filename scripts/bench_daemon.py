@@ -29,7 +29,8 @@ POPUP = "assistant: run this?"
 PANEL = "assistant: thinking"  # the panel with the request as heard, before any answer
 PROPOSAL_SAID = "Shall I run it?"  # ends the line the daemon says for every proposal
 KEEP_ALIVE_S = 20  # keep_alive here: longer than the gaps between a figure's turns
-LLM_SERVER = "assistant.llm.chatml"  # the embedded model's server, on its command line
+# the embedded model's server, private or shared, on its command line
+LLM_SERVERS = ("assistant.llm.chatml", "assistant.llm.keepalive")
 
 
 class BenchDaemon:
@@ -123,7 +124,8 @@ class BenchDaemon:
             if entry.name.isdigit():
                 try:
                     fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-                    if not llm_server and LLM_SERVER in (entry / "cmdline").read_text():
+                    command = (entry / "cmdline").read_text()
+                    if not llm_server and any(name in command for name in LLM_SERVERS):
                         continue
                 except OSError:
                     continue

@@ -45,6 +45,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     "daemon_idle_cpu_pct": ("below", 1),
     "web_event_latency_ms": ("max", 20),  # an event in the server to the page's DOM
     "embedded_task_median_s": ("max", 20),
+    "cli_first_token_warm_s": ("max", 1),  # a second command while the server is kept
     "voice_first_audio_embedded_s": ("max", 3),
     "voice_popup_embedded_s": ("max", 8),
 }

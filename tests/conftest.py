@@ -22,21 +22,26 @@ os.environ.setdefault("OLLAMA_API_BASE", "http://127.0.0.1:9")
 
 
 @pytest.fixture(autouse=True)
-def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Point config and journal at a temporary folder and clear keys that would pick a model."""
-    config = tmp_path / "config"
-    data = tmp_path / "data"
-    config.mkdir()
-    data.mkdir()
-    monkeypatch.setenv("ASSISTANT_CONFIG_DIR", str(config))
-    monkeypatch.setenv("ASSISTANT_DATA_DIR", str(data))
+def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Point config, journal and the shared embedded server's runtime folder at a temporary
+    folder and clear keys that would pick a model; a shared server the test started is
+    stopped after it (its keep-alive would hold the model for minutes)."""
+    kept = {"ASSISTANT_CONFIG_DIR": tmp_path / "config", "ASSISTANT_DATA_DIR": tmp_path / "data",
+            "ASSISTANT_RUNTIME_DIR": tmp_path / "run"}
+    for name, path in kept.items():
+        path.mkdir(mode=0o700)
+        monkeypatch.setenv(name, str(path))
     for name in list(os.environ):
-        kept = ("ASSISTANT_CONFIG_DIR", "ASSISTANT_DATA_DIR")
         if name.startswith("ASSISTANT_") and name not in kept:
             monkeypatch.delenv(name)
         if name.endswith("_API_KEY"):
             monkeypatch.delenv(name)
-    return tmp_path
+    yield tmp_path
+    if any((tmp_path / "run").glob("embedded-*.json")):
+        from assistant.llm import shared
+
+        for running in shared.records():
+            shared.stop(running)
 
 
 @pytest.fixture(scope="session")

@@ -26,7 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "voice": ("voice", "push-to-talk conversation in the terminal"),
     "daemon": ("daemon", "tray icon, hotkey, popup: daemon [--install-autostart]"),
     "serve": ("serve", "the web page and its API: serve [--port N] [--new-token]"),
-    "models": ("models", "models installed and in use, with sizes: models [pull NAME] [--json]"),
+    "models": ("models", "models installed and in use: models [pull NAME|status|stop] [--json]"),
     "doctor": ("doctor", "check each component and print the command that fixes it"),
     "tools": ("tools", "tools the LLM may call, with source and risk: tools [--json]"),
     "plugins": ("plugins", "installed plugins and what each adds: plugins [--json]"),

@@ -248,6 +248,20 @@ def check_embedded(settings: Settings) -> Check:
                  f"{model.name}{' (demo quality)' if model.demo else ''}: {model.path}")
 
 
+def check_embedded_server(settings: Settings) -> Check:
+    """The shared server of the embedded model (llm/shared.py): loaded or not, and a stale
+    record left by one that was killed."""
+    import time
+
+    from assistant.commands.models import describe, keeping, loaded
+
+    servers = loaded(settings)
+    if not servers:
+        return Check("embedded server", True, "not loaded (starts on first need, kept "
+                                              f"{keeping(settings.embedded_keep_alive)})")
+    return Check("embedded server", True, "; ".join(describe(s, time.time()) for s in servers))
+
+
 def check_sandbox(settings: Settings) -> Check:
     from assistant.runtime.sandbox import PACKAGE, Sandbox
 
@@ -333,8 +347,9 @@ def check_mcp_servers(settings: Settings) -> Check:
 
 CHECKS: tuple[Callable[[Settings], Check], ...] = (
     check_display, check_tray, check_microphone, check_audio_out, check_stt, check_tts,
-    check_ocr, check_accessibility, check_llm, check_ollama, check_embedded, check_sandbox,
-    check_preview, check_node, check_plugins, check_mcp_servers,
+    check_ocr, check_accessibility, check_llm, check_ollama, check_embedded,
+    check_embedded_server, check_sandbox, check_preview, check_node, check_plugins,
+    check_mcp_servers,
 )
 
 

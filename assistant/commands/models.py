@@ -1,6 +1,7 @@
 """`assistant models [--json]` and `assistant models pull NAME`: what is installed and in
 use, with sizes, and fetching a model from models/manifest.toml on request (never at
-run time)."""
+run time). `assistant models status` and `stop`: the embedded model's shared server
+(llm/shared.py), whether it is loaded, since when, its memory and when it stops."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 import urllib.parse
 import urllib.request
 from collections.abc import Callable
@@ -232,6 +234,72 @@ def download(entry: dict[str, Any], target: Path) -> int:
     return 0
 
 
+def loaded(settings: Settings) -> list[dict[str, Any]]:
+    """The embedded servers of this user: each live one as its status says, each stale
+    record (a server killed without a word) as such."""
+    from assistant.llm import shared
+
+    found = []
+    for running in shared.records():
+        said = shared.status(running)
+        found.append({"model": running.model, "path": running.path, "pid": running.pid,
+                      "url": running.url, "loaded": said is not None,
+                      "started": running.started, "keep_alive": running.keep_alive,
+                      "busy": (said or {}).get("busy", 0),
+                      "last_request": (said or {}).get("last_request"),
+                      "stops_at": (said or {}).get("stops_at"),
+                      "rss_bytes": (said or {}).get("rss_bytes", 0)})
+    return found
+
+
+def describe(server: dict[str, Any], now: float) -> str:
+    """One line for a server of `loaded`."""
+    if not server["loaded"]:
+        return (f"{server['model']}: not loaded (a stale record of pid {server['pid']}; "
+                "it starts again on the next request)")
+    since = time.strftime("%H:%M:%S", time.localtime(server["started"]))
+    if server["busy"]:
+        ends = "answering now"
+    elif server["stops_at"] is None:
+        ends = "kept until `assistant models stop`"
+    else:
+        ends = (f"stops at {time.strftime('%H:%M:%S', time.localtime(server['stops_at']))} "
+                f"(in {max(0, round(server['stops_at'] - now))} s) unless used")
+    return (f"{server['model']}: loaded since {since} "
+            f"({round(now - server['started'])} s), pid {server['pid']}, "
+            f"{human(server['rss_bytes'])} resident; {ends}")
+
+
+def print_status(servers: list[dict[str, Any]], settings: Settings) -> None:
+    if not servers:
+        print("embedded model: not loaded (it starts on first need and stays "
+              f"{keeping(settings.embedded_keep_alive)} after its last request)")
+    now = time.time()
+    for server in servers:
+        print(f"embedded {describe(server, now)}")
+
+
+def keeping(keep_alive: float) -> str:
+    """How long `embedded_keep_alive` keeps the server, in words."""
+    if keep_alive < 0:
+        return "until `assistant models stop`"
+    if keep_alive == 0:
+        return "0 s (each program has its own, stopped when it exits)"
+    return f"{keep_alive:g} s"
+
+
+def stop_servers() -> int:
+    """Stop every embedded server of this user now."""
+    from assistant.llm import shared
+
+    stopped = [running for running in shared.records() if shared.stop(running)]
+    for running in stopped:
+        print(f"stopped the embedded {running.model} (pid {running.pid})")
+    if not stopped:
+        print("the embedded model was not loaded")
+    return 0
+
+
 def _fail(message: str) -> int:
     print(f"assistant: {message}", file=sys.stderr)
     return 1
@@ -240,12 +308,22 @@ def _fail(message: str) -> int:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="assistant models",
                                      description="Models installed and in use; pull one.")
-    parser.add_argument("action", nargs="?", choices=("list", "pull"), default="list")
+    parser.add_argument("action", nargs="?", choices=("list", "pull", "status", "stop"),
+                        default="list")
     parser.add_argument("name", nargs="?", help="for pull: a name from `assistant models`")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--manifest", type=Path, default=MANIFEST, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     settings = load_settings()
+    if args.action == "stop":
+        return stop_servers()
+    if args.action == "status":
+        servers = loaded(settings)
+        if args.json:
+            print(json.dumps(servers, indent=2))
+        else:
+            print_status(servers, settings)
+        return 0
     manifest = load_manifest(args.manifest)
     if args.action == "pull":
         entry = next((e for e in manifest if e.get("name") == args.name), None)

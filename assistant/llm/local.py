@@ -176,12 +176,13 @@ def _check_installed(settings: Settings) -> None:
 @contextlib.contextmanager
 def ready(settings: Settings, tell: Callable[[str], None]) -> Iterator[Settings]:
     """The settings to chat with while the block runs: `choose`, then the embedded server
-    started when the plan needs it, and stopped when the block ends.
+    when the plan needs it: the user's shared one (llm/shared.py), found or started, or
+    with `embedded_keep_alive` 0 a private one, stopped when the block ends.
 
-    `tell` receives the one line a user should see (which model is used).
+    `tell` receives the one line a user should see (which model is used, a restart).
     Raises LocalError, or EmbeddedError when the embedded server cannot start.
     """
-    from assistant.llm import embedded
+    from assistant.llm import embedded, shared
 
     plan = choose(settings, embedded_available=embedded.available(settings))
     if not plan.embedded:
@@ -190,6 +191,10 @@ def ready(settings: Settings, tell: Callable[[str], None]) -> Iterator[Settings]
         yield plan.settings
         return
     model = embedded.chosen(settings)
+    if settings.embedded_keep_alive:
+        with shared.using(model, plan.settings, tell) as ready_settings:
+            yield ready_settings
+        return
     tell(model.notice)
     with embedded.EmbeddedServer(model) as server:
         yield server.settings_for(plan.settings)

@@ -21,20 +21,12 @@ from assistant.config import Settings
 from assistant.llm import LLM, Reply, chatml, embedded
 from tests.integration.conftest import ROOT
 from tests.support.llm_server import LLMServer, closed_port_url, text
-from tests.support.models import installed_gguf
+from tests.support.models import SMOLLM2, installed_gguf, require_embedded
 from tests.support.netguard import no_network
 from tests.support.require import require
 
 pytestmark = pytest.mark.usefixtures(no_network.__name__)
 
-
-# SmolLM2-135M: a demo-quality model that starts in a second, for the fast tests.
-SMOLLM2 = Settings(embedded_model=embedded.SMOLLM2)
-
-
-def require_embedded(settings: Settings = SMOLLM2) -> None:
-    missing = embedded.missing(settings)
-    require(not missing, f"the embedded model is not installed ({'; '.join(missing)})")
 
 
 @pytest.fixture(scope="module")
@@ -98,11 +90,12 @@ def test_the_default_embedded_model_answers_on_its_real_weights() -> None:
 
 
 @pytest.mark.slow
-def test_nothing_configured_starts_the_embedded_model_and_stops_it() -> None:
+def test_nothing_configured_and_no_keep_alive_starts_the_embedded_model_and_stops_it() -> None:
     require_embedded()
     before = servers_running()
     result = run_cli(["--code-style", "fenced", "Say hello."], OLLAMA_API_BASE=closed_port_url(),
-                     ASSISTANT_MAX_TOKENS="16", ASSISTANT_EMBEDDED_MODEL=embedded.SMOLLM2)
+                     ASSISTANT_MAX_TOKENS="16", ASSISTANT_EMBEDDED_MODEL=embedded.SMOLLM2,
+                     ASSISTANT_EMBEDDED_KEEP_ALIVE="0")
     assert result.returncode == 0, result.stderr
     assert "demo quality" in result.stderr and result.stdout.strip()
     assert "Traceback" not in result.stderr

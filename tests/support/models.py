@@ -11,10 +11,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assistant.config import default_data_dir
-from tests.support.require import lacking
+from assistant.config import Settings, default_data_dir
+from assistant.llm import embedded
+from tests.support.require import lacking, require
 
 INSTALLED = default_data_dir() / "models"
+# SmolLM2-135M: a demo-quality model that starts in a second, for the fast tests.
+SMOLLM2 = Settings(embedded_model=embedded.SMOLLM2)
+
+
+def require_embedded(settings: Settings = SMOLLM2) -> None:
+    """The embedded model of `settings` and its server can start; skipped (failed in CI)
+    otherwise."""
+    missing = embedded.missing(settings)
+    require(not missing, f"the embedded model is not installed ({'; '.join(missing)})")
 
 
 def installed_gguf(name: str) -> Path:
