@@ -287,7 +287,10 @@ class Shared:
             f"the embedded model did not start within {self.ready_timeout:g} s")
 
 
-_using: dict[str, Shared] = {}  # openai URL -> this program's handle on the server there
+# openai URL -> this program's handles on the server there (several Assistants may share
+# one). Process-wide on purpose: the server is one per user, and any LLM pointed at it
+# must be able to start it again.
+_using: dict[str, list[Shared]] = {}
 _using_lock = threading.Lock()
 
 
@@ -299,13 +302,16 @@ def using(model: embedded.Model, settings: Settings, tell: Callable[[str], None]
     handle = Shared(model, settings.embedded_keep_alive, tell)
     ready = handle.settings_for(settings)
     with _using_lock:
-        _using[ready.api_base] = handle
+        _using.setdefault(ready.api_base, []).append(handle)
     try:
         yield ready
     finally:
         with _using_lock:
-            for url in [url for url, held in _using.items() if held is handle]:
-                del _using[url]
+            for url, handles in list(_using.items()):
+                if handle in handles:
+                    handles.remove(handle)
+                if not handles:
+                    del _using[url]
 
 
 def serves(api_base: str) -> bool:
@@ -317,11 +323,12 @@ def ensure(api_base: str) -> str:
     """`api_base`, or where its shared server is now: a server this program uses that has
     stopped (keep-alive, crash) is started again first. Any other address is returned as
     it is, at the cost of a dictionary look-up."""
-    handle = _using.get(api_base)
-    if handle is None:
+    with _using_lock:
+        handles = list(_using.get(api_base, ()))
+    if not handles:
         return api_base
-    url = handle.ensure()
+    url = handles[-1].ensure()
     if url != api_base:
         with _using_lock:
-            _using[url] = handle
+            _using[url] = _using.pop(api_base, []) + _using.get(url, [])
     return url
