@@ -37,8 +37,9 @@ class Assistant:
     auto_run=True still means approval="auto"). Without an approver, every proposal is
     declined, except low-risk ones in the auto approval mode:
     nothing runs unasked, and blocked code never runs at all. Without a model, a local one
-    is found (Ollama) or the embedded model is started until close(); `notices` says
-    which. `backend` is where litellm runs (assistant.llm.backend), by default here.
+    is found (Ollama) or the user's shared embedded model is used, started if need be and
+    kept after close() for `embedded_keep_alive` (with 0, a private one until close());
+    `notices` says which. `backend` is where litellm runs (assistant.llm.backend), by default here.
     """
 
     def __init__(  # noqa: PLR0913 - keyword-only beyond the model, as in Settings
@@ -107,7 +108,7 @@ class Assistant:
                 tools=self.tools,
             )
         except BaseException:
-            self._resources.close()  # no embedded server outlives a failed start
+            self._resources.close()  # no private embedded server outlives a failed start
             raise
 
     def _sandbox(self, settings: Settings) -> Sandbox | None:

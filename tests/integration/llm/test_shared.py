@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from assistant.commands import doctor
+from assistant.config import load_settings
 from assistant.llm import embedded, shared
 from tests.integration.conftest import ROOT
 from tests.support.llm_server import closed_port_url
@@ -95,6 +97,8 @@ def test_models_stop_stops_a_server_kept_forever() -> None:
     run("Say hello.", "-1")
     running = the_server()
     assert "kept until `assistant models stop`" in run("", "-1", "models", "status")[0]
+    check = doctor.check_embedded_server(load_settings())
+    assert check.ok and f"pid {running.pid}" in check.detail and "loaded since" in check.detail
     out, _ = run("", "-1", "models", "stop")
     assert out.strip() == f"stopped the embedded {embedded.SMOLLM2} (pid {running.pid})"
     assert gone(running.pid, 15) and not shared.records()
