@@ -244,7 +244,8 @@ def loaded(settings: Settings) -> list[dict[str, Any]]:
         said = shared.status(running)
         found.append({"model": running.model, "path": running.path, "pid": running.pid,
                       "url": running.url, "loaded": said is not None,
-                      "started": running.started, "keep_alive": running.keep_alive,
+                      "started": running.started,
+                      "keep_alive": (said or {}).get("keep_alive", running.keep_alive),
                       "busy": (said or {}).get("busy", 0),
                       "last_request": (said or {}).get("last_request"),
                       "stops_at": (said or {}).get("stops_at"),

@@ -18,13 +18,15 @@ small ASGI layer of ours, in the same process:
   clients check the pid and an answer with the token before trusting it.
 
 `GET /assistant/status` (with the token) says what `assistant models status` shows, without
-counting as use unless asked with `?use=1` (a client that found the server and is about to
-send its first request).
+counting as use unless asked with `?keep_alive=SECONDS` (a client that found the server
+and is about to send its first request: its keep-alive applies from then on, as the latest
+request's does in Ollama).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import secrets
@@ -33,10 +35,12 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any, cast
+from urllib.parse import parse_qs
 
 TOKEN_VARIABLE = "ASSISTANT_EMBEDDED_TOKEN"
 STATUS_PATH = "/assistant/status"
-USE_QUERY = "use=1"  # a status asked by a client about to send requests: counts as use
+# ?keep_alive=SECONDS: a status asked by a client about to send requests; counts as use
+USE_QUERY = "keep_alive"
 FOREVER = -1.0
 TICK = 0.5  # seconds between the watchdog's looks at the clock
 
@@ -58,10 +62,13 @@ class Clock:
         self.busy = 0
         self._lock = threading.Lock()
 
-    def touch(self) -> None:
-        """Count now as the end of a request (the server is ready, or about to be used)."""
+    def touch(self, keep_alive: float | None = None) -> None:
+        """Count now as the end of a request (the server is ready, or about to be used),
+        and keep the server `keep_alive` seconds from now on, when given."""
         with self._lock:
             self.last, self.last_wall = time.monotonic(), time.time()
+            if keep_alive is not None:
+                self.keep_alive = keep_alive
 
     def begin(self) -> None:
         with self._lock:
@@ -113,8 +120,10 @@ class Guard:
             await _json(send, 401, {"error": {"message": "Invalid API key"}})
             return
         if scope.get("path") == STATUS_PATH:
-            if scope.get("query_string") == USE_QUERY.encode():
-                self.clock.touch()
+            asked = parse_qs(scope.get("query_string", b"").decode()).get(USE_QUERY)
+            if asked:
+                with contextlib.suppress(ValueError):
+                    self.clock.touch(float(asked[0]))
             await _json(send, 200, self.status())
             return
         self.clock.begin()

@@ -129,14 +129,15 @@ def records() -> list[Running]:
     return [running for running in found if running is not None]
 
 
-def status(running: Running, timeout: float = 3.0, use: bool = False
+def status(running: Running, timeout: float = 3.0, use: float | None = None
            ) -> dict[str, Any] | None:
     """What the server says of itself (keepalive.Guard.status), or None when the record is
-    stale: its pid is gone, or nothing there answers with the token as that pid. With
-    `use`, the question counts as a request: its keep-alive starts again."""
+    stale: its pid is gone, or nothing there answers with the token as that pid. `use`
+    (a keep-alive, in seconds) makes the question count as a request, from a program
+    about to send some: the keep-alive starts again, and the latest program's applies."""
     if not alive(running.pid):
         return None
-    query = f"?{keepalive.USE_QUERY}" if use else ""
+    query = "" if use is None else f"?{keepalive.USE_QUERY}={use:g}"
     request = urllib.request.Request(f"{running.url}{keepalive.STATUS_PATH}{query}",
                                      headers={"Authorization": f"Bearer {token()}"})
     try:
@@ -216,7 +217,7 @@ class Shared:
         """The live server, found or started; EmbeddedError when it cannot start."""
         with self._lock, _locked():
             running = read(self.record)
-            if running is not None and status(running, use=True) is not None:
+            if running is not None and status(running, use=self.keep_alive) is not None:
                 if running.path == str(self.model.path) and running.n_ctx == self.model.n_ctx:
                     self.running = running
                     return running
@@ -279,7 +280,8 @@ class Shared:
                 raise embedded.EmbeddedError(
                     f"the embedded model exited at start: {embedded.last_line(log)}")
             running = read(self.record)
-            if running is not None and running.pid == process.pid and status(running, use=True):
+            if (running is not None and running.pid == process.pid
+                    and status(running, use=self.keep_alive)):
                 return running
             time.sleep(0.1)
         process.kill()

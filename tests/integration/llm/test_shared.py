@@ -92,10 +92,12 @@ def test_the_server_stays_for_its_keep_alive_then_stops_and_says_so_in_status() 
     assert "not loaded" in out and "20 s after its last request" in out, out
 
 
-def test_models_stop_stops_a_server_kept_forever() -> None:
+def test_the_latest_programs_keep_alive_applies_and_models_stop_stops_the_server() -> None:
     require_embedded()
-    run("Say hello.", "-1")
+    run("Say hello.", "120")
     running = the_server()
+    run("Say hello again.", "-1")  # as Ollama's keep_alive: the latest request's applies
+    assert the_server().pid == running.pid
     assert "kept until `assistant models stop`" in run("", "-1", "models", "status")[0]
     check = doctor.check_embedded_server(load_settings())
     assert check.ok and f"pid {running.pid}" in check.detail and "loaded since" in check.detail
