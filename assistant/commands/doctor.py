@@ -184,7 +184,7 @@ def check_accessibility(settings: Settings) -> Check:
 
 
 def check_llm(settings: Settings) -> Check:
-    from assistant.llm import embedded, local, ollama
+    from assistant.llm import embedded, local, ollama, reach
 
     model = settings.model
     if not model:
@@ -202,7 +202,7 @@ def check_llm(settings: Settings) -> Check:
     url = ollama.base_url(settings.api_base) if ollama.is_ollama(model) else settings.api_base
     if not url:
         return Check("LLM", True, f"{model} (hosted: not contacted by doctor)")
-    if not local.accepts_connections(url, settings.connect_timeout):
+    if not reach.accepts_connections(url, settings.connect_timeout):
         return Check("LLM", False, f"{model}: nothing answers at {url}",
                      "start the server, or fix --api-base")
     return Check("LLM", True, f"{model} at {url}")

@@ -13,7 +13,7 @@ from typing import Any
 
 from assistant.config import Settings
 from assistant.events import CodeDraft
-from assistant.llm import context, errors, fenced, local, ollama, rate, shared, tools
+from assistant.llm import context, errors, fenced, local, ollama, rate, reach, shared, tools
 from assistant.llm.backend import Backend, InProcess, ReplyStream
 from assistant.llm.embedded import EmbeddedError
 from assistant.llm.pump import Stopped, pumped
@@ -293,7 +293,7 @@ class LLM:
             url = self.settings.api_base
         else:
             return
-        if not local.accepts_connections(url, self.settings.connect_timeout or 5.0):
+        if not reach.accepts_connections(url, self.settings.connect_timeout or 5.0):
             raise self._error(errors.Failure("connect", None, "no connection"))
 
     def _local_key(self) -> str | None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
-import socket
 import urllib.parse
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -82,17 +81,6 @@ def is_local_address(url: str) -> bool:
             bool(host) and "." not in host
         )
     return address.is_loopback or address.is_private or address.is_link_local
-
-
-def accepts_connections(url: str, timeout: float) -> bool:
-    """Whether the server at `url` accepts a TCP connection within `timeout` seconds."""
-    parts = urllib.parse.urlsplit(url)
-    port = parts.port or (443 if parts.scheme == "https" else 80)
-    try:
-        with socket.create_connection((parts.hostname or "localhost", port), timeout=timeout):
-            return True
-    except OSError:
-        return False
 
 
 def _address(settings: Settings) -> str:

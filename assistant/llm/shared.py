@@ -45,7 +45,7 @@ from typing import Any
 
 from assistant.config import APP, ENV_PREFIX, Settings
 from assistant.llm import embedded, keepalive
-from assistant.llm.local import accepts_connections
+from assistant.llm.reach import accepts_connections
 
 FOLDER_VARIABLE = ENV_PREFIX + "RUNTIME_DIR"  # another runtime folder (tests, benchmarks)
 TOKEN_FILE = "embedded-token"
