@@ -136,10 +136,12 @@ class Settings:
     # what it replaces or deletes is kept in the data folder, and `assistant undo` puts it back
     undo: bool = True
     # the web page (`assistant serve`; the daemon too with serve = true): its port on
-    # 127.0.0.1, and the LLM calls a minute while it is served (the stricter limit holds)
+    # 127.0.0.1, the LLM calls a minute while it is served (the stricter limit holds), and
+    # whether its token is kept across starts (false: a new one at every start)
     serve: bool = False
     serve_port: int = 8421
     serve_llm_calls_per_minute: int = 30
+    serve_keep_token: bool = False
     # tools: MCP servers by name ([mcp_servers.NAME] tables; profiles add to them)
     mcp_servers: dict[str, ServerConfig] = field(default_factory=dict)
     # plugins' tools re-rated or denied, as a server's: [plugin_tools.NAME] risk/deny, and

@@ -1,7 +1,9 @@
 """`assistant serve`: the web page and its API on this machine, locked with a token.
 
 It prints one line, `assistant serve: open http://127.0.0.1:PORT/?token=TOKEN`, and serves
-until SIGINT or SIGTERM. The token lives 0600 in the data folder; --new-token replaces it.
+until SIGINT or SIGTERM. The token lives 0600 in the data folder and is new at every start,
+unless kept (--keep-token, or serve_keep_token = true). With no model configured, the page
+runs on the same default as the chat: a local model from Ollama, else the embedded one.
 Another address than loopback needs --tls-cert and --tls-key.
 """
 
@@ -28,8 +30,11 @@ def parser() -> argparse.ArgumentParser:
     parse.add_argument("--tls-cert", default="", help="certificate file (PEM) for HTTPS")
     parse.add_argument("--tls-key", default="", help="its private key file (PEM)")
     parse.add_argument("--new-token", action="store_true",
-                       help="replace the token: every page and client holding the old one "
-                            "is locked out")
+                       help="replace the token even when it is kept (with --url: now): every "
+                            "page and client holding the old one is locked out")
+    parse.add_argument("--keep-token", action="store_true",
+                       help="keep the token of the last start (as serve_keep_token = true); "
+                            "by default each start makes a new one")
     parse.add_argument("--url", action="store_true",
                        help="only print the address with the token (e.g. for the daemon's "
                             "page, serve = true), then exit")
@@ -102,7 +107,6 @@ def serve(settings: Settings, args: argparse.Namespace) -> int:
     from assistant.web.token import TokenFile
 
     tokens = TokenFile(settings.data_path)
-    token = tokens.rotate() if args.new_token else tokens.get()
     port = settings.serve_port if args.port is None else args.port
     try:
         journal = Journal.in_dir(settings.data_path)
@@ -114,6 +118,8 @@ def serve(settings: Settings, args: argparse.Namespace) -> int:
         journal.close()
         return fail(f"cannot listen on {args.host}:{port} ({exc.strerror}): pass --port N, "
                     "or --port 0 for any free port")
+    keep = (args.keep_token or settings.serve_keep_token) and not args.new_token
+    token = tokens.at_start(keep=keep)  # once bound: a failed start locks no one out
     hub = Hub()
     turns = Conversations(settings, hub)
     tls = bool(args.tls_cert)

@@ -50,7 +50,9 @@ class DaemonWeb:
         if turn is None:
             return
         if isinstance(event, Proposal):
-            self.hub.offer(turn, event, self._resolver(event))
+            policy, language = self.daemon.assistant.policy, event.language
+            self.hub.offer(turn, event, self._resolver(event),
+                           lambda code: policy.assess(language, code).risk)
         elif isinstance(event, Approval):
             with self._lock:
                 self._decided.add(event.proposal_id)
@@ -118,10 +120,12 @@ def serve(daemon: Daemon, log: Callable[[str], None]) -> Callable[[], None] | No
         log(f"assistant daemon: the web page is not served on 127.0.0.1:"
             f"{settings.serve_port} ({why}); set serve_port to a free port")
         return None
+    tokens = TokenFile(settings.data_path)
+    tokens.at_start(keep=settings.serve_keep_token)
     hub = Hub()
     web = DaemonWeb(daemon, hub)
     daemon.watchers.append(web)
-    app = make_app(hub, web, journal, token=TokenFile(settings.data_path),
+    app = make_app(hub, web, journal, token=tokens,
                    calls=shared(settings.data_path, settings.serve_llm_calls_per_minute))
     server = Server(app, sock)
     thread = server.start()

@@ -4,13 +4,16 @@
     GET  /api/turns/{id}/events           the turn's events (server-sent events), then live
     GET  /api/events                      every live turn's events (the daemon's voice turns too)
     POST /api/turns/{id}/interrupt        stop its LLM stream or run
-    POST /api/proposals/{id}/decision     {"approved", "sha256", "code"?, "always"?}
+    POST /api/proposals/{id}/decision     {"approved", "sha256", "code"?, "always"?,
+                                           "confirm"?}
     GET  /api/conversations[?q=&limit=]   the journal's conversations, searched
     GET  /api/conversations/{id}          one conversation, every recorded step
 
 Settings cannot be changed here. A decision names the sha256 of the code it was shown; any
-other code gets 409 and nothing runs. A new turn is refused (429) while the limit on LLM
-calls is reached (assistant.llm.rate, which the LLM adapter counts every call against).
+other code gets 409 and nothing runs. The page's yes to high-risk code gets 428 and a
+one-time `confirm` the first time; only the same yes sent again with it runs (see
+live.Confirmation). A new turn is refused (429) while the limit on LLM calls is reached
+(assistant.llm.rate, which the LLM adapter counts every call against).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from starlette.routing import Route
 from assistant.journal import Journal, JournalError
 from assistant.llm.rate import CallRate
 from assistant.web.guard import CALLER, Guard
-from assistant.web.live import Busy, Conflict, Hub, LiveTurn, page_decision
+from assistant.web.live import Busy, Confirmation, Conflict, Hub, LiveTurn, page_decision
 from assistant.web.render import as_data, code_css, sse
 from assistant.web.token import TokenFile
 
@@ -140,17 +143,19 @@ class Api:
         except ValueError as exc:
             return error(400, str(exc))
         approved, digest, code = body.get("approved"), body.get("sha256"), body.get("code", "")
+        confirm = body.get("confirm", "")
         if (not isinstance(approved, bool) or not isinstance(digest, str)
-                or not isinstance(code, str)):
+                or not isinstance(code, str) or not isinstance(confirm, str)):
             return error(400, "send {\"approved\": true|false, \"sha256\": \"<sha256 of the "
-                              "code shown>\"} and optionally \"code\" (edited) and \"always\"")
+                              "code shown>\"} and optionally \"code\" (edited), \"always\" "
+                              "and \"confirm\"")
         approval = page_decision(proposal_id, approved=approved, code=code,
                                  always=body.get("always") is True,
                                  caller=request.scope.get(CALLER, "api"))
         deadline = time.monotonic() + DECISION_WAIT_S
         while True:
             try:
-                turn = self.hub.decide(proposal_id, digest, approval)
+                decided = self.hub.decide(proposal_id, digest, approval, confirm)
                 break
             except LookupError as exc:
                 if not self.hub.shown(proposal_id) or time.monotonic() > deadline:
@@ -158,6 +163,13 @@ class Api:
                 await asyncio.sleep(0.005)
             except Conflict as exc:
                 return error(409, str(exc))
+        if isinstance(decided, Confirmation):
+            return JSONResponse({
+                "error": "high risk: nothing ran; to run it, send the same decision again "
+                         "with this confirm", "confirm": decided.token,
+                "proposal_id": decided.proposal_id, "sha256": decided.sha256},
+                status_code=428)
+        turn = decided
         verdict = await _verdict(turn, proposal_id)
         return JSONResponse(verdict or {"accepted": proposal_id}, status_code=200 if verdict
                             else 202)

@@ -18,6 +18,7 @@ from assistant.web.live import Busy, Hub, LiveTurn
 
 if TYPE_CHECKING:
     from assistant.api import Assistant
+    from assistant.safety.policy import Policy
 
 OPEN = 4  # conversations kept open at once
 NEW = ""
@@ -29,6 +30,7 @@ class _Approver:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self.turn: LiveTurn | None = None
+        self.policy: Policy | None = None  # its Assistant's, to rate edited code
 
     def __call__(self, proposal: Proposal) -> Approval:
         answered = threading.Event()
@@ -39,7 +41,10 @@ class _Approver:
             answered.set()
 
         assert self.turn is not None, "proposals come only during a turn"
-        self.hub.offer(self.turn, proposal, answer)
+        policy = self.policy
+        rate = None if policy is None else (
+            lambda code: policy.assess(proposal.language, code).risk)
+        self.hub.offer(self.turn, proposal, answer, rate)
         answered.wait()
         return answers[0]
 
@@ -95,7 +100,9 @@ class Conversations:
             finally:
                 journal.close()
             extra = {"messages": record["messages"], "conversation_id": record["id"]}
-        return make(settings=self.settings, approver=approver, **extra), approver
+        assistant = make(settings=self.settings, approver=approver, **extra)
+        approver.policy = assistant.policy
+        return assistant, approver
 
     def _run(self, assistant: Assistant, turn: LiveTurn) -> None:
         try:

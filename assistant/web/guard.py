@@ -7,6 +7,9 @@
   No Access-Control-* header is ever sent, so other sites cannot read any answer.
 - The token comes as `Authorization: Bearer`, or as the HttpOnly SameSite=Strict cookie
   set when `/?token=` is opened (which then redirects, so the token leaves the address bar).
+  The cookie is named after the port the request reached (`assistant_token_8421`):
+  browsers share cookies between the ports of one host, and a server on another port
+  never reads it as its own.
 
 The kind of caller is left in the scope: "page" (the cookie) or "api" (the bearer
 header); only the page can give a person's approval of high-risk code.
@@ -23,7 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from assistant.web.token import TokenFile
 
-COOKIE = "assistant_token"
+COOKIE = "assistant_token_{port}"
 CALLER = "assistant.caller"  # the scope key: "page" or "api"
 SAFE_METHODS = ("GET", "HEAD")
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
@@ -78,12 +81,12 @@ class Guard:
             return _refuse(403, "requests from other sites are refused (Sec-Fetch-Site)")
         query = parse_qs(scope.get("query_string", b"").decode(errors="replace"))
         if scope["path"] == "/" and "token" in query:
-            return self._open_with_token(query["token"][0])
+            return self._open_with_token(query["token"][0], cookie_name(scope))
         authorization = headers.get("authorization", "")
         if authorization.lower().startswith("bearer "):
             caller, offered = "api", authorization[7:].strip()
         else:
-            caller, offered = "page", _cookie(headers.get("cookie", ""))
+            caller, offered = "page", _cookie(headers.get("cookie", ""), cookie_name(scope))
         if not self.token.matches(offered):
             return _refuse(401, "a valid token is needed: open the URL `assistant serve` "
                                 "printed, or send Authorization: Bearer TOKEN")
@@ -93,20 +96,26 @@ class Guard:
         scope[CALLER] = caller
         return None
 
-    def _open_with_token(self, offered: str) -> Response:
+    def _open_with_token(self, offered: str, cookie: str) -> Response:
         if not self.token.matches(offered):
             return _refuse(401, "this token is not (or no longer) valid: open the URL "
                                 "`assistant serve` printed last")
         response = RedirectResponse("/", status_code=303)
-        response.set_cookie(COOKIE, offered, httponly=True, samesite="strict", secure=self.tls,
+        response.set_cookie(cookie, offered, httponly=True, samesite="strict", secure=self.tls,
                             path="/")
         return response
 
 
-def _cookie(header: str) -> str:
+def cookie_name(scope: Scope) -> str:
+    """The page's cookie on the port this request reached."""
+    server = scope.get("server") or ("", 0)
+    return COOKIE.format(port=server[1])
+
+
+def _cookie(header: str, wanted: str) -> str:
     for part in header.split(";"):
         name, _, value = part.strip().partition("=")
-        if name == COOKIE:
+        if name == wanted:
             return value
     return ""
 

@@ -5,6 +5,12 @@ A turn's events are kept in order as the journal would store them (`Record.to_di
 plus the highlighted code of proposals) and handed to every stream that follows it. A
 proposal waits here for a decision, which is bound to its id and to the sha256 of the code
 that was shown: a decision about other code is refused, and the proposal keeps waiting.
+
+A person's yes to high-risk code takes two requests, so a second press is the server's
+rule and not only the page's: the first gets a one-time Confirmation bound to the proposal
+and to the sha256 of the code that would run, and only the same yes sent again with it
+runs. A confirmation is spent by its first use, right or wrong; a first press sent again
+gets one more (it runs nothing), and every one ends with the proposal.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import secrets
 import threading
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -22,6 +29,7 @@ from assistant.events import Approval, CodeDraft, Decider, Event, Proposal, Turn
 from assistant.web.render import as_data
 
 KEEPALIVE_S = 15.0
+CONFIRMATIONS = 8  # unused confirmations kept per proposal; the oldest goes first
 Message = tuple[str, int, dict[str, Any]]  # turn id, index in the turn, the event's data
 
 
@@ -35,6 +43,19 @@ class Conflict(Exception):
 
 def code_digest(code: str) -> str:
     return hashlib.sha256(code.encode()).hexdigest()
+
+
+Rate = Callable[[str], str]  # the risk the conversation's policy gives code (an edit)
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """The answer to a first yes on high-risk code: nothing ran. The same decision sent
+    again with `token` runs the code whose sha256 is `sha256`, once."""
+
+    token: str
+    proposal_id: str
+    sha256: str
 
 
 @dataclass
@@ -58,6 +79,26 @@ class _Pending:
     proposal: Proposal
     turn: LiveTurn
     answer: Callable[[Approval], None]
+    rate: Rate | None = None
+    confirmations: dict[str, str] = field(default_factory=dict)  # token -> sha256 to run
+
+    def needs_confirmation(self, approval: Approval) -> bool:
+        """Whether this yes is a person's yes to code rated high (as shown, or as edited)."""
+        if not approval.approved or approval.decided_by != "user":
+            return False  # a program's yes to high risk is the policy's to decline
+        code = approval.code or self.proposal.code
+        if self.proposal.risk == "high":
+            return True
+        return code != self.proposal.code and self.rate is not None and \
+            self.rate(code) == "high"
+
+    def confirm(self, sha256: str) -> Confirmation:
+        """A new one-time confirmation to run the code whose digest is `sha256`."""
+        token = secrets.token_urlsafe(24)
+        self.confirmations[token] = sha256
+        while len(self.confirmations) > CONFIRMATIONS:
+            del self.confirmations[next(iter(self.confirmations))]
+        return Confirmation(token, self.proposal.id, sha256)
 
 
 class _Follower:
@@ -122,11 +163,13 @@ class Hub:
             self.publish(turn, TurnEnd("", "error", turn.conversation_id, {"why": why}))
         self.cancel(turn, why)
 
-    def offer(self, turn: LiveTurn, proposal: Proposal, answer: Callable[[Approval], None]) -> None:
-        """Wait for a decision on `proposal`; `answer` gets it (at most once)."""
+    def offer(self, turn: LiveTurn, proposal: Proposal, answer: Callable[[Approval], None],
+              rate: Rate | None = None) -> None:
+        """Wait for a decision on `proposal`; `answer` gets it (at most once). `rate` rates
+        edited code, so a person's yes to an edit that is high risk takes two requests."""
         with self._lock:
             if not self.closed and not turn.over and not turn.stopped:
-                self._pending[proposal.id] = _Pending(proposal, turn, answer)
+                self._pending[proposal.id] = _Pending(proposal, turn, answer, rate)
                 return
         answer(Approval(proposal.id, False, "user" if turn.stopped else "caller",
                         reason=turn.stopped or "the server is stopping"))
@@ -163,8 +206,11 @@ class Hub:
                     return True
         return False
 
-    def decide(self, proposal_id: str, digest: str, approval: Approval) -> LiveTurn:
-        """Answer a waiting proposal, if `digest` is the sha256 of the code it showed."""
+    def decide(self, proposal_id: str, digest: str, approval: Approval,
+               confirm: str = "") -> LiveTurn | Confirmation:
+        """Answer a waiting proposal, if `digest` is the sha256 of the code it showed. A
+        person's yes to high-risk code without `confirm` only returns a Confirmation; with
+        it, the code must be the one that confirmation names."""
         with self._lock:
             pending = self._pending.get(proposal_id)
             if pending is None:
@@ -172,6 +218,13 @@ class Hub:
             if digest != code_digest(pending.proposal.code):
                 raise Conflict("the code hash does not match the waiting proposal's code: "
                                "decide on the code you were shown")
+            if pending.needs_confirmation(approval):
+                to_run = code_digest(approval.code or pending.proposal.code)
+                if not confirm:
+                    return pending.confirm(to_run)
+                if pending.confirmations.pop(confirm, None) != to_run:
+                    raise Conflict("this confirmation is not valid (used, for other code, or "
+                                   "for another proposal): press Run again, then confirm")
             del self._pending[proposal_id]
         pending.answer(approval)
         return pending.turn

@@ -1,7 +1,9 @@
-"""The server's token: random, kept 0600 in the data folder, the same until rotated.
+"""The server's token: random, kept 0600 in the data folder, new at every start of a server
+unless the user keeps it (`serve_keep_token`, `--keep-token`).
 
 Whoever holds it is the owner, so it is only ever written to this file and printed in the
 one URL `assistant serve` shows; it is never logged, journaled or put in an error message.
+A token read or copied earlier stops working when the server starts again.
 """
 
 from __future__ import annotations
@@ -40,6 +42,10 @@ class TokenFile:
         os.chmod(fresh, 0o600)  # whatever the umask or an older file said
         os.replace(fresh, self.path)
         return token
+
+    def at_start(self, *, keep: bool) -> str:
+        """The token of a server that is starting: a new one, or the kept one."""
+        return self.get() if keep else self.rotate()
 
     def matches(self, offered: str) -> bool:
         return bool(offered) and secrets.compare_digest(offered.encode(), self.get().encode())

@@ -1,6 +1,8 @@
 // The page: conversations from the journal, live turns from the event stream, and the
 // waiting proposal with Run (Enter), Edit and Cancel (Esc). Every text is set as text;
-// only the code the server highlighted is set as HTML.
+// only the code the server highlighted is set as HTML. Enter runs only while Run, or
+// nothing that takes keys, has focus; high-risk code runs on the second press, which the
+// server enforces (the first press gets a one-time confirmation, 428).
 "use strict";
 
 const $ = (selector) => document.querySelector(selector);
@@ -9,7 +11,7 @@ const state = {
   conversation: "",   // the conversation the next request continues ("" = a new one)
   ownTurn: "",        // the turn this page started and that is still running
   live: new Map(),    // turn id -> its place in the view, while it runs
-  pending: null,      // {proposal, card, editing, armed}
+  pending: null,      // {proposal, card, editing, confirm, sending}
   proposals: {},      // proposal id -> its data (to show an edit beside it)
 };
 
@@ -45,12 +47,17 @@ function clock(ts) {
   return when.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
 }
 
-async function api(path, body) {
+async function request(path, body) {
   const options = body === undefined ? {} : {
     method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
   };
   const response = await fetch(path, options);
   const data = await response.json().catch(() => ({}));
+  return {response, data};
+}
+
+async function api(path, body) {
+  const {response, data} = await request(path, body);
   if (!response.ok) throw new Error(data.error || `${response.status} ${response.statusText}`);
   return data;
 }
@@ -140,9 +147,9 @@ function ask(where, data) {
   const run = actions.appendChild(el("button", "run", data.risk === "high" ? "Run (high risk)" : "Run"));
   const edit = actions.appendChild(el("button", "edit", "Edit"));
   const cancel = actions.appendChild(el("button", "cancel", "Cancel"));
-  actions.appendChild(el("span", "hint", "Enter runs · Esc cancels"));
+  actions.appendChild(el("span", "hint", "Enter runs (on Run) · Esc cancels"));
   for (const button of [run, edit, cancel]) button.type = "button";
-  state.pending = {proposal: data, card, editing: null, armed: false};
+  state.pending = {proposal: data, card, editing: null, confirm: "", sending: false};
   run.addEventListener("click", () => decide(true));
   edit.addEventListener("click", startEditing);
   cancel.addEventListener("click", () => decide(false));
@@ -158,29 +165,55 @@ function startEditing() {
   area.spellcheck = false;
   pending.card.querySelector(".code").replaceWith(area);
   pending.editing = area;
+  area.addEventListener("input", () => disarm(pending));  // a confirmation names the code
   area.focus();
+}
+
+function disarm(pending) {
+  pending.confirm = "";
+  const run = pending.card.querySelector(".run");
+  if (!run) return;
+  run.classList.remove("armed");
+  run.textContent = pending.proposal.risk === "high" ? "Run (high risk)" : "Run";
+}
+
+function arm(pending, confirm) {
+  // The server took the first press on high-risk code: nothing ran; the next press runs.
+  pending.confirm = confirm;
+  const run = pending.card.querySelector(".run");
+  run.classList.add("armed");
+  run.textContent = "Run high-risk code: press again";
+  run.focus();
 }
 
 async function decide(approved) {
   const pending = state.pending;
-  if (!pending) return;
+  if (!pending || pending.sending) return;
+  pending.sending = true;  // one request at a time: a press meanwhile is not another press
   const proposal = pending.proposal;
   const code = pending.editing ? pending.editing.value : proposal.code;
-  if (approved && proposal.risk === "high" && !pending.armed) {
-    pending.armed = true;  // high risk: a second, deliberate Run
-    const run = pending.card.querySelector(".run");
-    run.classList.add("armed");
-    run.textContent = "Run high-risk code: press again";
-    return;
-  }
-  state.pending = null;
-  pending.card.querySelector(".actions").remove();
   const body = {approved, sha256: await sha256(proposal.code)};
   if (approved && code !== proposal.code) body.code = code;
-  try {
-    await api(`/api/proposals/${encodeURIComponent(proposal.id)}/decision`, body);
-  } catch (error) {
-    pending.card.appendChild(el("div", "error", `The decision was not taken: ${error.message}`));
+  if (approved && pending.confirm) body.confirm = pending.confirm;
+  const path = `/api/proposals/${encodeURIComponent(proposal.id)}/decision`;
+  const {response, data} = await request(path, body).catch((error) => (
+    {response: {ok: false, status: 0}, data: {error: error.message}}));
+  pending.sending = false;
+  const waiting = state.pending === pending;  // not answered elsewhere meanwhile
+  if (waiting && response.status === 428 && data.confirm) {
+    arm(pending, data.confirm);
+    return;
+  }
+  if (response.ok || !waiting || response.status !== 409) {
+    if (waiting) state.pending = null;
+    const actions = pending.card.querySelector(".actions");
+    if (actions) actions.remove();
+  } else {  // refused, and the proposal still waits: decide again
+    disarm(pending);
+  }
+  if (!response.ok) {
+    pending.card.appendChild(el("div", "error", `The decision was not taken: ${data.error ||
+      response.status}`));
   }
 }
 
@@ -304,14 +337,25 @@ async function interrupt() {
   }
 }
 
+const TAKES_KEYS = "button, input, textarea, select, a[href], [contenteditable], [tabindex]";
+
 function onKey(event) {
+  // Esc cancels from anywhere. Enter runs only on Run itself, or with nothing that takes
+  // keys focused: never on Edit or Cancel, in the editor, the search or the request box.
   const pending = state.pending;
-  if (!pending) return;
-  const inEditor = pending.editing && event.target === pending.editing;
+  if (!pending || event.repeat || event.isComposing) return;
   if (event.key === "Escape") {
     event.preventDefault();
     decide(false);
-  } else if (event.key === "Enter" && (!inEditor || event.ctrlKey) && event.target.id !== "request") {
+    return;
+  }
+  if (event.key !== "Enter" || event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) {
+    return;
+  }
+  const focused = document.activeElement;
+  const run = pending.card.querySelector("button.run");
+  const free = !focused || focused === document.body || !focused.matches(TAKES_KEYS);
+  if (focused === run || free) {
     event.preventDefault();
     decide(true);
   }

@@ -3,6 +3,7 @@ and the scripted LLM: a whole turn from the request box to the answer, then its 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -74,8 +75,23 @@ def test_a_whole_turn_in_the_page_then_found_in_history(browser: Any, served: Se
     assert not errors
 
 
-def test_a_high_risk_proposal_needs_a_second_press(browser: Any, served: Served,
-                                                   server: LLMServer, tmp_path: Any) -> None:
+RECORD_DECISIONS = """
+window.decisions = [];
+const send = window.fetch;
+window.fetch = (path, options) => {
+  if (String(path).endsWith("/decision")) window.decisions.push([String(path), options.body]);
+  return send(path, options);
+};
+"""
+REPLAY = """
+const [path, body, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
+fetch(path, {method: "POST", headers: {"Content-Type": "application/json"}, body})
+  .then((response) => done(response.status), (error) => done(String(error)));
+"""
+
+
+def test_high_risk_runs_on_the_second_press_and_a_replayed_first_press_runs_nothing(
+        browser: Any, served: Served, server: LLMServer, tmp_path: Any) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
@@ -85,13 +101,55 @@ def test_a_high_risk_proposal_needs_a_second_press(browser: Any, served: Served,
     wait_for(browser, "#request").send_keys("do it as root", Keys.ENTER)
     card = wait_for(browser, ".proposal .actions").find_element(By.XPATH, "..")
     assert "high risk" in card.text.lower() and card.find_elements(By.CSS_SELECTOR, ".reasons li")
+    browser.execute_script(RECORD_DECISIONS)
     run = card.find_element(By.CSS_SELECTOR, "button.run")
     run.click()
-    assert "press again" in run.text and not marker.exists()
+    wait_for(browser, ".proposal button.run.armed", containing="press again")
+    [(path, first_press)] = browser.execute_script("return window.decisions")
+    assert "confirm" not in json.loads(first_press)  # the server answered it with one
+    # The first press sent again, from the page itself (its cookie, its Origin): a new
+    # confirmation, and nothing runs.
+    assert browser.execute_async_script(REPLAY, path, first_press) == 428
+    assert browser.execute_async_script(REPLAY, path, first_press) == 428
+    assert not marker.exists() and not browser.find_elements(By.CSS_SELECTOR, ".decided")
+    assert len(server.chat_requests) == 1  # the turn still waits on the proposal
     run.click()
     wait_for(browser, ".decided", containing="Approved by user")
     wait_for(browser, ".answer", containing="Done.")
     assert marker.exists()
+    second = json.loads(browser.execute_script("return window.decisions")[-1][1])
+    assert second["confirm"] and second["approved"] is True
+
+
+def test_enter_on_cancel_edit_the_editor_search_or_request_box_runs_nothing(
+        browser: Any, served: Served, server: LLMServer, tmp_path: Any) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    marker = tmp_path / "ran"
+    server.add(tool_call("shell", f"touch {marker}"), text("Not run."))
+    browser.get(served.url)
+    wait_for(browser, "#status", containing="idle")
+    served.start_turn("make the file")  # from elsewhere: the page's request box stays open
+    card = wait_for(browser, ".proposal .actions").find_element(By.XPATH, "..")
+    assert "low risk" in card.text.lower()  # one Enter on Run would run it
+    browser.execute_script(RECORD_DECISIONS)
+    for target in ("#search", "#request", ".proposal button.edit", "textarea.code-edit"):
+        element = wait_for(browser, target)
+        browser.execute_script("arguments[0].focus()", element)
+        ActionChains(browser).send_keys(Keys.ENTER).perform()
+        ActionChains(browser).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(
+            Keys.CONTROL).perform()
+    assert browser.switch_to.active_element.get_attribute("class") == "code-edit"
+    cancel = card.find_element(By.CSS_SELECTOR, "button.cancel")
+    browser.execute_script("arguments[0].focus()", cancel)
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    wait_for(browser, ".decided.no", containing="cancelled in the web page")
+    wait_for(browser, ".answer", containing="Not run.")
+    sent = [json.loads(body) for _, body in browser.execute_script("return window.decisions")]
+    assert [body["approved"] for body in sent] == [False]
+    assert not marker.exists()
 
 
 def test_turns_running_at_once_each_keep_their_own_place(browser: Any, served: Served,

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.conftest import ROOT
-from tests.integration.web.conftest import Served, serve, stop
+from tests.integration.web.conftest import Reply, Served, serve, stop
 from tests.support.llm_server import LLMServer, text, tool_call
 
 
@@ -21,6 +21,12 @@ def digest(code: str) -> str:
 
 def proposal_of(served: Served, turn_id: str) -> dict:
     return served.events(turn_id, until="proposal")[-1]
+
+
+def as_page(served: Served) -> dict[str, str]:
+    """The headers of the page's own requests: its cookie and its Origin."""
+    return {"Cookie": f"assistant_token_{served.port}={served.token}",
+            "Origin": f"http://127.0.0.1:{served.port}"}
 
 
 @pytest.mark.parametrize(("method", "path"), [
@@ -36,7 +42,7 @@ def test_no_token_is_401(served: Served, method: str, path: str) -> None:
 def test_wrong_token_is_401_by_header_cookie_and_link(served: Served) -> None:
     wrong = served.token[:-1] + ("A" if served.token[-1] != "A" else "B")
     assert served.request("GET", "/api/conversations", token=wrong).status == 401
-    cookie = {"Cookie": f"assistant_token={wrong}"}
+    cookie = {"Cookie": f"assistant_token_{served.port}={wrong}"}
     assert served.request("GET", "/api/conversations", token="", headers=cookie).status == 401
     reply = served.request("GET", f"/?token={wrong}", token="")
     assert reply.status == 401 and "set-cookie" not in reply.headers
@@ -51,19 +57,29 @@ def test_a_foreign_host_is_refused(served: Served, host: str) -> None:
     assert 400 <= reply.status < 500 and reply.status != 404
 
 
-def test_a_foreign_origin_is_403_on_post_and_on_the_streams(served: Served,
-                                                            server: LLMServer) -> None:
+def test_a_foreign_origin_is_403_on_post_and_on_the_event_stream(served: Served,
+                                                                  server: LLMServer) -> None:
     evil = {"Origin": "http://evil.example"}
     assert served.request("POST", "/api/turns", {"text": "hi"}, headers=evil).status == 403
     assert served.request("GET", "/api/events", headers=evil).status == 403
-    upgrade = {**evil, "Connection": "Upgrade", "Upgrade": "websocket",
-               "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
-    assert served.request("GET", "/api/events", headers=upgrade).status == 403
+    assert served.request("GET", "/api/turns/t1/events", headers=evil).status == 403
     other_port = {"Origin": f"http://127.0.0.1:{served.port + 1}"}
     assert served.request("POST", "/api/turns", {"text": "hi"}, headers=other_port).status == 403
+    assert served.request("GET", "/api/events", headers=other_port).status == 403
     site = {"Sec-Fetch-Site": "cross-site"}
     assert served.request("POST", "/api/turns", {"text": "hi"}, headers=site).status == 403
+    assert served.request("GET", "/api/events", headers=site).status == 403
     assert not server.chat_requests  # no turn reached the LLM
+
+
+def test_there_is_no_websocket_even_for_the_owner(served: Served) -> None:
+    """The live channel is the server-sent event stream; an upgrade to a WebSocket with the
+    right token and Origin is never switched to (no 101), so no socket can be opened."""
+    upgrade = {**as_page(served), "Connection": "Upgrade", "Upgrade": "websocket",
+               "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
+    reply = served.request("GET", "/api/turns/t0/events", headers=upgrade)
+    assert reply.status == 404 and "upgrade" not in reply.headers  # a plain HTTP answer
+    assert b"no turn" in reply.body
 
 
 def test_no_cors_even_for_a_preflight(served: Served) -> None:
@@ -80,6 +96,7 @@ def test_the_link_sets_a_strict_http_only_cookie_and_leaves_the_address_bar(
     assert reply.status == 303 and reply.headers["location"] == "/"
     cookie = reply.headers["set-cookie"]
     assert "HttpOnly" in cookie and "SameSite=strict" in cookie
+    assert cookie.startswith(f"assistant_token_{served.port}={served.token};")
     jar = {"Cookie": cookie.split(";")[0]}
     assert served.request("GET", "/", token="", headers=jar).status == 200
     # A browser's state-changing request must name its Origin: a form from elsewhere cannot.
@@ -145,21 +162,52 @@ def test_edited_code_is_rated_again_and_high_risk_edits_need_the_page(
     assert not marker.exists()
 
 
-def test_the_page_a_person_uses_can_approve_high_risk(served: Served, server: LLMServer,
-                                                      tmp_path: Path) -> None:
+def decision(served: Served, proposal: dict, headers: dict[str, str], **extra: object) -> Reply:
+    """The page's yes to the proposal, with `extra` fields added to the body."""
+    return served.request("POST", f"/api/proposals/{proposal['id']}/decision",
+                          {"approved": True, "sha256": digest(proposal["code"]), **extra},
+                          token="", headers=headers)
+
+
+def test_the_page_runs_high_risk_code_only_on_the_second_request(
+        served: Served, server: LLMServer, tmp_path: Path) -> None:
     marker = tmp_path / "ran"
     code = f"curl -s http://127.0.0.1:9/x.sh | sh; touch {marker}"
     server.add(tool_call("shell", code), text("Done."))
     turn = served.start_turn("install it")
     proposal = proposal_of(served, turn)
-    page = {"Cookie": f"assistant_token={served.token}",
-            "Origin": f"http://127.0.0.1:{served.port}"}
-    verdict = served.request("POST", f"/api/proposals/{proposal['id']}/decision",
-                             {"approved": True, "sha256": digest(code)}, token="",
-                             headers=page).json()
+    page = as_page(served)
+    first = decision(served, proposal, page)
+    assert first.status == 428 and not marker.exists()
+    confirm = first.json()["confirm"]
+    assert first.json()["sha256"] == digest(code) and first.json()["proposal_id"] == proposal["id"]
+    verdict = decision(served, proposal, page, confirm=confirm).json()
     assert verdict["approved"] is True and verdict["decided_by"] == "user"
     served.events(turn)
     assert marker.exists()
+    replayed = decision(served, proposal, page, confirm=confirm)  # used once, and done
+    assert replayed.status == 404
+
+
+def test_a_confirmation_for_other_code_or_a_stale_one_runs_nothing(
+        served: Served, server: LLMServer, tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    code = f"sudo -n true; touch {marker}"
+    server.add(tool_call("shell", code), text("Not run."))
+    turn = served.start_turn("as root")
+    proposal = proposal_of(served, turn)
+    page = as_page(served)
+    given = decision(served, proposal, page).json()["confirm"]
+    assert decision(served, proposal, page).status == 428  # a replayed first press
+    other = decision(served, proposal, page, confirm=given, code=f"touch {marker}")
+    assert other.status == 409 and "for other code" in other.json()["error"]
+    assert decision(served, proposal, page, confirm=given).status == 409  # spent by that try
+    assert decision(served, proposal, page, confirm="made-up").status == 409
+    assert not marker.exists()
+    served.request("POST", f"/api/proposals/{proposal['id']}/decision",
+                   {"approved": False, "sha256": digest(code)})
+    assert served.events(turn)[-1]["text"] == "Not run."
+    assert not marker.exists()
 
 
 def test_the_token_never_reaches_the_journal_or_the_log(served: Served, server: LLMServer) -> None:
@@ -212,21 +260,36 @@ def test_there_is_no_way_to_change_settings(served: Served) -> None:
         assert served.request("GET", path).status in (404, 405)
 
 
-def test_the_token_file_is_private_and_new_token_locks_out_the_old(
+def test_every_start_makes_a_new_token_and_the_old_one_stops_working(
         server: LLMServer, tmp_path: Path) -> None:
     first = serve(server, tmp_path)
     stop(first)
     token_file = first.data / "web-token"
     assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
-    same = serve(server, tmp_path)
-    assert same.token == first.token
-    stop(same)
-    rotated = serve(server, tmp_path, "--new-token")
+    second = serve(server, tmp_path)
+    try:
+        assert second.token != first.token
+        assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
+        assert second.request("GET", "/api/conversations", token=first.token).status == 401
+        assert second.request("GET", f"/?token={first.token}", token="").status == 401
+        assert second.request("GET", "/api/conversations").status == 200
+    finally:
+        stop(second)
+
+
+def test_a_kept_token_survives_a_restart_until_replaced(server: LLMServer,
+                                                        tmp_path: Path) -> None:
+    first = serve(server, tmp_path)
+    stop(first)
+    kept = serve(server, tmp_path, "--keep-token")
+    stop(kept)
+    by_config = serve(server, tmp_path, env={"ASSISTANT_SERVE_KEEP_TOKEN": "1"})
+    stop(by_config)
+    assert kept.token == first.token == by_config.token
+    rotated = serve(server, tmp_path, "--keep-token", "--new-token")
     try:
         assert rotated.token != first.token
-        assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
         assert rotated.request("GET", "/api/conversations", token=first.token).status == 401
-        assert rotated.request("GET", "/api/conversations").status == 200
     finally:
         stop(rotated)
 

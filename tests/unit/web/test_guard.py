@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.web.guard import host_name, is_loopback
+from assistant.web.guard import cookie_name, host_name, is_loopback
 
 
 @pytest.mark.parametrize(("host", "name"), [
@@ -19,3 +19,8 @@ def test_host_name(host: str, name: str) -> None:
 ])
 def test_is_loopback(host: str, loopback: bool) -> None:
     assert is_loopback(host) is loopback
+
+
+def test_the_cookie_is_named_after_the_port_the_request_reached() -> None:
+    assert cookie_name({"type": "http", "server": ("127.0.0.1", 8421)}) == "assistant_token_8421"
+    assert cookie_name({"type": "http", "server": ("::1", 9000)}) == "assistant_token_9000"

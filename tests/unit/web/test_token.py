@@ -25,3 +25,11 @@ def test_a_loose_old_file_is_made_private_on_rotation(tmp_path: Path) -> None:
     assert tokens.get() == "old"
     tokens.rotate()
     assert stat.S_IMODE(tokens.path.stat().st_mode) == 0o600
+
+
+def test_a_start_makes_a_new_token_unless_it_is_kept(tmp_path: Path) -> None:
+    tokens = TokenFile(tmp_path)
+    first = tokens.at_start(keep=False)
+    second = tokens.at_start(keep=False)
+    assert second != first and not tokens.matches(first)
+    assert tokens.at_start(keep=True) == second and tokens.matches(second)
