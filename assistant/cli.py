@@ -70,10 +70,15 @@ def fail(message: str, status: int = 2) -> int:
 
 
 def no_model_message(settings: Any) -> str:
+    """What to do when no model is set and none was found (the embedded one included)."""
+    from assistant.llm import embedded
+
+    lacking = embedded.missing(settings) if settings.embedded else []
+    default = f"; or install the embedded model ({'; '.join(lacking)})" if lacking else ""
     return (
         "no model chosen: pass --model NAME (e.g. --model gpt-4o-mini with OPENAI_API_KEY set, "
         "or --model ollama_chat/llama3.1 with Ollama running), or set model = \"NAME\" in "
-        f"{settings.config_path / 'config.toml'}"
+        f"{settings.config_path / 'config.toml'}{default}"
     )
 
 

@@ -84,8 +84,12 @@ def main(argv: list[str]) -> int:
         return 0
 
     def start(ready: Settings) -> int:
+        """The page on the model `with_model` readied: the one set, else Ollama's best, else
+        the embedded one, as for the chat."""
         if not ready.model:
-            return fail("no model chosen: pass --model NAME or set model in config.toml")
+            from assistant.cli import no_model_message
+
+            return fail(no_model_message(ready))
         return serve(ready, args)
 
     return with_model(settings, tell, start)

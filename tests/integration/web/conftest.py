@@ -75,9 +75,9 @@ class Served:
         finally:
             connection.close()
 
-    def events(self, turn_id: str, *, until: str = "turn_end",
+    def events(self, turn_id: str, *, until: str = "turn_end", count: int = 1,
                timeout: float = 60) -> list[dict[str, Any]]:
-        """The turn's events from its stream, up to the first of kind `until`."""
+        """The turn's events from its stream, up to the `count`-th of kind `until`."""
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
         connection.request("GET", f"/api/turns/{turn_id}/events",
                            headers={"Host": f"127.0.0.1:{self.port}",
@@ -94,7 +94,9 @@ class Served:
                 if line.startswith("data: "):
                     found.append(json.loads(line[6:]))
                     if found[-1]["kind"] == until:
-                        return found
+                        count -= 1
+                        if not count:
+                            return found
         finally:
             connection.close()
         raise AssertionError(f"no {until} in the stream: {[e['kind'] for e in found]}")
@@ -109,14 +111,16 @@ class Served:
         return self.stderr.read_text()
 
 
-def serve(llm: LLMServer, tmp: Path, *extra: str, env: dict[str, str] | None = None,
+def serve(llm: LLMServer | None, tmp: Path, *extra: str, env: dict[str, str] | None = None,
           timeout: float = 60) -> Served:
-    """Start `assistant serve --port 0` against the scripted LLM; waits for its URL line."""
+    """Start `assistant serve --port 0` against the scripted LLM (no model named for None);
+    waits for its URL line."""
     stderr = tmp / f"serve-{time.monotonic_ns()}.err"
     child_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    model = [] if llm is None else ["--model", MODEL, "--api-base", llm.openai_url,
+                                    "--api-key", "test-key", "--code-style", "tools"]
     process = subprocess.Popen(
-        [sys.executable, "-m", "assistant.cli", "serve", "--port", "0", "--model", MODEL,
-         "--api-base", llm.openai_url, "--api-key", "test-key", "--code-style", "tools", *extra],
+        [sys.executable, "-m", "assistant.cli", "serve", "--port", "0", *model, *extra],
         stdout=subprocess.PIPE, stderr=stderr.open("w"), text=True, env=child_env, cwd=ROOT,
         start_new_session=True)
     assert process.stdout is not None

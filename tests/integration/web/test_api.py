@@ -11,8 +11,12 @@ import threading
 import time
 from pathlib import Path
 
-from tests.integration.web.conftest import Served, serve
+import pytest
+
+from assistant.config import Settings
+from tests.integration.web.conftest import Served, serve, stop
 from tests.support.llm_server import LLMServer, hang, text, tool_call
+from tests.support.require import require
 
 
 def digest(code: str) -> str:
@@ -149,6 +153,28 @@ def test_bad_requests_are_explained(served: Served, tmp_path: Path) -> None:
                            {"approved": True, "sha256": digest("ls")})
     assert reply.status == 404
     assert served.request("GET", "/api/conversations/none").status == 404
+
+
+@pytest.mark.slow
+def test_with_no_model_configured_the_page_runs_on_the_embedded_model(tmp_path: Path) -> None:
+    """As the chat does: the embedded model (here the small demo one) when nothing is set
+    and Ollama has nothing; it stops with the server."""
+    from assistant.llm import embedded
+
+    require(embedded.available(Settings(embedded_model=embedded.SMOLLM2)),
+            "the embedded demo model is not installed: ./scripts/setup --test")
+    running = serve(None, tmp_path, env={"ASSISTANT_EMBEDDED_MODEL": embedded.SMOLLM2,
+                                         "ASSISTANT_MAX_TOKENS": "16"}, timeout=180)
+    try:
+        assert f"starting the embedded {embedded.SMOLLM2}" in running.log()
+        assert running.request("GET", "/", token="", headers={
+            "Cookie": f"assistant_token_{running.port}={running.token}"}).status == 200
+        turn = running.start_turn("Say hello.")
+        end = running.events(turn, timeout=180)[-1]
+        assert end["kind"] == "turn_end" and end["reason"] == "answered", end
+    finally:
+        assert stop(running) == 0, running.log()
+    assert "Traceback" not in running.log()
 
 
 def test_serve_prints_one_line_and_stops_on_sigint(server: LLMServer, tmp_path: Path) -> None:

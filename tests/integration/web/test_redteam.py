@@ -100,20 +100,21 @@ def replay_confirmation(served: Served, server: LLMServer, marker: Path) -> None
     """The person's two presses run the code once; the same confirmation sent again, to
     the proposal that ran or to the next one with the same code, runs nothing more."""
     code = f"sudo -n true; echo ran >> {marker}"
-    server.add(tool_call("shell", code), tool_call("shell", code), text("Not run."))
+    again = f"{code} # once more"
+    server.add(tool_call("shell", code), tool_call("shell", again), text("Not run."))
     turn = served.start_turn("append to the marker file")
     proposal = served.events(turn, until="proposal")[-1]
     page = as_page(served)
     confirm = decide(served, proposal, page).json()["confirm"]
     assert decide(served, proposal, page, confirm=confirm).json()["approved"] is True
-    events = served.events(turn, until="proposal")
-    after = [e for e in events if e["kind"] == "proposal"][-1]
-    assert after["id"] != proposal["id"] and marker.read_text() == "ran\n"
+    after = served.events(turn, until="proposal", count=2)[-1]
+    assert after["id"] != proposal["id"] and after["risk"] == "high"
+    assert marker.read_text() == "ran\n"
     assert decide(served, proposal, page, confirm=confirm).status == 404
     assert decide(served, after, page, confirm=confirm).status == 409
     assert decide(served, after, page, confirm=confirm, always=True).status == 409
     served.request("POST", f"/api/proposals/{after['id']}/decision",
-                   {"approved": False, "sha256": digest(code)})
+                   {"approved": False, "sha256": digest(again)})
     assert served.events(turn)[-1]["kind"] == "turn_end"
     assert marker.read_text() == "ran\n"  # once, by the person's two presses
 
