@@ -87,10 +87,8 @@ class _Pending:
         if not approval.approved or approval.decided_by != "user":
             return False  # a program's yes to high risk is the policy's to decline
         code = approval.code or self.proposal.code
-        if self.proposal.risk == "high":
-            return True
-        return code != self.proposal.code and self.rate is not None and \
-            self.rate(code) == "high"
+        return self.proposal.risk == "high" or (self.rate is not None and
+                                                self.rate(code) == "high")
 
     def confirm(self, sha256: str) -> Confirmation:
         """A new one-time confirmation to run the code whose digest is `sha256`."""

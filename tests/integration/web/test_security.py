@@ -189,6 +189,24 @@ def test_the_page_runs_high_risk_code_only_on_the_second_request(
     assert replayed.status == 404
 
 
+def test_an_edit_into_high_risk_takes_the_second_request_too(
+        served: Served, server: LLMServer, tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    server.add(tool_call("shell", "echo harmless"), text("Done."))
+    turn = served.start_turn("say something")
+    proposal = proposal_of(served, turn)
+    assert proposal["risk"] == "low"
+    edited = f"sudo -n true; touch {marker}"
+    first = decision(served, proposal, as_page(served), code=edited)
+    assert first.status == 428 and first.json()["sha256"] == digest(edited)
+    assert not marker.exists()
+    verdict = decision(served, proposal, as_page(served), code=edited,
+                       confirm=first.json()["confirm"]).json()
+    assert verdict["approved"] is True and verdict["code"] == edited
+    served.events(turn)
+    assert marker.exists()
+
+
 def test_a_confirmation_for_other_code_or_a_stale_one_runs_nothing(
         served: Served, server: LLMServer, tmp_path: Path) -> None:
     marker = tmp_path / "ran"
