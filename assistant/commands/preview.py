@@ -2,7 +2,7 @@
 
 The code runs once in a what-if world over the current folder (see assistant/whatif):
 the effect is printed, and the folder is left as it was. Code the risk check blocks is
-never run, not even there.
+never run, not even there; the rest is rated by its code and then by its effect.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ def main(argv: list[str]) -> int:
     from assistant.checks.labels import actual_language
     from assistant.runtime import Runtimes
     from assistant.runtime.watch import Limits
+    from assistant.safety.effect_risk import with_effect
     from assistant.safety.risk import DenyRules, assess
     from assistant.whatif.preview import Preview, preview
 
@@ -63,6 +64,7 @@ def main(argv: list[str]) -> int:
                     result = done.value
                     break
     effect = result.effect
+    verdict = with_effect(verdict, effect)
     if args.json:
         print(json.dumps(as_json(effect, verdict.risk), indent=2))
     else:

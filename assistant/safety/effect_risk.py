@@ -1,0 +1,69 @@
+"""The risk check's second look: what a what-if run showed the code does to files.
+
+The static check reads the code; a preview shows what it did. Code can hide a wide delete
+behind a variable, a loop or a plan sentence that says otherwise, but not from its
+effect. So a preview that deletes many files or many bytes, or writes outside the
+working folder, raises the rating whatever the static check said; it never lowers it.
+Code the static check blocks is never previewed, so `blocked` stays as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from assistant.events import Effect
+from assistant.safety.findings import Finding, Level, higher
+from assistant.safety.risk import Assessment
+from assistant.whatif.effect import human_size
+
+MANY_FILES = 10
+"""Deleting this many files or more is rated high."""
+MANY_BYTES = 100_000_000
+"""Deleting this many bytes or more (100 MB) is rated high."""
+SHOWN = 3
+OUTSIDE_HOME = "writes outside home"
+"""How the preview's reasons (assistant/whatif/uncovered.py) begin for writes it refused."""
+
+
+def effect_findings(effect: Effect) -> list[Finding]:
+    """What in `effect` is riskier than an everyday run: many or large deletes, writes
+    outside the working folder (absolute paths in the effect are outside it)."""
+    found: list[Finding] = []
+    files = [p for p in effect.deleted if not p.endswith("/")]
+    size = sum(effect.sizes.get(p, 0) for p in files)
+    if len(files) >= MANY_FILES or size >= MANY_BYTES:
+        found.append(Finding("delete", "high", _shown(files),
+                             f"are deleted, {len(files)} files, {human_size(size)} "
+                             "(the preview shows)"))
+    written = [*effect.created, *effect.modified, *effect.deleted,
+               *(b for _, b in effect.moved), *(a for a, _ in effect.moved)]
+    outside = sorted({p for p in written if p.startswith("/")})
+    if outside:
+        found.append(Finding("outside-write", "medium", _shown(outside),
+                             "is outside the working folder (the preview shows)"))
+    if any(why.startswith(OUTSIDE_HOME) for why in effect.unpreviewable):
+        found.append(Finding("outside-write", "high", "outside home",
+                             "is written to, which the preview could not cover"))
+    return found
+
+
+def with_effect(assessment: Assessment, effect: Effect) -> Assessment:
+    """`assessment` raised by what `effect` shows; never lowered, `blocked` untouched."""
+    if assessment.risk == "blocked":
+        return assessment
+    risk: Level = assessment.risk
+    reasons = list(assessment.reasons)
+    families = list(assessment.families)
+    for item in effect_findings(effect):
+        risk = higher(risk, item.level)
+        if item.reason() not in reasons:
+            reasons.append(item.reason())
+        if item.family not in families:
+            families.append(item.family)
+    return replace(assessment, risk=risk, reasons=tuple(reasons), families=tuple(families))
+
+
+def _shown(paths: list[str]) -> str:
+    names = ", ".join(p.rstrip("/") for p in paths[:SHOWN])
+    more = len(paths) - SHOWN
+    return names + (f" and {more} more" if more > 0 else "")
