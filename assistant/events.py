@@ -52,6 +52,9 @@ class Proposal(Record):
     for front ends to show; the policy rates the code again itself before deciding.
     A tool call is a proposal too: `tool` names where the tool comes from (`mcp:SERVER`,
     `plugin:NAME`), `language` is the tool's name and `code` its JSON arguments.
+    `effect` is what a what-if run of the code did, when one was made before asking: front
+    ends show (and the voice reads) it first, since it is what the code does, whatever the
+    model's words claim; `risk` then counts it too (assistant/safety/effect_risk.py).
     """
 
     kind: ClassVar[str] = "proposal"
@@ -61,6 +64,7 @@ class Proposal(Record):
     risk: str = "low"
     reasons: tuple[str, ...] = ()
     tool: str = ""
+    effect: Effect | None = None
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from assistant.daemon.parts import PopupLike
 from assistant.events import Approval, Proposal
 from assistant.voice.approval import classify_answer, spoken_approval
 from assistant.voice.brief import plan_of
-from assistant.voice.speakable import code_words, spoken_code
+from assistant.voice.speakable import code_words, effect_words, harmless, spoken_code
 
 HIGH_RISK_BY_VOICE = ("This is high risk: click Run in the popup, or pick Run pending in the "
                       "tray menu.")
@@ -47,16 +47,20 @@ class Approvals:
     def __call__(self, proposal: Proposal) -> Approval:
         """Speak the proposal, show it, and wait for the first human answer.
 
-        The header (and the tray's item) is the plan, plain; without one, what the code
-        does. Spoken: the plan, unless it was heard as it streamed, then the code only
-        when it is one short line."""
+        The header (and the tray's item) is the previewed effect's sentence; without one,
+        the plan, plain, or else what the code does. Spoken: the effect's sentence (the
+        plan is the model's claim, never read as what will happen); without one the plan,
+        unless it was heard as it streamed; then the code only when it is one short line."""
         plan = plan_of(self.plan)
-        said = code_words(proposal.language, proposal.code, self.speak_mode, planned=bool(plan))
-        summary = plan or said
+        effect = proposal.effect if proposal.effect and proposal.effect.summary else None
+        said = code_words(proposal.language, proposal.code, self.speak_mode,
+                          planned=bool(plan or effect))
+        summary = effect.summary if effect else plan or said
         with self._lock:
             self._pending, self.summary = proposal, summary
         self._on_change(proposal, summary)
-        spoken = [plan] if plan and self.speak_plan else []
+        spoken = [plan] if plan and self.speak_plan and (not effect or harmless(effect)) else []
+        spoken += [effect_words(effect)] if effect else []
         self.say(" ".join([*spoken, *([said] if said else []), "Shall I run it?"]))
         try:
             return self.popup.approve(proposal, summary)

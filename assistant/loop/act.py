@@ -28,6 +28,7 @@ from assistant.loop.vetting import Cleared, vet
 from assistant.runtime.changes import describe_changes, list_folder
 from assistant.runtime.changes import written as written_files
 from assistant.texts import text
+from assistant.whatif.transaction import TransactionalRuntimes
 
 if TYPE_CHECKING:
     from assistant.loop.session import Session
@@ -88,6 +89,11 @@ def act_on(session: Session, call: CodeCall, record: TurnRecord
     language, code = vetted.language, vetted.code
     record.answer.proposed(code)
     proposal = session.policy.proposal(call.id, language, code)
+    if proposal.risk != "blocked" and session.policy.mode != "never" and \
+            isinstance(session.runtimes, TransactionalRuntimes):
+        seen = session.runtimes.foresee(language, code)  # the effect is what is approved
+        if seen is not None and not seen.problem:
+            proposal = session.policy.proposal(call.id, language, code, seen.effect)
     yield session.emit(proposal)
     approval = session.policy.decide(proposal)
     yield session.emit(approval)

@@ -12,8 +12,9 @@ from collections.abc import Callable
 from typing import Protocol
 
 from assistant.choices import ApprovalMode, choices, one_of
-from assistant.events import Approval, Decider, Proposal
+from assistant.events import Approval, Decider, Effect, Proposal
 from assistant.safety import tool_args
+from assistant.safety.effect_risk import with_effect
 from assistant.safety.findings import Scope
 from assistant.safety.risk import Assessment, DenyRules, assess, findings_for, judged
 
@@ -62,16 +63,22 @@ class Policy:
         return judged(tool_args.findings(language, rated[1].risk, code, scope), self.deny,
                       rated[1])
 
-    def proposal(self, proposal_id: str, language: str, code: str) -> Proposal:
-        """A proposal carrying its risk, so every front end can show it."""
+    def proposal(self, proposal_id: str, language: str, code: str,
+                 effect: Effect | None = None) -> Proposal:
+        """A proposal carrying its risk, so every front end can show it; with the `effect`
+        a what-if run of it showed, rated by that too."""
         verdict = self.assess(language, code)
+        if effect is not None:
+            verdict = with_effect(verdict, effect)
         rated = self.tools.rating(language) if self.tools is not None else None
         return Proposal(proposal_id, language, code, verdict.risk, verdict.reasons,
-                        tool=rated[0] if rated else "")
+                        tool=rated[0] if rated else "", effect=effect)
 
     def decide(self, proposal: Proposal) -> Approval:
         # Rated here again: a proposal's own `risk` field is for display, never trusted.
         verdict = self.assess(proposal.language, proposal.code)
+        if proposal.effect is not None:  # made by the loop's what-if run, never by the model
+            verdict = with_effect(verdict, proposal.effect)
         if verdict.risk == "blocked":
             return self._no(proposal, "blocked by the deny rules: " + "; ".join(verdict.reasons))
         if self.mode == "never":

@@ -1,8 +1,21 @@
-"""How a finished run is described in one line, the same in every front end."""
+"""How a finished run is described in one line, and a previewed effect in a few, the
+same in every front end (terminal, popup, web page)."""
 
 from __future__ import annotations
 
-from assistant.events import RunEnd
+from assistant.events import Effect, RunEnd
+
+NOT_COVERED = "Not covered by the preview: "
+
+
+def effect_lines(effect: Effect) -> list[str]:
+    """The effect as a person reads it first: its sentence, the counts of what is created,
+    modified, deleted and moved, then each thing the preview could not cover."""
+    counts = " · ".join(f"{len(paths)} {label}" for label, paths in (
+        ("created", effect.created), ("modified", effect.modified),
+        ("deleted", effect.deleted), ("moved", effect.moved)) if paths)
+    lines = [effect.summary] + ([counts] if counts else [])
+    return lines + [NOT_COVERED + why for why in effect.unpreviewable]
 
 
 def run_summary(end: RunEnd) -> str:

@@ -38,7 +38,7 @@ from assistant.events import (
     assert_never,
 )
 from assistant.safety.redact import Redactor
-from assistant.ui.summary import run_summary
+from assistant.ui.summary import effect_lines, run_summary
 
 if TYPE_CHECKING:
     from assistant.api import Assistant
@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 LEXERS = {"python": "python", "shell": "bash", "javascript": "javascript"}
 SUFFIXES = {"python": ".py", "shell": ".sh", "javascript": ".js"}
 CHOICES = "[y]es  [n]o  [e]dit  [a]lways"
+CODE_CHOICE = "  [c]ode"
+"""Offered when the effect is shown first: the code is one key away."""
 RISK_STYLES = {"medium": "yellow", "high": "bold red", "blocked": "bold red"}
 HOLD = 256
 """Most characters of a trailing word held back from live output, waiting for its end."""
@@ -172,13 +174,23 @@ class Terminal:
                 assert_never(event)
 
     def _proposal(self, event: Proposal) -> None:
+        """The previewed effect first (the code one key away), else the code."""
         self._newline()
-        code = Syntax(event.code, LEXERS.get(event.language, "text"), word_wrap=True)
         style = RISK_STYLES.get(event.risk, "")
-        self.console.print(Panel(code, title=f"{event.language} · risk {event.risk}",
-                                 title_align="left", border_style=style or "none"))
+        if event.effect is not None:
+            first, *rest = effect_lines(event.effect)
+            self._line(f"{event.language} · risk {event.risk} · {first}", style or "bold")
+            for line in rest:
+                self._line(f"  {line}", "dim")
+        else:
+            self._code(event, style)
         for reason in event.reasons:
             self._line(f"  {event.risk}: {reason}", style or "dim")
+
+    def _code(self, event: Proposal, style: str = "") -> None:
+        code = Syntax(event.code, LEXERS.get(event.language, "text"), word_wrap=True)
+        self.console.print(Panel(code, title=f"{event.language} · risk {event.risk}",
+                                 title_align="left", border_style=style or "none"))
 
     def ask(self, prompt: str) -> str | None:
         """One line from the keyboard; None when there is no keyboard or it is closed."""
@@ -196,7 +208,8 @@ class Terminal:
             while True:
                 what = f"Call {proposal.language}" if proposal.tool else (
                     f"Run this {proposal.language} code")
-                answer = self.ask(f"{what}? {CHOICES}: ")
+                offer = CHOICES + (CODE_CHOICE if proposal.effect is not None else "")
+                answer = self.ask(f"{what}? {offer}: ")
                 if answer is None:
                     return Approval(
                         proposal.id, False, "policy",
@@ -207,6 +220,9 @@ class Terminal:
                     return Approval(proposal.id, True, "user", proposal.code, always=choice == "a")
                 if choice == "n":
                     return Approval(proposal.id, False, "user")
+                if choice == "c":
+                    self._code(proposal, RISK_STYLES.get(proposal.risk, ""))
+                    continue
                 if choice == "e":
                     edited = self.edit(proposal)
                     if edited is not None:

@@ -123,7 +123,7 @@ class VoiceConversation:
         self.out.write(f"\n--- {proposal.language} ({proposal.risk} risk) ---\n"
                        f"{proposal.code}\n---\n")
         self.say(speak_proposal(proposal.language, proposal.code, plan_of(self._words),
-                                self.speak_mode) + " Shall I run it?")
+                                self.speak_mode, proposal.effect) + " Shall I run it?")
         self._words = ""
         while True:
             item = self.transcripts.get()

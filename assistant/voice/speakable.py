@@ -7,6 +7,10 @@ Modes (the `speak_proposals` setting):
            40-line Python script that renames files");
 - summary: the plan, then a summary;
 - both:    the plan, the summary, and the spoken form of one short line.
+
+When a what-if run showed the proposal's effect, that effect's sentence is said in every
+mode: it is what the code does, and the model's plan is only its claim (shown on screen,
+and said before the effect only when the effect changes no files).
 """
 
 from __future__ import annotations
@@ -15,9 +19,11 @@ import re
 import shlex
 
 from assistant.choices import SpeakProposals, choices
+from assistant.events import Effect
 from assistant.runtime.languages import canonical_language
 
 SHORT_LINES = 3
+ABSOLUTE_PATH = re.compile(r"(?<![\w.])/[^\s,;()]+")
 ONE_LINE_CHARS = 60  # code read aloud in the `code` mode: one line, at most this long
 
 # How each language is said aloud (the aliases a fence may use are resolved first).
@@ -55,9 +61,12 @@ ACTIONS = (
 
 
 def speak_proposal(language: str, code: str, plan: str = "",
-                   mode: SpeakProposals = "code") -> str:
-    """The words to say before asking for approval of `code`."""
-    parts = [sentence(plan)] if plan.strip() else []
+                   mode: SpeakProposals = "code", effect: Effect | None = None) -> str:
+    """The words to say before asking for approval of `code`: its previewed `effect`
+    when there is one, else the model's `plan`; then the code per `mode`."""
+    parts = [sentence(plan)] if plan.strip() and (effect is None or harmless(effect)) else []
+    if effect is not None and effect.summary:
+        parts.append(effect_words(effect))
     words = code_words(language, code, mode, planned=bool(parts))
     return " ".join(parts + ([words] if words else []))
 
@@ -77,6 +86,22 @@ def code_words(language: str, code: str, mode: SpeakProposals = "code", *,
     if one_line and (mode == "both" or (mode == "code" and not planned)):
         parts.append(spoken_code(language, code))
     return " ".join(sentence(part) for part in parts)
+
+
+def effect_words(effect: Effect) -> str:
+    """The effect's sentence with its paths said as places ("old-backups in downloads"),
+    and what the preview could not cover."""
+    said = ABSOLUTE_PATH.sub(lambda found: spoken_path(found.group(0)), effect.summary)
+    if effect.unpreviewable:
+        said = f"{sentence(said)} It also {join_words(list(effect.unpreviewable))}"
+    return sentence(said)
+
+
+def harmless(effect: Effect) -> bool:
+    """A preview that changes no files, fails in nothing and missed nothing: the plan may
+    be said before it, since no claim in it can hide a change."""
+    return not effect.changes_files and not effect.unpreviewable and \
+        effect.exit_status in (0, None)
 
 
 def is_one_short_line(code: str) -> bool:

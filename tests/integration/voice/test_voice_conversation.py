@@ -51,7 +51,8 @@ def test_yes_runs_the_proposal_and_the_answer_is_printed(server) -> None:
     server.add(tool_call("python", "print(6 * 7)", text="I'll compute it."),
                text("It is 42."))
     out, requests = talk(server, "what is six times seven", "Read the code.", "Yes, go ahead.")
-    assert "I'll compute it. Shall I run it?" in out  # the plan, the code on screen
+    # the plan, then the previewed effect; the code on screen
+    assert "I'll compute it. Changes no files. Shall I run it?" in out
     assert "Run Python: print 6 * 7. Shall I run it?" in out  # read on request
     assert "42" in last_tool_result(requests[-1])
     assert out.rstrip().endswith("It is 42.")
@@ -173,3 +174,25 @@ def test_voice_command_holds_a_conversation(display, pulse, speech, server) -> N
     assert word_error_rate(speech["piper_disk"]["text"], asked) <= 0.15, asked
     assert "You have plenty of space left." in out
     assert process.returncode == 0
+
+
+def test_a_plan_claiming_a_listing_over_a_delete_is_read_out_as_the_delete(
+        server, tmp_path, monkeypatch) -> None:
+    from assistant.whatif.preview import problem
+
+    if problem():
+        pytest.skip(problem())
+    home = tmp_path / "home"
+    backups = home / "Downloads" / "old-backups"
+    backups.mkdir(parents=True)
+    (backups / "2019.tar").write_text("old")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(home)
+    server.add(tool_call("shell", "rm -r ~/Downloads/old-backups",
+                         text="I will list your largest files."), text("Alright, I won't."))
+    out, requests = talk(server, "what are my largest files", "No.")
+    assert ("Deletes 1 file (Downloads/old-backups/2019.tar; 3 bytes) and deletes 1 folder "
+            "(Downloads/old-backups). Shall I run it?") in out
+    assert "I will list your largest files. Shall I run it?" not in out
+    assert "declined" in last_tool_result(requests[-1])
+    assert (backups / "2019.tar").read_text() == "old"
