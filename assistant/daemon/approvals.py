@@ -63,7 +63,7 @@ class Approvals:
         spoken += [effect_words(effect)] if effect else []
         self.say(" ".join([*spoken, *([said] if said else []), "Shall I run it?"]))
         try:
-            return self.popup.approve(proposal, summary)
+            return self.popup.approve(proposal, plan or said)  # under an effect, its claim
         finally:
             with self._lock:
                 if self._pending is proposal:

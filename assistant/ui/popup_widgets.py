@@ -17,6 +17,7 @@ from pygments.token import Token, _TokenType
 
 from assistant.events import Proposal
 from assistant.ui.highlight import code_lexer
+from assistant.ui.summary import effect_lines
 
 STYLE = "friendly"
 RISK_COLOURS = {"low": "#2e7d32", "medium": "#e65100", "high": "#c62828", "blocked": "#c62828"}
@@ -27,6 +28,9 @@ OUTPUT_LINES = 8
 STREAM_LINES = 8
 DRAFT_LINES = 4  # of the code being written, below the plan
 WIDTH_CHARS = 80
+SHOW_CODE, HIDE_CODE = "Show code", "Hide code"
+CLAIM = "The model's plan: "
+"""Before the plan's words under a previewed effect: they are its claim, the effect is fact."""
 BACKGROUND = "#fafafa"
 EDIT_BACKGROUND = "#fffde7"
 TITLES = {  # the title says what the window waits for: tests and scripts find it by its title
@@ -75,6 +79,7 @@ class PopupWindow:
                                 **label)
         self.meta = tk.Label(root, **label)
         self.reasons = tk.Label(root, **label)
+        self.effect = tk.Label(root, **label)
         self.code = tk.Text(root, width=WIDTH_CHARS, height=CODE_LINES, wrap="none",
                             font=self._fonts[False, False], background="white",
                             relief="solid", borderwidth=1, undo=True)
@@ -83,10 +88,12 @@ class PopupWindow:
                                     default="active")
         self.edit_button = tk.Button(buttons, text="Edit", width=10, command=on_edit)
         self.cancel_button = tk.Button(buttons, text="Cancel  Esc", width=10, command=on_cancel)
+        self.code_button = tk.Button(buttons, text=SHOW_CODE, width=10, command=self.toggle_code)
         self.waiting = tk.Label(buttons, background=BACKGROUND, foreground="#555")
-        for column, widget in enumerate((self.run_button, self.edit_button, self.cancel_button)):
+        for column, widget in enumerate((self.run_button, self.edit_button, self.cancel_button,
+                                         self.code_button)):
             widget.grid(row=0, column=column, padx=(0, 8))
-        self.waiting.grid(row=0, column=3, padx=(8, 0))
+        self.waiting.grid(row=0, column=4, padx=(8, 0))
         self.output = tk.Text(root, width=WIDTH_CHARS, height=OUTPUT_LINES, wrap="char",
                               font=self._fonts[False, False], background="#263238",
                               foreground="#eceff1", relief="flat", state="disabled")
@@ -101,15 +108,16 @@ class PopupWindow:
         self.request.grid(row=0, column=0, sticky="we", pady=(0, 4))
         self.summary.grid(row=1, column=0, sticky="we")
         self.meta.grid(row=2, column=0, sticky="we", pady=(4, 0))
-        self.reasons.grid(row=3, column=0, sticky="we")
-        self.code.grid(row=4, column=0, sticky="we", pady=6)
+        self.effect.grid(row=3, column=0, sticky="we")
+        self.reasons.grid(row=4, column=0, sticky="we")
+        self.code.grid(row=5, column=0, sticky="we", pady=6)
         self._buttons = buttons
-        buttons.grid(row=5, column=0, sticky="w")
-        self.output.grid(row=6, column=0, sticky="we", pady=(8, 0))
-        self.stream.grid(row=7, column=0, sticky="we", pady=(6, 0))
-        self.answer.grid(row=8, column=0, sticky="we", pady=(6, 0))
-        self._parts = (self.request, self.meta, self.reasons, self.code, buttons, self.output,
-                       self.stream)
+        buttons.grid(row=6, column=0, sticky="w")
+        self.output.grid(row=7, column=0, sticky="we", pady=(8, 0))
+        self.stream.grid(row=8, column=0, sticky="we", pady=(6, 0))
+        self.answer.grid(row=9, column=0, sticky="we", pady=(6, 0))
+        self._parts = (self.request, self.meta, self.effect, self.reasons, self.code, buttons,
+                       self.output, self.stream)
         self._only(self.meta, self.code, buttons)
         root.bind("<Return>", self._return)
         root.bind("<KP_Enter>", self._return)
@@ -189,13 +197,23 @@ class PopupWindow:
     def show_proposal(self, proposal: Proposal, summary: str, waiting: int) -> None:
         """Fill the window with one proposal, read-only until Edit is pressed."""
         self.language = proposal.language
-        self.summary.configure(text=summary)
+        effect = proposal.effect
+        self.summary.configure(text=effect.summary if effect else summary)
         colour = RISK_COLOURS.get(proposal.risk, "black")
         self.meta.configure(text=f"{proposal.language} · risk: {proposal.risk}", foreground=colour)
         reasons = "\n".join(f"• {reason}" for reason in proposal.reasons)
         self.reasons.configure(text=reasons, foreground=colour)
-        self._only(self.meta, self.code, self._buttons,
+        claim = [f"{CLAIM}{summary}"] if effect and summary and summary != effect.summary else []
+        self.effect.configure(text="\n".join([*effect_lines(effect)[1:], *claim])
+                              if effect else "")
+        self.code_button.configure(text=SHOW_CODE)
+        if effect:
+            self.code_button.grid()
+        else:
+            self.code_button.grid_remove()
+        self._only(self.meta, self._buttons, *([] if effect else [self.code]),
                    *([self.request] if self.request.cget("text") else []),
+                   *([self.effect] if self.effect.cget("text") else []),
                    *([self.reasons] if reasons else []))
         self.editing = False
         code = proposal.code.replace("\r\n", "\n")
@@ -215,7 +233,18 @@ class PopupWindow:
     def set_waiting(self, count: int) -> None:
         self.waiting.configure(text=f"{count} more waiting" if count else "")
 
+    def toggle_code(self) -> None:
+        """Show or hide the code under the effect (it is shown at once without one)."""
+        shown = bool(self.code.winfo_manager())
+        if shown:
+            self.code.grid_remove()
+        else:
+            self.code.grid()
+        self.code_button.configure(text=SHOW_CODE if shown else HIDE_CODE)
+
     def start_editing(self) -> None:
+        self.code.grid()
+        self.code_button.configure(text=HIDE_CODE)
         self.editing = True
         self.code.configure(state="normal", background=EDIT_BACKGROUND)
         self.edit_button.configure(state="disabled")
