@@ -138,6 +138,14 @@ class Effect(Record):
     def changes_files(self) -> bool:
         return bool(self.created or self.modified or self.deleted or self.moved)
 
+    @property
+    def harmless(self) -> bool:
+        """Changes no files, fails in nothing, and the preview missed nothing: no claim
+        about such code can hide a change, so front ends show its code (and say its plan)
+        beside the effect."""
+        return not self.changes_files and not self.unpreviewable and \
+            self.exit_status in (0, None)
+
 
 @dataclass(frozen=True)
 class Notice(Record):

@@ -17,7 +17,7 @@ from assistant.daemon.parts import PopupLike
 from assistant.events import Approval, Proposal
 from assistant.voice.approval import classify_answer, spoken_approval
 from assistant.voice.brief import plan_of
-from assistant.voice.speakable import code_words, effect_words, harmless, spoken_code
+from assistant.voice.speakable import code_words, effect_words, spoken_code
 
 HIGH_RISK_BY_VOICE = ("This is high risk: click Run in the popup, or pick Run pending in the "
                       "tray menu.")
@@ -59,7 +59,7 @@ class Approvals:
         with self._lock:
             self._pending, self.summary = proposal, summary
         self._on_change(proposal, summary)
-        spoken = [plan] if plan and self.speak_plan and (not effect or harmless(effect)) else []
+        spoken = [plan] if plan and self.speak_plan and (not effect or effect.harmless) else []
         spoken += [effect_words(effect)] if effect else []
         self.say(" ".join([*spoken, *([said] if said else []), "Shall I run it?"]))
         try:

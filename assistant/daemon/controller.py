@@ -23,7 +23,7 @@ from assistant.config import Settings
 from assistant.daemon import memory
 from assistant.daemon.approvals import Approvals
 from assistant.daemon.entry import RequestEntry
-from assistant.daemon.fresh import asks_fresh_start, idle_note
+from assistant.daemon.fresh import asks_fresh_start, asks_undo, idle_note
 from assistant.daemon.menu import TrayMenu
 from assistant.daemon.notices import Notifier
 from assistant.daemon.parts import (
@@ -318,6 +318,10 @@ class Daemon(TrayMenu):
         if asks_fresh_start(text):
             self.machine.to("idle", "new conversation", only_from=("transcribing",))
             self.new_conversation()
+            return
+        if asks_undo(text):
+            self.machine.to("idle", "undo", only_from=("transcribing",))
+            self.undo_last_run()
             return
         self.submit(text, language)
 

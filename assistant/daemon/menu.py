@@ -104,6 +104,22 @@ class TrayMenu:
         self.popup.tell("New conversation: the last one is kept in the journal.")
         self.say("Starting a new conversation.")
 
+    def undo_last_run(self) -> None:
+        """Put back what the latest run changed (the tray, a spoken "undo that"), on the
+        worker after any turn; the sentence, or why not, is shown and said."""
+        def undo() -> None:
+            from assistant.whatif.undo import UndoError
+
+            try:
+                said, failed = self.assistant.undo(), False
+            except UndoError as error:
+                said, failed = f"{str(error)[:1].upper()}{str(error)[1:]}.", True
+            self.log(f"assistant daemon: {said}")
+            self.popup.tell(said, error=failed)
+            self.say(said)
+
+        self._jobs.put(undo)
+
     def _fresh(self) -> None:
         old = self.assistant
         self.assistant = self._make_assistant(

@@ -94,6 +94,12 @@ class DaemonWeb:
             assert self._turn is not None
             return self._turn
 
+    def undo(self) -> str:
+        """Undo the latest run, as the tray's item does; raises UndoError when it cannot."""
+        said = self.daemon.assistant.undo()
+        self.daemon.popup.tell(said)
+        return said
+
     def interrupt(self, turn: LiveTurn) -> bool:
         if turn is not self._turn:
             return False

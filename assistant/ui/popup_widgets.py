@@ -206,12 +206,13 @@ class PopupWindow:
         claim = [f"{CLAIM}{summary}"] if effect and summary and summary != effect.summary else []
         self.effect.configure(text="\n".join([*effect_lines(effect)[1:], *claim])
                               if effect else "")
-        self.code_button.configure(text=SHOW_CODE)
+        self.code_button.configure(text=HIDE_CODE if effect and effect.harmless else SHOW_CODE)
         if effect:
             self.code_button.grid()
         else:
             self.code_button.grid_remove()
-        self._only(self.meta, self._buttons, *([] if effect else [self.code]),
+        self._only(self.meta, self._buttons,
+                   *([] if effect and not effect.harmless else [self.code]),
                    *([self.request] if self.request.cget("text") else []),
                    *([self.effect] if self.effect.cget("text") else []),
                    *([self.reasons] if reasons else []))

@@ -174,7 +174,8 @@ class Terminal:
                 assert_never(event)
 
     def _proposal(self, event: Proposal) -> None:
-        """The previewed effect first (the code one key away), else the code."""
+        """The previewed effect first (the code one key away, or shown too when the effect
+        changes nothing), else the code."""
         self._newline()
         style = RISK_STYLES.get(event.risk, "")
         if event.effect is not None:
@@ -182,6 +183,8 @@ class Terminal:
             self._line(f"{event.language} · risk {event.risk} · {first}", style or "bold")
             for line in rest:
                 self._line(f"  {line}", "dim")
+            if event.effect.harmless:
+                self._code(event, style)
         else:
             self._code(event, style)
         for reason in event.reasons:

@@ -64,7 +64,7 @@ def speak_proposal(language: str, code: str, plan: str = "",
                    mode: SpeakProposals = "code", effect: Effect | None = None) -> str:
     """The words to say before asking for approval of `code`: its previewed `effect`
     when there is one, else the model's `plan`; then the code per `mode`."""
-    parts = [sentence(plan)] if plan.strip() and (effect is None or harmless(effect)) else []
+    parts = [sentence(plan)] if plan.strip() and (effect is None or effect.harmless) else []
     if effect is not None and effect.summary:
         parts.append(effect_words(effect))
     words = code_words(language, code, mode, planned=bool(parts))
@@ -95,13 +95,6 @@ def effect_words(effect: Effect) -> str:
     if effect.unpreviewable:
         said = f"{sentence(said)} It also {join_words(list(effect.unpreviewable))}"
     return sentence(said)
-
-
-def harmless(effect: Effect) -> bool:
-    """A preview that changes no files, fails in nothing and missed nothing: the plan may
-    be said before it, since no claim in it can hide a change."""
-    return not effect.changes_files and not effect.unpreviewable and \
-        effect.exit_status in (0, None)
 
 
 def is_one_short_line(code: str) -> bool:

@@ -6,6 +6,7 @@
     POST /api/turns/{id}/interrupt        stop its LLM stream or run
     POST /api/proposals/{id}/decision     {"approved", "sha256", "code"?, "always"?,
                                            "confirm"?}
+    POST /api/undo                        put back what the latest run changed -> {"said"}
     GET  /api/conversations[?q=&limit=]   the journal's conversations, searched
     GET  /api/conversations/{id}          one conversation, every recorded step
 
@@ -36,6 +37,7 @@ from assistant.web.guard import CALLER, Guard
 from assistant.web.live import Busy, Confirmation, Conflict, Hub, LiveTurn, page_decision
 from assistant.web.render import as_data, code_css, sse
 from assistant.web.token import TokenFile
+from assistant.whatif.undo import UndoError
 
 DECISION_WAIT_S = 5.0  # how long a decision waits to return the policy's verdict
 ASSETS = {"app.js": "text/javascript", "app.css": "text/css"}
@@ -46,6 +48,7 @@ class Driver(Protocol):
 
     def start(self, text: str, conversation_id: str = "") -> LiveTurn: ...
     def interrupt(self, turn: LiveTurn) -> bool: ...
+    def undo(self) -> str: ...
 
 
 def error(status: int, why: str, **headers: str) -> JSONResponse:
@@ -81,6 +84,7 @@ class Api:
             Route("/api/events", self.all_events),
             Route("/api/turns/{id}/interrupt", self.interrupt, methods=["POST"]),
             Route("/api/proposals/{id}/decision", self.decide, methods=["POST"]),
+            Route("/api/undo", self.undo, methods=["POST"]),
             Route("/api/conversations", self.conversations),
             Route("/api/conversations/{id}", self.conversation),
         ]
@@ -173,6 +177,15 @@ class Api:
         verdict = await _verdict(turn, proposal_id)
         return JSONResponse(verdict or {"accepted": proposal_id}, status_code=200 if verdict
                             else 202)
+
+    async def undo(self, request: Request) -> Response:
+        """Undo the latest run (the page's Undo button); 409 with the one-line reason when
+        it cannot (nothing to undo, or its files changed since)."""
+        try:
+            said = await asyncio.to_thread(self.driver.undo)
+        except UndoError as exc:
+            return error(409, str(exc))
+        return JSONResponse({"said": said})
 
     async def conversations(self, request: Request) -> Response:
         query = request.query_params.get("q", "")

@@ -138,6 +138,17 @@ class Conversations:
         self.hub.cancel(turn, "interrupted from the web page")
         return True
 
+    def undo(self) -> str:
+        """Put back what the latest run changed, through the conversation used last (its
+        journal records the undo); raises UndoError, touching nothing, when it cannot."""
+        with self._lock:
+            latest = next(reversed(self._open.values()), None)
+        if latest is not None:
+            return latest[0].undo()
+        from assistant.whatif.undo import UndoStore, undone_sentence
+
+        return undone_sentence(UndoStore(self.settings.data_path / "undo").undo())
+
     def warm_up(self) -> None:
         """Load the LLM client before the first request needs it."""
         from assistant.llm.backend import load_litellm

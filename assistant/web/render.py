@@ -1,5 +1,6 @@
 """Events and journal records as the page receives them: the journal's own JSON, with the
-code of proposals also as highlighted HTML."""
+code of proposals also as highlighted HTML, and a previewed effect also as the lines every
+front end shows (assistant/ui/summary.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from typing import Any
 from pygments import highlight as pygments_highlight
 from pygments.formatters import HtmlFormatter
 
-from assistant.events import Event, Record
+from assistant.events import Effect, Event, Record
 from assistant.ui.highlight import code_lexer
+from assistant.ui.summary import effect_lines
 
 STYLE = "friendly"
 
@@ -31,6 +33,10 @@ def as_data(item: Event | dict[str, Any]) -> dict[str, Any]:
     data = item.to_dict() if isinstance(item, Record) else dict(item)
     if data.get("kind") == "proposal" and isinstance(data.get("code"), str):
         data["html"] = highlight(data.get("language", ""), data["code"])
+        if isinstance(data.get("effect"), dict):
+            effect = Effect(**data["effect"])
+            data["effect_lines"] = effect_lines(effect)
+            data["code_hidden"] = not effect.harmless  # one click away, unless nothing changes
     return data
 
 

@@ -137,6 +137,21 @@ function renderProposal(where, data) {
   }
   const code = card.appendChild(el("pre", "code"));
   code.innerHTML = data.html;  // highlighted and escaped by the server (pygments)
+  if (data.effect_lines && data.effect_lines.length) {
+    // The previewed effect first (what the code does); the code one click away.
+    const effect = el("div", "effect");
+    effect.appendChild(el("strong", "", data.effect_lines[0]));
+    for (const line of data.effect_lines.slice(1)) effect.appendChild(el("div", "", line));
+    head.after(effect);
+    code.hidden = data.code_hidden;
+    const toggle = el("button", "show-code", code.hidden ? "Show code" : "Hide code");
+    toggle.type = "button";
+    toggle.addEventListener("click", () => {
+      code.hidden = !code.hidden;
+      toggle.textContent = code.hidden ? "Show code" : "Hide code";
+    });
+    code.before(toggle);
+  }
 }
 
 function ask(where, data) {
@@ -337,6 +352,18 @@ async function interrupt() {
   }
 }
 
+async function undo() {
+  // Put back what the latest run changed; the sentence (or why not) is shown in the view.
+  let said, kind = "notice";
+  try {
+    said = (await api("/api/undo", {})).said;
+  } catch (error) {
+    said = `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}.`;
+    kind = "notice error";
+  }
+  add({root: view}, el("div", `${kind} undone`, said));
+}
+
 const TAKES_KEYS = "button, input, textarea, select, a[href], [contenteditable], [tabindex]";
 
 function onKey(event) {
@@ -418,6 +445,7 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   $("#interrupt").addEventListener("click", interrupt);
   $("#new").addEventListener("click", newConversation);
+  $("#undo").addEventListener("click", undo);
   $("#search").addEventListener("input", () => {
     clearTimeout(searchTimer);
     searchTimer = setTimeout(loadConversations, 200);

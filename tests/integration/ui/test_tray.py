@@ -35,15 +35,15 @@ MODELS = ["openai/gpt-4o-mini", "ollama_chat/qwen2.5-coder"]
 PENDING = "make a folder called reports on the desktop, then list what is in it"
 # The menu with a pending proposal, in the documented order (separators are skipped).
 MENU = ["listen", "run_pending", "cancel_pending", "auto_approval", "screen_context", "model",
-        "recent", "type_request", "new_conversation", "journal", "settings", "pause_hotkey",
+        "recent", "type_request", "new_conversation", "undo", "journal", "settings", "pause_hotkey",
         "quit"]
 
 FRESH_MENU = [
     ("Listen", None), (f"Run pending: {shorten(PENDING, SUMMARY_CHARS)}", None),
     ("Cancel pending", None), (AUTO_RUN_LABEL, False), ("Screen context", False),
     ("Model", None), ("Recent conversations", None), ("Type a request…", None),
-    ("New conversation", None), ("Open journal folder", None), ("Settings", None),
-    ("Pause hotkey", False), ("Quit", None)]
+    ("New conversation", None), ("Undo last run", None), ("Open journal folder", None),
+    ("Settings", None), ("Pause hotkey", False), ("Quit", None)]
 
 
 @dataclass
@@ -107,6 +107,9 @@ class RecordingActions:
 
     def new_conversation(self) -> None:
         self.calls.append(("new_conversation",))
+
+    def undo_last_run(self) -> None:
+        self.calls.append(("undo_last_run",))
 
     def quit(self) -> None:
         self.calls.append(("quit",))
@@ -288,7 +291,8 @@ def test_model_and_recent_submenus(tray: Shown) -> None:
 
 def test_plain_items(tray: Shown) -> None:
     for name, call in (("type_request", "type_request"), ("new_conversation", "new_conversation"),
-                       ("journal", "open_journal_folder"), ("settings", "open_settings")):
+                       ("undo", "undo_last_run"), ("journal", "open_journal_folder"),
+                       ("settings", "open_settings")):
         pick(tray, name)
         recorded(tray, (call,))
 
