@@ -206,12 +206,12 @@ def xdotool_finds(title: str) -> bool:
         return False
 
 
-def test_a_spoken_undo_that_undoes_the_latest_run_and_is_no_request(daemon: DaemonProcess,
+def test_a_spoken_undo_reaches_the_undo_store_and_is_no_request(daemon: DaemonProcess,
                                                                      llm: LLMServer, pulse,
                                                                      speech) -> None:
     """Nothing ran yet here: the undo says so in one line, aloud and in the popup."""
     asked = len(llm.chat_requests)
     start = daemon.mark()
-    say_into_the_microphone(daemon, pulse, "Undo that.")
+    say_into_the_microphone(daemon, pulse, "Please undo the last run.")
     daemon.wait_for("assistant daemon: There is no run to undo.", start, timeout=60)
     assert len(llm.chat_requests) == asked, "undo that is not a request to the LLM"

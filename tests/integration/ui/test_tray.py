@@ -146,16 +146,20 @@ def has_colour(image: Any, hex_colour: str, share: float = 0.2) -> bool:
 def open_menus(host: TrayHost) -> list[Box]:
     """Pop-up windows (GTK menus) mapped now: override-redirect top-levels of real size."""
     from Xlib import display as xdisplay
+    from Xlib.error import BadDrawable, BadWindow
 
     connection = xdisplay.Display(host.display)
     try:
         root = connection.screen().root
         found = []
         for window in root.query_tree().children:
-            attributes = window.get_attributes()
-            if not attributes.override_redirect or attributes.map_state != 2:
+            try:  # a menu closing is destroyed while the list is read: it is not open
+                attributes = window.get_attributes()
+                if not attributes.override_redirect or attributes.map_state != 2:
+                    continue
+                geometry = window.get_geometry()
+            except (BadWindow, BadDrawable):
                 continue
-            geometry = window.get_geometry()
             if geometry.width > 60 and geometry.height > 60:
                 found.append(Box(geometry.x, geometry.y, geometry.width, geometry.height))
         return found
