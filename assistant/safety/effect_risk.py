@@ -15,6 +15,8 @@ from assistant.events import Effect
 from assistant.safety.findings import Finding, Level, higher
 from assistant.safety.risk import Assessment
 from assistant.whatif.effect import human_size
+from assistant.whatif.preview import SCRATCH
+from assistant.whatif.uncovered import READ_ONLY
 
 MANY_FILES = 10
 """Deleting this many files or more is rated high."""
@@ -22,7 +24,8 @@ MANY_BYTES = 100_000_000
 """Deleting this many bytes or more (100 MB) is rated high."""
 SHOWN = 3
 OUTSIDE_HOME = "writes outside home"
-"""How the preview's reasons (assistant/whatif/uncovered.py) begin for writes it refused."""
+"""How the preview's reason for writes outside home and the working folder begins
+(assistant/whatif/uncovered.py); READ_ONLY there is the one for writes it refused."""
 
 
 def effect_findings(effect: Effect) -> list[Finding]:
@@ -41,10 +44,23 @@ def effect_findings(effect: Effect) -> list[Finding]:
     if outside:
         found.append(Finding("outside-write", "medium", _shown(outside),
                              "is outside the working folder (the preview shows)"))
-    if any(why.startswith(OUTSIDE_HOME) for why in effect.unpreviewable):
+    if READ_ONLY in effect.unpreviewable:
         found.append(Finding("outside-write", "high", "outside home",
                              "is written to, which the preview could not cover"))
+    elif any(why.startswith(OUTSIDE_HOME) and not _scratch_only(why)
+             for why in effect.unpreviewable):
+        found.append(Finding("outside-write", "medium", "outside home",
+                             "is written to, which the preview could not cover"))
     return found
+
+
+def _scratch_only(why: str) -> bool:
+    """Whether every path a reason names is in a scratch folder (/tmp and the like), where
+    a write is everyday and no one's files are."""
+    named = why[why.find("(") + 1:why.rfind(")")]
+    paths = [p.strip() for p in named.split(",")]
+    return " more" not in named and all(
+        any(p == root or p.startswith(root + "/") for root in SCRATCH) for p in paths)
 
 
 def with_effect(assessment: Assessment, effect: Effect) -> Assessment:

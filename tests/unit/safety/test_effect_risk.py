@@ -13,6 +13,7 @@ from assistant.runtime import Runtimes
 from assistant.safety.effect_risk import MANY_BYTES, MANY_FILES, with_effect
 from assistant.safety.risk import Assessment, assess
 from assistant.whatif.preview import Preview, preview, problem
+from assistant.whatif.uncovered import READ_ONLY, outside
 
 LOW = Assessment("low", (), ())
 
@@ -45,9 +46,13 @@ def test_a_write_outside_the_working_folder_raises_low_to_medium() -> None:
 
 
 def test_a_refused_write_outside_home_raises_the_rating_to_high() -> None:
-    effect = Effect(unpreviewable=("writes outside home and the working folder (/etc/x), "
-                                   "which a preview does not cover",))
-    assert with_effect(LOW, effect).risk == "high"
+    assert with_effect(LOW, Effect(unpreviewable=(READ_ONLY,))).risk == "high"
+
+
+def test_a_write_outside_home_is_medium_and_one_in_tmp_alone_leaves_the_rating() -> None:
+    elsewhere = Effect(unpreviewable=(outside(["/srv/data/x", "/tmp/a"]),))
+    assert with_effect(LOW, elsewhere).risk == "medium"
+    assert with_effect(LOW, Effect(unpreviewable=(outside(["/tmp/a", "/dev/shm/b"]),))) == LOW
 
 
 def test_the_effect_never_lowers_a_rating_and_keeps_the_static_reasons() -> None:
