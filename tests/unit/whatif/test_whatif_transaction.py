@@ -56,3 +56,15 @@ def test_interrupting_the_preview_runs_nothing(folder: Path,
     end = events[-1]
     assert isinstance(end, RunEnd) and end.interrupted
     assert not (folder / "ran.txt").exists()
+
+
+
+def test_a_display_run_that_fails_only_in_its_preview_is_not_called_unlike_it(
+        display: str, folder: Path, runtimes: TransactionalRuntimes) -> None:
+    # The preview has no display, so code that reads the screen fails there and works
+    # for real: what it could not cover makes its exit status no difference.
+    events = list(runtimes.run("python", "from assistant import computer\n"
+                                         "print(computer.display.size())"))
+    end = events[-1]
+    assert isinstance(end, RunEnd) and end.exit_status == 0, end.output
+    assert not [e for e in events if isinstance(e, Notice)]
