@@ -42,7 +42,7 @@ def main(argv: list[str]) -> int:
     from assistant.runtime.watch import Limits
     from assistant.safety.effect_risk import with_effect
     from assistant.safety.risk import DenyRules, assess
-    from assistant.whatif.preview import Preview, preview
+    from assistant.whatif.preview import Preview, finished, preview
 
     language = args.language or SUFFIXES.get(Path(args.file).suffix.lower()) or \
         actual_language("python", code)
@@ -56,13 +56,7 @@ def main(argv: list[str]) -> int:
                         settings.max_cpu_seconds, settings.max_run_output)
         with Runtimes(timeout=settings.timeout, max_output=settings.max_output,
                       cwd=os.getcwd(), limits=limits) as runtimes:
-            steps = preview(runtimes, language, code, hidden=settings.own_paths)
-            while True:
-                try:
-                    next(steps)
-                except StopIteration as done:
-                    result = done.value
-                    break
+            result = finished(preview(runtimes, language, code, hidden=settings.own_paths))
     effect = result.effect
     verdict = with_effect(verdict, effect)
     if args.json:

@@ -45,6 +45,17 @@ class Preview:
     end: RunEnd | None = field(default=None, compare=False)
 
 
+def finished(steps: Generator[Event, None, Preview]) -> Preview:
+    """A preview driven to its end, its events passed over: what it printed is in its
+    effect, and the real run's output is the one shown."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            result: Preview = done.value
+            return result
+
+
 def problem() -> str:
     """Why previews cannot work on this machine ("" when they can); tried once."""
     global _problem

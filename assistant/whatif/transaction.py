@@ -11,14 +11,14 @@ preview cannot be made, the run goes on as before, and says that it cannot be un
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from assistant.events import Event, Notice, RunEnd
 from assistant.runtime import LANGUAGES, Runtimes, canonical_language
 from assistant.runtime.changes import Listing, list_folder
-from assistant.whatif.preview import Preview, preview, problem
+from assistant.whatif.preview import Preview, finished, preview, problem
 from assistant.whatif.undo import Kept, State, UndoError, UndoStore, state_of
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ class TransactionalRuntimes(Runtimes):
         the run of exactly this code that follows reuses it instead of making a second."""
         if canonical_language(language) not in LANGUAGES or problem():
             return None
-        seen = _drain(preview(self, language, code, hidden=self.hidden,
+        seen = finished(preview(self, language, code, hidden=self.hidden,
                               timeout=min(PREVIEW_SECONDS, self.timeout)))
         self._foreseen = (language, code, seen)
         return seen
@@ -73,7 +73,7 @@ class TransactionalRuntimes(Runtimes):
             seen = foreseen[2]
         else:
             limit = min(PREVIEW_SECONDS, self.timeout if timeout is None else timeout)
-            seen = _drain(preview(self, language, code, hidden=self.hidden, timeout=limit))
+            seen = finished(preview(self, language, code, hidden=self.hidden, timeout=limit))
         if seen.end is not None and seen.end.interrupted:
             yield seen.end
             return
@@ -115,16 +115,6 @@ class TransactionalRuntimes(Runtimes):
             else:
                 kept.drop()
         yield end
-
-
-def _drain(steps: Generator[Event, None, Preview]) -> Preview:
-    """A preview's result; its output is not shown (the real run's is)."""
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            result: Preview = done.value
-            return result
 
 
 def _differences(seen: Preview, end: RunEnd, kept: set[str], folder: str,

@@ -4,7 +4,6 @@ entry's files laid out in a fresh folder, and that folder's exact contents."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -21,23 +20,6 @@ def lay_out(entry: dict[str, Any], folder: Path) -> None:
         path.write_text(text, encoding="utf-8")
     for relative in entry.get("dirs", []):
         (folder / relative).mkdir(parents=True, exist_ok=True)
-
-
-def contents(root: Path) -> dict[str, tuple[str, bytes, int]]:
-    """Every entry under `root`: kind, bytes (a link's target) and permission bits."""
-    found: dict[str, tuple[str, bytes, int]] = {}
-    for here, dirs, files in os.walk(root):
-        for name in dirs + files:
-            path = Path(here, name)
-            relative = str(path.relative_to(root))
-            mode = path.lstat().st_mode & 0o7777
-            if path.is_symlink():
-                found[relative] = ("link", os.readlink(path).encode(), mode)
-            elif path.is_dir():
-                found[relative] = ("dir", b"", mode)
-            else:
-                found[relative] = ("file", path.read_bytes(), mode)
-    return found
 
 
 def as_sets(effect: dict[str, Any]) -> dict[str, Any]:

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from tests.integration.conftest import ROOT
-from tests.integration.whatif.corpus import ENTRIES, as_sets, contents, lay_out
+from tests.integration.whatif.corpus import ENTRIES, as_sets, lay_out
+from tests.support.folders import contents
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e["id"] for e in ENTRIES])

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from tests.integration.conftest import ROOT, cli_args
-from tests.integration.whatif.corpus import ENTRIES, contents, lay_out
+from tests.integration.whatif.corpus import ENTRIES, lay_out
+from tests.support.folders import contents
 from tests.support.llm_server import LLMServer, text, tool_call
 
 SAMPLE = ("shell-move-logs", "py-unicode-names", "js-sort-by-extension")

@@ -13,7 +13,8 @@ from assistant.api import Assistant
 from assistant.events import Approval, Notice, Proposal, RunEnd
 from assistant.whatif.undo import UndoError
 from tests.integration.conftest import MODEL
-from tests.integration.whatif.corpus import ENTRIES, contents, lay_out
+from tests.integration.whatif.corpus import ENTRIES, lay_out
+from tests.support.folders import contents
 from tests.support.llm_server import LLMServer, text, tool_call
 
 

@@ -12,7 +12,7 @@ from assistant.events import Effect
 from assistant.runtime import Runtimes
 from assistant.safety.effect_risk import MANY_BYTES, MANY_FILES, with_effect
 from assistant.safety.risk import Assessment, assess
-from assistant.whatif.preview import Preview, preview, problem
+from assistant.whatif.preview import Preview, finished, preview, problem
 from assistant.whatif.uncovered import READ_ONLY, outside
 
 LOW = Assessment("low", (), ())
@@ -71,13 +71,7 @@ def _preview(cwd: Path, language: str, code: str) -> Preview:
     if problem():
         pytest.skip(problem())
     with Runtimes(timeout=20.0, cwd=str(cwd)) as runtimes:
-        steps = preview(runtimes, language, code)
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                result: Preview = done.value
-                return result
+        return finished(preview(runtimes, language, code))
 
 
 def test_a_python_loop_deleting_twelve_files_reads_low_statically_and_high_from_its_preview(

@@ -11,7 +11,7 @@ import pytest
 from assistant.events import Effect
 from assistant.runtime import Runtimes
 from assistant.voice.speakable import effect_words, speak_proposal
-from assistant.whatif.preview import Preview, preview, problem
+from assistant.whatif.preview import Preview, finished, preview, problem
 
 PLAN = "I will list your largest files."
 CODE = "rm -r ~/Downloads/old-backups"
@@ -21,13 +21,7 @@ def previewed(home: Path, language: str, code: str) -> Preview:
     if problem():
         pytest.skip(problem())
     with Runtimes(timeout=20.0, cwd=str(home)) as runtimes:
-        steps = preview(runtimes, language, code)
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                result: Preview = done.value
-                return result
+        return finished(preview(runtimes, language, code))
 
 
 @pytest.fixture

@@ -3,14 +3,13 @@ preview driven to its end; real namespaces, overlays and runtimes throughout."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from assistant.runtime import Runtimes
-from assistant.whatif.preview import Preview, preview, problem
+from assistant.whatif.preview import Preview, finished, preview, problem
 
 
 @pytest.fixture
@@ -22,23 +21,6 @@ def folder(tmp_path: Path) -> Path:
     (work / "logs" / "b.log").write_text("beta\n")
     (work / "run.sh").write_text("echo hi\n")
     return work
-
-
-def contents(root: Path) -> dict[str, tuple[str, bytes, int]]:
-    """Every entry under `root`: kind, bytes (a link's target) and mode."""
-    found: dict[str, tuple[str, bytes, int]] = {}
-    for here, dirs, files in os.walk(root):
-        for name in dirs + files:
-            path = Path(here, name)
-            relative = str(path.relative_to(root))
-            mode = path.lstat().st_mode & 0o7777
-            if path.is_symlink():
-                found[relative] = ("link", os.readlink(path).encode(), mode)
-            elif path.is_dir():
-                found[relative] = ("dir", b"", mode)
-            else:
-                found[relative] = ("file", path.read_bytes(), mode)
-    return found
 
 
 @pytest.fixture
@@ -54,13 +36,8 @@ def whatif(runtimes: Runtimes, isolated_dirs: Path) -> Callable[[str, str], Prev
     """Preview code in the working folder, hiding the test's config and data folders."""
 
     def _preview(language: str, code: str) -> Preview:
-        steps = preview(runtimes, language, code,
-                        hidden=(str(isolated_dirs / "config"), str(isolated_dirs / "data")))
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                result: Preview = done.value
-                return result
+        return finished(preview(runtimes, language, code,
+                                hidden=(str(isolated_dirs / "config"),
+                                        str(isolated_dirs / "data"))))
 
     return _preview

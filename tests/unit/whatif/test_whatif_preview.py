@@ -13,8 +13,8 @@ import pytest
 
 from assistant.events import RunEnd
 from assistant.runtime import Runtimes
-from assistant.whatif.preview import Preview
-from tests.unit.whatif.conftest import contents
+from assistant.whatif.preview import Preview, finished
+from tests.support.folders import contents
 
 Whatif = Callable[[str, str], Preview]
 
@@ -132,15 +132,10 @@ def test_under_the_guard_the_overlay_goes_around_the_assistants_own_folders(
     before = contents(folder)
     with Runtimes(timeout=20.0, cwd=str(folder), sandbox=guard) as runtimes:
         list(runtimes.run("python", "kept = 'from the guarded runtime'"))
-        steps = preview(runtimes, "python",
-                        "os.rename('logs', 'old')\nPath('note.txt').write_text(kept)\n"
-                        f"open({str(isolated_dirs / 'beside.txt')!r}, 'w')")
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                effect = done.value.effect
-                break
+        effect = finished(preview(
+            runtimes, "python",
+            "os.rename('logs', 'old')\nPath('note.txt').write_text(kept)\n"
+            f"open({str(isolated_dirs / 'beside.txt')!r}, 'w')")).effect
     assert effect.moved == (("logs/", "old/"), ("logs/a.log", "old/a.log"),
                             ("logs/b.log", "old/b.log"))
     assert effect.created == ("note.txt",)

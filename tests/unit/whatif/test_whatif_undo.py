@@ -13,7 +13,7 @@ import pytest
 
 from assistant.whatif import undo
 from assistant.whatif.undo import UndoError, UndoStore
-from tests.unit.whatif.conftest import contents
+from tests.support.folders import contents
 
 
 def change(path: Path, kind: str, what: str) -> dict[str, Any]:
