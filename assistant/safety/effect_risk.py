@@ -44,11 +44,12 @@ def effect_findings(effect: Effect) -> list[Finding]:
     if outside:
         found.append(Finding("outside-write", "medium", _shown(outside),
                              "is outside the working folder (the preview shows)"))
-    if READ_ONLY in effect.unpreviewable:
-        found.append(Finding("outside-write", "high", "outside home",
-                             "is written to, which the preview could not cover"))
-    elif any(why.startswith(OUTSIDE_HOME) and not _scratch_only(why)
-             for why in effect.unpreviewable):
+    # A write the preview refused is one it could not see, not one it saw go wrong (a file
+    # directly in home is refused under the guard): it never runs unattended, and a
+    # person, by voice too, may still say yes. What the write is, the static check rates.
+    if READ_ONLY in effect.unpreviewable or any(
+            why.startswith(OUTSIDE_HOME) and not _scratch_only(why)
+            for why in effect.unpreviewable):
         found.append(Finding("outside-write", "medium", "outside home",
                              "is written to, which the preview could not cover"))
     return found

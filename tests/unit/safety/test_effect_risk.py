@@ -45,8 +45,8 @@ def test_a_write_outside_the_working_folder_raises_low_to_medium() -> None:
                               "folder (the preview shows)",)
 
 
-def test_a_refused_write_outside_home_raises_the_rating_to_high() -> None:
-    assert with_effect(LOW, Effect(unpreviewable=(READ_ONLY,))).risk == "high"
+def test_a_write_the_preview_refused_raises_the_rating_to_medium() -> None:
+    assert with_effect(LOW, Effect(unpreviewable=(READ_ONLY,))).risk == "medium"
 
 
 def test_a_write_outside_home_is_medium_and_one_in_tmp_alone_leaves_the_rating() -> None:
