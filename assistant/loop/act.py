@@ -92,7 +92,10 @@ def act_on(session: Session, call: CodeCall, record: TurnRecord
     if proposal.risk != "blocked" and session.policy.mode != "never" and \
             isinstance(session.runtimes, TransactionalRuntimes):
         seen = session.runtimes.foresee(language, code)  # the effect is what is approved
-        if seen is not None and not seen.problem:
+        # A preview that changed no files and could not cover the run (the screen, a write
+        # it was refused) has nothing to show: its failure there is not the run's effect.
+        if seen is not None and not seen.problem and (
+                seen.effect.changes_files or not seen.effect.unpreviewable):
             proposal = session.policy.proposal(call.id, language, code, seen.effect)
     yield session.emit(proposal)
     approval = session.policy.decide(proposal)
