@@ -50,18 +50,25 @@ class ServerConfig:
         return "http" if self.url else "stdio"
 
 
+def _tables(value: Any, where: str, key: str) -> dict[str, Any]:
+    """The `key` table of named tables, from TOML or from JSON text in the environment;
+    ValueError naming `where` when it is neither."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value or "{}")
+        except ValueError:
+            raise ValueError(f"{where}: {key} must be a JSON object here") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"{where}: {key} must be a table of [{key}.NAME] tables")
+    return value
+
+
 def parse_servers(value: Any, where: str) -> dict[str, ServerConfig]:
     """Every server of a `mcp_servers` table (JSON text in the environment).
 
     Raises ValueError with a message naming `where`, the server and the problem.
     """
-    if isinstance(value, str):
-        try:
-            value = json.loads(value or "{}")
-        except ValueError:
-            raise ValueError(f"{where}: mcp_servers must be a JSON object here") from None
-    if not isinstance(value, dict):
-        raise ValueError(f"{where}: mcp_servers must be a table of [mcp_servers.NAME] tables")
+    value = _tables(value, where, "mcp_servers")
     return {name: _server(name, table, f"{where}: mcp_servers.{name}")
             for name, table in value.items()}
 
@@ -127,13 +134,7 @@ def parse_plugin_rules(value: Any, where: str) -> dict[str, PluginRules]:
 
     Raises ValueError with a message naming `where`, the plugin and the problem.
     """
-    if isinstance(value, str):
-        try:
-            value = json.loads(value or "{}")
-        except ValueError:
-            raise ValueError(f"{where}: plugin_tools must be a JSON object here") from None
-    if not isinstance(value, dict):
-        raise ValueError(f"{where}: plugin_tools must be a table of [plugin_tools.NAME] tables")
+    value = _tables(value, where, "plugin_tools")
     rules = {}
     for name, table in value.items():
         place = f"{where}: plugin_tools.{name}"
