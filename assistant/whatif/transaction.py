@@ -109,7 +109,7 @@ class TransactionalRuntimes(Runtimes):
             yield Notice(said)
             end = replace(end, output=f"{end.output}\n[{said}]\n".lstrip("\n"))
         if kept is not None:
-            if seen.effect.changes_files or differences:
+            if kept.before:  # a run that changed no files leaves nothing an undo could do
                 run_id = kept.commit(seen.effect.summary, folder, differences)
                 yield Notice(f"{seen.effect.summary} To take it back: assistant undo {run_id}")
             else:

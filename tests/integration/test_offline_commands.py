@@ -125,7 +125,8 @@ def test_doctor_checks_every_component(ollama: LLMServer) -> None:
     checks = {c["component"]: c for c in json.loads(result.stdout)}
     assert list(checks) == ["display", "tray host", "microphone", "audio out", "STT model",
                             "TTS engines", "OCR", "accessibility", "LLM", "Ollama",
-                            "embedded LLM", "sandbox", "node", "plugins", "MCP servers"]
+                            "embedded LLM", "embedded server", "sandbox",
+                            "preview and undo", "node", "plugins", "MCP servers"]
     assert result.returncode == (0 if all(c["ok"] for c in checks.values()) else 1)
     assert not checks["display"]["ok"] and "DISPLAY" in checks["display"]["fix"]
     assert checks["Ollama"]["ok"] and checks["Ollama"]["detail"].endswith("2 models")

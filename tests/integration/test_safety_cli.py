@@ -90,8 +90,9 @@ def test_canary_key_never_reaches_journal_or_errors(
     assert CANARY not in failed.stderr
     data = Path(os.environ["ASSISTANT_DATA_DIR"])
     assert stat.S_IMODE((data / "journal.db").stat().st_mode) == 0o600
-    for path in data.iterdir():
-        assert CANARY.encode() not in path.read_bytes(), path
+    for path in data.rglob("*"):  # the journal, the undo store and everything else kept
+        if path.is_file():
+            assert CANARY.encode() not in path.read_bytes(), path
     fed_back = [m for m in server.chat_requests[1].body["messages"] if m["role"] == "tool"]
     assert "key is [redacted]" in fed_back[0]["content"]
 

@@ -49,6 +49,7 @@ def test_runs_go_on_and_say_once_that_they_cannot_be_undone(tmp_path: Path) -> N
 
 def test_doctor_shows_it(tmp_path: Path) -> None:
     result = refused(["-m", "assistant.cli", "doctor", "--json"], tmp_path)
+    assert result.stdout.startswith("["), (result.returncode, result.stderr)
     checks = {c["component"]: c for c in json.loads(result.stdout)}
     assert checks["preview and undo"]["ok"] is False
     assert "user namespaces" in checks["preview and undo"]["detail"]

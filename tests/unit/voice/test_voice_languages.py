@@ -60,9 +60,13 @@ def test_base_is_found_by_name_and_hears_english(base: Any, speech: dict[str, An
 
 @pytest.mark.parametrize("text", [FRENCH, FRENCH_TOO])
 def test_auto_finds_french_and_transcribes_it_in_french(base: Any, text: str) -> None:
+    """Both takes come out as French words, not an English translation. What base makes of
+    the robotic voice's second half varies with the inference engine's release (ctranslate2
+    4.8.5 hears "...d'où vous doss" for "nouveau dossier"), so either French phrase will do."""
     heard = base.hear(french(text))
     assert heard.language == "fr"
-    assert "nouveau dossier" in heard.text.lower() and "photo" in heard.text.lower()
+    words = heard.text.lower()
+    assert "photo" in words and ("nouveau dossier" in words or "renomm" in words), words
 
 
 @pytest.mark.parametrize("language", ["fr", "en,fr", "EN, FR"])
