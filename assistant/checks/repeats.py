@@ -1,4 +1,5 @@
-"""Identical proposals within one turn: when they run, when the model is told, when it stops.
+"""Identical proposals within one turn: when they run, when the model is told, when it stops;
+and one reply that starts writing its own blocks again.
 
 Code proposed again with nothing run since would only give the same result: fail the
 same way, or do its change twice (a small model once overwrote its input this way, 20
@@ -11,8 +12,10 @@ code, and pressing Tab twice is two steps, not a loop.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Literal
 
+from assistant.llm.fenced import closed_blocks
 from assistant.texts import text
 
 REPEATS_BEFORE_STOP = 3
@@ -24,6 +27,21 @@ FAILED_AGAIN = text("repeat.failed_again")
 
 Verdict = Literal["run", "told", "stop"]
 _Key = tuple[str, str]
+
+
+def looping(text: str, tools: Callable[[str], str | None] | None = None) -> str | None:
+    """`text` up to the end of its first round of blocks, when its last closed blocks
+    repeat the ones just before them ([A, A] or [A, B, A, B]); None while they do not
+    (rule repeat.in_reply). A small model that starts writing the same code again in one
+    reply goes on to its token limit: 2,000 tokens, 100 s on a laptop's CPU, for code
+    that runs once. The adapter asks it while the reply streams, and ends the reply
+    there (`LLM.stream`'s `cut`)."""
+    blocks = closed_blocks(text, tools)
+    keys = [block[:2] for block in blocks]
+    for size in (1, 2):
+        if len(keys) >= 2 * size and keys[-size:] == keys[-2 * size:-size]:
+            return "\n".join(text.split("\n")[:blocks[-size - 1][2]])
+    return None
 
 
 class Repeats:

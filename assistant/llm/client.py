@@ -20,6 +20,9 @@ from assistant.llm.pump import Stopped, pumped
 from assistant.llm.reply import CodeCall, LLMError, Reply
 from assistant.llm.results import fenced_message, sendable, tool_messages
 
+# The caller's check of a fenced reply's words so far: the words to keep when the reply is
+# to end there, or None to go on.
+Cut = Callable[[str], "str | None"]
 DEFAULT_WINDOW = 8192
 RETRY_DELAYS = (0.4, 0.8)
 NO_MODEL = (
@@ -37,6 +40,7 @@ class _Collected:
     usage: tuple[int, int] | None = None
     model: str = ""
     stopped: bool = False
+    cut: bool = False  # ended early by the caller's `cut`, whole
     response: ReplyStream | None = None  # the open stream, for a stop from another thread
 
 
@@ -83,10 +87,13 @@ class LLM:
 
     def stream(
         self, messages: list[dict[str, Any]], should_stop: Callable[[], bool] | None = None,
-        temperature: float | None = None,
+        temperature: float | None = None, cut: Cut | None = None,
     ) -> Iterator[str | CodeDraft | Reply]:
         """Yield text deltas as they arrive (and the code of a tool call as it is written),
         then the Reply as the last item. `temperature` replaces the setting's for this reply.
+        `cut` is the caller's check of the words so far, asked in fenced mode whenever a
+        piece that may close a block (one with a backtick) arrives: the words to keep when
+        the reply is to end there, whole (its `cut` is then True), or None to go on.
 
         A failure is retried (twice, briefly) only when it is an overload or
         server fault and nothing has been shown yet; otherwise it is an LLMError. Each
@@ -106,7 +113,7 @@ class LLM:
         for attempt in range(len(RETRY_DELAYS) + 1):
             got = _Collected()
             try:
-                yield from self._pumped(request, got, should_stop)
+                yield from self._pumped(request, got, should_stop, cut)
                 break
             except Exception as exc:
                 failure = errors.classify(exc)
@@ -133,29 +140,31 @@ class LLM:
         return [fenced_message(results, request)]
 
     def _pumped(
-        self, request: dict[str, Any], got: _Collected, should_stop: Callable[[], bool] | None
+        self, request: dict[str, Any], got: _Collected, should_stop: Callable[[], bool] | None,
+        cut: Cut | None,
     ) -> Iterator[str | CodeDraft]:
         """`_receive` on a reader thread: a stop while the server is silent ends the reply
         at once with the words so far; the reader finishes what it received on its own.
-        A fenced reply that starts repeating its own blocks ends there too, but whole."""
+        A fenced reply that `cut` ends early ends there too, but whole."""
         reading = _Collected()
-        looping = threading.Event()
+        ended = threading.Event()
 
         def stop() -> bool:
-            return looping.is_set() or bool(should_stop and should_stop())
+            return ended.is_set() or bool(should_stop and should_stop())
 
         try:
             for piece in pumped(lambda: self._receive(request, reading, stop), stop):
                 if isinstance(piece, str):
                     got.pieces.append(piece)
-                    cut = None if self.uses_tools or "`" not in piece else fenced.looping(
-                        "".join(got.pieces), self._resolve())
-                    if cut is not None:
-                        got.pieces = [cut]
-                        looping.set()
+                    kept = (None if cut is None or self.uses_tools or "`" not in piece
+                            else cut("".join(got.pieces)))
+                    if kept is not None:
+                        got.pieces = [kept]
+                        got.cut = True
+                        ended.set()
                 yield piece
         except Stopped:
-            got.stopped = not looping.is_set()
+            got.stopped = not ended.is_set()
             got.model = reading.model
             if reading.response is not None:  # the server stops generating for no one
                 reading.response.close()
@@ -205,7 +214,8 @@ class LLM:
             ]
             if calls:
                 message["content"] = fenced.through_last_block(text, self._resolve())
-        return Reply(text, calls, message, got.usage, got.model or self.settings.model, got.stopped)
+        return Reply(text, calls, message, got.usage, got.model or self.settings.model, got.stopped,
+                     got.cut)
 
     def _request(
         self, messages: list[dict[str, Any]], temperature: float | None = None

@@ -43,19 +43,14 @@ def through_last_block(text: str, tools: Callable[[str], str | None] | None = No
     return "\n".join(text.split("\n")[: ends[-1]])
 
 
-def looping(text: str, tools: Callable[[str], str | None] | None = None) -> str | None:
-    """`text` up to the end of its first round of blocks, when its last closed blocks
-    repeat the ones just before them ([A, A] or [A, B, A, B]); None while they do not.
-    A small model that starts writing the same code again in one reply goes on to its
-    token limit: 2,000 tokens, 100 s on a laptop's CPU, for code that runs once."""
+def closed_blocks(
+    text: str, tools: Callable[[str], str | None] | None = None
+) -> list[tuple[str, str, int]]:
+    """(language, code, the line after the block) of each runnable block whose fence is
+    closed, in order: a block still being written is not one yet."""
     lines = text.split("\n")
-    blocks = [(language, code, end) for language, code, end in _runnable(text, tools)
-              if _closes(lines[end - 1], "```") or _closes(lines[end - 1], "~~~")]
-    keys = [block[:2] for block in blocks]
-    for size in (1, 2):
-        if len(keys) >= 2 * size and keys[-size:] == keys[-2 * size:-size]:
-            return "\n".join(lines[:blocks[-size - 1][2]])
-    return None
+    return [(language, code, end) for language, code, end in _runnable(text, tools)
+            if _closes(lines[end - 1], "```") or _closes(lines[end - 1], "~~~")]
 
 
 def shown_tags(text: str) -> list[str]:

@@ -30,7 +30,8 @@ class Reply:
 
     `message` is what to append to the history; `usage` is (prompt, completion)
     tokens when the provider reported them; `stopped` is True when `should_stop`
-    cut the reply short (it then carries no proposals).
+    cut the reply short (it then carries no proposals); `cut` when the caller's `cut`
+    ended it early, whole (its proposals stand).
     """
 
     text: str
@@ -39,3 +40,4 @@ class Reply:
     usage: tuple[int, int] | None
     model: str
     stopped: bool = False
+    cut: bool = False

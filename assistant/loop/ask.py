@@ -3,9 +3,11 @@ written, and the reply whole; a stop or a broken stream ends it in one line."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Generator, Iterator
 from typing import TYPE_CHECKING
 
+from assistant.checks.repeats import looping
 from assistant.events import CodeDraft, Error, Event, TextDelta, Usage
 from assistant.llm import LLMError, Reply
 
@@ -22,7 +24,8 @@ def ask(session: Session, system: str, warmer: bool = False
         ) -> Generator[Event, None, Reply | None]:
     """Stream one reply from the LLM; None (after an Error) when there is none. `warmer`:
     the last reply repeated itself or was sent back, so this one is asked warmer (rule
-    repeat.warmer).
+    repeat.warmer). A fenced reply that starts writing its blocks again ends after the
+    first round (rule repeat.in_reply), while it streams.
 
     A KeyboardInterrupt raised while the LLM is answering (a front end's way to break a
     blocked network read) stops the turn, keeping the words so far."""
@@ -33,9 +36,12 @@ def ask(session: Session, system: str, warmer: bool = False
     pieces: list[str] = []
     reply: Reply | None = None
     temperature = max(llm.settings.temperature, UNSTICK_TEMPERATURE) if warmer else None
+    resolve = llm.offer.resolve if llm.offer is not None else None
+    cut = (functools.partial(looping, tools=resolve)
+           if session.rules.on("repeat.in_reply") else None)
     try:
         stream = llm.stream([{"role": "system", "content": system}, *session.messages],
-                            should_stop=session.stopped, temperature=temperature)
+                            should_stop=session.stopped, temperature=temperature, cut=cut)
         for item in stream:
             if isinstance(item, str):
                 pieces.append(item)
@@ -55,6 +61,8 @@ def ask(session: Session, system: str, warmer: bool = False
         return None
     if reply is None:
         yield session.emit(Error("The LLM ended its reply without a result: try again."))
+    elif reply.cut:
+        session.rules.fire("repeat.in_reply", "edit", "cut after its first round of blocks")
     return reply
 
 

@@ -92,3 +92,17 @@ def test_the_hosted_profile_skips_the_small_model_hints(server: LLMServer, work:
         assert ("There is no dat.csv there yet; the working folder holds: data.csv."
                 in result) is hinted, profile
         assert (("hint.missing_file", "annotate") in fired(events)) is hinted, profile
+
+
+def test_a_reply_writing_its_block_again_is_cut_after_the_first_unless_the_rule_is_off(
+    server: LLMServer, work: Path
+) -> None:
+    block = "```shell\necho checked\n```\n"
+    looped = "Checking.\n" + "Again:\n".join([block] * 3)
+    for off, kept in (("", 1), ("repeat.in_reply", 3)):
+        server.add(text(looped), text("Checked."))
+        with make(server, "fenced", checks_off=off) as a:
+            events = list(a.turn("check the folder"))
+        reply = next(m for m in a.messages if m["role"] == "assistant")
+        assert reply["content"].count("echo checked") == kept, off
+        assert (("repeat.in_reply", "edit") in fired(events)) is (not off), off

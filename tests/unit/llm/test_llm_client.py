@@ -350,15 +350,21 @@ def test_should_stop_ends_the_reply_early(server: LLMServer, openai_settings: Se
     assert reply.message == {"role": "assistant", "content": reply.text}
 
 
-def test_a_fenced_reply_that_repeats_its_block_ends_after_the_first(
+def test_a_fenced_reply_the_callers_cut_ends_stops_streaming_and_keeps_the_cut_words(
     server: LLMServer, openai_settings: Settings
 ) -> None:
     block = "```shell\nls -l data | sort\n```\n"
     content = "Let me check.\n" + "Checking again:\n".join([block] * 30)
     server.add(text(content, pace=0.01))
+    asked: list[str] = []
+
+    def cut(words: str) -> str | None:
+        asked.append(words)
+        return words.split("\nChecking again:")[0].rstrip("\n") if words.count("```") >= 4 else None
+
     seen, reply = run(LLM(openai_settings.replace(code_style="fenced")),
-                      should_stop=lambda: False)
-    assert not reply.stopped
+                      should_stop=lambda: False, cut=cut)
+    assert not reply.stopped and reply.cut and asked
     assert reply.text == "Let me check.\n```shell\nls -l data | sort\n```"
     assert [(call.language, call.code) for call in reply.calls] == [("shell", "ls -l data | sort")]
     assert len(seen) < len(pieces(content)) // 10  # the stream was cut, not read to its end

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.llm.fenced import find_blocks, looping, shown_tags, through_last_block
+from assistant.llm.fenced import closed_blocks, find_blocks, shown_tags, through_last_block
 
 
 def test_tagged_blocks_are_found_in_order() -> None:
@@ -105,10 +105,6 @@ def test_a_json_object_or_list_is_shown_whatever_its_tag() -> None:
     assert find_blocks("```python\n{'debug': False}\n```") == [("python", "{'debug': False}")]
 
 
-def test_a_reply_whose_last_blocks_repeat_the_ones_before_is_cut_after_the_first_round() -> None:
-    ls, mv = "```shell\nls\n```", "```shell\nmv a b\n```"
-    assert looping(f"Hi\n{ls}\nagain\n{ls}\nmore") == f"Hi\n{ls}"
-    assert looping(f"{ls}\n{mv}\n{ls}\n{mv}") == f"{ls}\n{mv}"
-    assert looping(f"{ls}\n{mv}\n{ls}") is None  # a check after a change
-    assert looping(f"{ls}\n```shell\nls\n") is None  # not closed yet
-    assert looping(f"```python\nprint(1)\n```\n{ls}") is None
+def test_closed_blocks_leave_out_the_one_still_being_written() -> None:
+    text = "Hi\n```shell\nls\n```\nthen\n~~~python\nprint(1)\n~~~\n```shell\nmv a b\n"
+    assert closed_blocks(text) == [("shell", "ls", 4), ("python", "print(1)", 8)]
