@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.checks.answers import AnswerCheck
 from assistant.checks.record import TurnRecord
-from assistant.checks.reply import confirm, finish, review, settle
+from assistant.checks.reply import confirm, review, settle
 from assistant.checks.requested import Request
 from assistant.checks.rules import Rules, turn_rules
-from assistant.checks.verdicts import Edit, SendBack, StandIn
+from assistant.checks.verdicts import SendBack, StandIn
 from assistant.checks.words import from_record
 from assistant.events import (
     CodeDraft,
@@ -42,7 +42,7 @@ from assistant.loop.peek import wanted as peek_wanted
 from assistant.loop.prompt import answer_in, system_message
 from assistant.loop.screen import ScreenContext, look, screen_wanted, show_screen
 from assistant.loop.turn import STOP_NOTICES
-from assistant.loop.wrapup import wrap_up
+from assistant.loop.wrapup import last_words, wrap_up
 from assistant.runtime import Runtimes
 from assistant.safety.inputs import request_problem
 from assistant.safety.policy import Policy
@@ -209,16 +209,10 @@ class Session:
         record.stuck = True  # the same history at a low temperature: the same answer
         return None
 
-    def _answered(self, words: str, record: TurnRecord) -> Iterator[Event]:
-        """A final answer, as the checks leave it (kept so in the history too: what echoes
-        the loop would be copied), with a note when a check still doubts it."""
-        done = finish(words, record, self.messages, self.redact)
-        if done is not None:
-            self.rules.fire(done.rule, "edit" if isinstance(done, Edit) else "stand_in")
-            if isinstance(done, StandIn):
-                yield self.emit(Notice(done.notice))
-            self.messages[-1] = {"role": "assistant", "content": done.words}
-            words = done.words
+    def _answered(self, words: str, record: TurnRecord) -> Generator[Event, None, None]:
+        """A final answer, as the checks leave it (`last_words`), with a note when a check
+        still doubts it."""
+        words = yield from last_words(self, words, record)
         note = confirm(words, record)
         if note is not None:
             self.rules.fire(note.rule, "annotate")
