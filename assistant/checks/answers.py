@@ -229,7 +229,8 @@ class AnswerCheck:
         acts = self.asks.makes or self.asks.changes
         shown = shown_tags(answer) if acts and not self.code else []
         if shown:  # the file to write, named: a small model told "do it" read it instead
-            yield "shown", (f"writes it to {missing[0]}" if missing else "does it", shown[0])
+            yield "shown", (text("answer.shown_writes").format(missing[0]) if missing
+                            else text("answer.shown_does"), shown[0])
         if missing and not NEGATION.search(answer):
             yield "missing", (", ".join(missing),)
         made = problems(self.asks, self.folder, self.wrote, self.lines)
@@ -252,7 +253,7 @@ class AnswerCheck:
             yield "no_figure", (self.asks.figure,)
         if (not self.changed and self.asks.changes and not NEGATION.search(answer)
                 and (present or self.asks.here)):
-            yield "unchanged", (", ".join(present) or "everything here",)
+            yield "unchanged", (", ".join(present) or text("answer.everything_here"),)
         yield from self._unseen(answer)
 
     def _unseen(self, answer: str) -> Iterator[Finding]:

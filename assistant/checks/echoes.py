@@ -13,17 +13,28 @@ from typing import Any
 from assistant.llm.results import NEXT_STEP, RESULTS_HEADER, is_results_message
 from assistant.texts import text
 
+
+def shaped(key: str, head: bool = False) -> str:
+    """A pattern for the catalogue's text `key`, each "{}" in it standing for a word (an
+    exit status, a language); with `head`, only what comes before the first "{}". Read
+    from the catalogue, so rewording a text there keeps it found."""
+    pieces = text(key).split("{}")
+    words = [re.escape(piece.strip() if head else piece) for piece in pieces]
+    return words[0] if head else r"[\w-]+".join(words)
+
+
 # A clause of the loop's own words this long, found in an answer, is an echo of it.
 ECHOED = 30
 FENCED = re.compile(r"^(`{3,})\n.*?\n\1$", re.MULTILINE | re.DOTALL)
+BLOCK = f"(?:{shaped('results.block')}|{shaped('results.block_numbered')}):"
 RESULTS_FRAME = re.compile(
-    rf"^(?:{re.escape(RESULTS_HEADER)}|\w+ block(?: \d+)?:$|Exit status -?\d+ "
-    r"\((?:success|failed)\)\.|It did not finish \(no exit status\)\.)", re.MULTILINE)
+    f"^(?:{re.escape(RESULTS_HEADER)}|{BLOCK}$|{shaped('results.succeeded')}|"
+    f"{shaped('results.failed')}|{shaped('results.unfinished')})", re.MULTILINE)
 # What a run did, in the loop's words: an answer may well say it again.
-# (the heads of written files are introduced by the catalogue's words, read from there)
-REPORTED = re.compile(r"^(?:Exit status|Output:|Files in the working directory|No files "
-                      rf"changed|{re.escape(text('made.written'))}|\w+ block(?: \d+)?:).*$",
-                      re.MULTILINE)
+REPORTED = re.compile(
+    "^(?:" + "|".join([shaped("results.failed", head=True), shaped("results.output", head=True),
+                       shaped("results.changes", head=True), shaped("results.no_changes"),
+                       shaped("made.written"), BLOCK]) + ").*$", re.MULTILINE)
 UNTRUSTED = re.compile(r'<(\w+) untrusted="true">\n.*?\n</\1>', re.DOTALL)
 
 

@@ -20,6 +20,7 @@ from assistant.texts import text
 
 # Names a missing-file hint lists from the working folder, at most.
 LISTED = 8
+NOTHING = text("hint.nothing")  # what an empty folder holds, in a hint
 # An absolute path in code: quoted, or a shell word.
 ABSOLUTE = re.compile(r"""(?:(?<=['"])|(?<![\w.~/$-]))(/[\w.-]+)(?:/[\w./-]*)?""")
 
@@ -37,12 +38,13 @@ def describe_run(  # noqa: PLR0913 - the run, then what the turn knows, all with
     status first and the output fenced below make it plainly their own call's result.
     """
     if end.exit_status is None:
-        status = "It did not finish (no exit status)."
+        status = text("results.unfinished")
     elif end.exit_status == 0:
-        status = "Exit status 0 (success)."
+        status = text("results.succeeded")
     else:
-        status = f"Exit status {end.exit_status} (failed)."
-    output = f"Output:\n{fence(end.output)}" if end.output.strip() else "Output: (no output)"
+        status = text("results.failed").format(end.exit_status)
+    output = (text("results.output").format(fence(end.output)) if end.output.strip()
+              else text("results.output_none"))
     parts = (status, output, changes, hint(end, Path(folder), code, making, rules))
     return "\n".join(part for part in parts if part)
 
@@ -85,7 +87,7 @@ def failure_line(end: RunEnd, folder: Path, code: str = "", making: Sequence[str
                  rules: Rules | None = None) -> str:
     """A failed run in brief: the last line of its output, and the hint."""
     lines = [line.strip() for line in end.output.splitlines() if line.strip()]
-    last = lines[-1][:300] if lines else f"exit status {end.exit_status}, no output"
+    last = lines[-1][:300] if lines else text("results.failed_brief").format(end.exit_status)
     quiet = None if rules is None else Rules(rules.off, rules.language)  # fires once, below
     return "\n".join(part for part in (last, hint(end, folder, code, making, quiet)) if part)
 
@@ -160,16 +162,16 @@ def _missing_file(output: str, where: Path) -> str:
                     continue
                 instead = path.name if (here / path.name).exists() else "."
                 return text("hint.nowhere").format(parent=path.parent, instead=instead, path=path,
-                                                   held=_listing(here) or "nothing")
+                                                   held=_listing(here) or NOTHING)
             path = path.relative_to(here)
         folder = here / path.parent
         if not folder.is_dir() or (here / path).exists():
             continue
         held = _listing(folder)
-        place = "the working folder" if str(path.parent) == "." else f"{path.parent}/"
+        place = text("hint.working_folder") if str(path.parent) == "." else f"{path.parent}/"
         if any(mark in path.name for mark in "*?["):  # a pattern: nothing to make
             return text("hint.no_match").format(name=path.name, place=place,
-                                                held=held or "nothing")
+                                                held=held or NOTHING)
         if not held:
             return text("hint.empty_folder").format(name=path.name, place=place)
         return text("hint.missing_file").format(name=path.name, place=place, held=held)

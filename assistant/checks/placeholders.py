@@ -81,4 +81,4 @@ def _example(code: str, path: str, instead: str) -> str:
     if not instead:
         return ""  # a file: which of the user's is meant is not known here
     line = next(line.strip() for line in code.splitlines() if path in line)
-    return f" For example: {line.replace(path, instead)}"
+    return text("path.example").format(line.replace(path, instead))

@@ -12,7 +12,7 @@ from assistant.checks.echoes import echoes, framed, only_echoes, without_echoes
 from assistant.checks.labels import actual_language
 from assistant.checks.record import TurnRecord
 from assistant.checks.verdicts import Annotate, Edit, SendBack, StandIn
-from assistant.checks.words import from_record, stand_in
+from assistant.checks.words import ended, from_record, stand_in
 from assistant.llm import CodeCall, Reply
 from assistant.llm.results import RESULTS_HEADER, results_message
 from assistant.texts import text
@@ -90,8 +90,7 @@ def failed_again(call: CodeCall, record: TurnRecord) -> SendBack | None:
 def failed_last_message(exit_status: int | None) -> dict[str, Any]:
     """Said once when the model answers right after its last run failed: small models
     often call a failed task done."""
-    how = "did not finish" if exit_status is None else f"failed (exit status {exit_status})"
-    return check_message(text("answer.failed_last").format(how))
+    return check_message(text("answer.failed_last").format(ended(exit_status)))
 
 
 def finish(words: str, record: TurnRecord, messages: Messages,

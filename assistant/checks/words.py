@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from assistant.checks.record import TurnRecord
+from assistant.texts import text
 
 LAST_PRINTED = 500  # characters of it that end a stopped turn whose wrap-up was code
 LISTED_WRITTEN = 10  # files named instead, when no successful run printed anything
@@ -18,9 +19,9 @@ def stand_in(record: TurnRecord, redact: Callable[[str], str]) -> str:
     seen = record.answer
     last = next((out.strip() for out in reversed(seen.succeeded) if out.strip()), "")
     if last:
-        return redact(f"The last run printed:\n{last[:LAST_PRINTED]}")
+        return redact(text("record.printed").format(last[:LAST_PRINTED]))
     wrote = ", ".join(sorted(seen.wrote)[:LISTED_WRITTEN])
-    return f"Files written in this turn: {wrote}." if wrote else ""
+    return text("record.wrote").format(wrote) if wrote else ""
 
 
 def from_record(record: TurnRecord, redact: Callable[[str], str]) -> str:
@@ -31,14 +32,19 @@ def from_record(record: TurnRecord, redact: Callable[[str], str]) -> str:
     if not record.ends:
         declined = record.declines
         if declined:
-            return f"Nothing ran: {declined} proposal{'s' if declined > 1 else ''} declined."
-        return "Nothing ran in this turn."
+            return (text("record.declined_one") if declined == 1
+                    else text("record.declined").format(declined))
+        return text("record.nothing")
     end = record.ends[-1]
-    runs = f"{record.runs} run{'s' if record.runs > 1 else ''} in this turn"
+    runs = text("record.one_run") if record.runs == 1 else text("record.runs").format(record.runs)
     if end.exit_status == 0:
-        return f"{runs}; the last succeeded and printed nothing, and no file changed."
+        return text("record.quiet").format(runs)
     lines = [line.strip() for line in end.output.splitlines() if line.strip()]
-    how = ("did not finish" if end.exit_status is None
-           else f"failed (exit status {end.exit_status})")
-    said = f": {lines[-1][:LAST_LINE]}" if lines else ", with no output"
-    return redact(f"{runs}; the last {how}{said}")
+    said = text("record.said").format(lines[-1][:LAST_LINE]) if lines else text("record.silent")
+    return redact(text("record.ended").format(runs, ended(end.exit_status), said))
+
+
+def ended(exit_status: int | None) -> str:
+    """How a run that did not succeed ended, in words: it failed, or did not finish."""
+    return (text("run.unfinished") if exit_status is None
+            else text("run.failed").format(exit_status))

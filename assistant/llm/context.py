@@ -10,11 +10,13 @@ from collections.abc import Callable
 from typing import Any
 
 from assistant.llm.results import is_results_message
+from assistant.texts import text
 
 Message = dict[str, Any]
 Counter = Callable[[Message], int]
 
 MIN_KEEP = 400
+CUT = text("results.cut")  # stands for the middle of an output cut to fit
 MESSAGE_OVERHEAD = 8  # tokens a chat template adds around one message, at most
 
 
@@ -84,7 +86,7 @@ def cut_middle(text: str, keep: int) -> str:
         return text
     head = keep // 3
     tail = keep - head
-    return f"{text[:head]}\n[... {len(text) - keep} characters cut ...]\n{text[-tail:]}"
+    return f"{text[:head]}\n{CUT.format(len(text) - keep)}\n{text[-tail:]}"
 
 
 def _shorten_outputs(turn: list[Message], excess: int, count: Counter) -> None:

@@ -12,10 +12,9 @@ import re
 from collections.abc import Callable, Iterator
 
 from assistant.runtime.languages import canonical_language
+from assistant.texts import text
 
-INSTRUCTIONS = """\
-To run code, write it in a fenced block tagged ```python, ```shell or ```javascript; its \
-result comes back in the next message. Blocks with other tags, such as ```text, never run."""
+INSTRUCTIONS = text("system.fenced")
 
 _OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*)$")
 _TAG = re.compile(r"[\w+#.-]*")

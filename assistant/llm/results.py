@@ -21,13 +21,14 @@ NEXT_STEP_FOR = text("results.next_step_for")
 # The key of a history message's typed kind ("results", "screen"): the loop and the journal
 # keep it; it is taken off before the history goes to a provider (`sendable`).
 KIND = "kind"
+NO_OUTPUT = text("results.no_output")
 REQUEST_SHOWN = 300  # characters of the request repeated after each result
 
 
 def tool_messages(results: list[tuple[CodeCall, str]]) -> list[dict[str, Any]]:
     """One tool message per call: providers reject a tool call left unanswered."""
     return [
-        {"role": "tool", "tool_call_id": call.id, "content": output or "(no output)"}
+        {"role": "tool", "tool_call_id": call.id, "content": output or NO_OUTPUT}
         for call, output in results
     ]
 
@@ -37,8 +38,9 @@ def fenced_message(results: list[tuple[CodeCall, str]], request: str = "") -> di
     the turn's `request` again."""
     parts = [RESULTS_HEADER]
     for number, (call, output) in enumerate(results, 1):
-        label = f"{call.language} block {number}" if len(results) > 1 else f"{call.language} block"
-        parts.append(f"{label}:\n{output or '(no output)'}")
+        label = (text("results.block_numbered").format(call.language, number)
+                 if len(results) > 1 else text("results.block").format(call.language))
+        parts.append(f"{label}:\n{output or NO_OUTPUT}")
     parts.append(next_step(request))
     return results_message("\n\n".join(parts))
 

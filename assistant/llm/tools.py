@@ -11,20 +11,18 @@ from typing import Any, Protocol
 
 from assistant.llm.reply import CodeCall
 from assistant.runtime.languages import LANGUAGES, canonical_language, plugin_languages
+from assistant.texts import text
 
 EXECUTE_TOOL: dict[str, Any] = {
     "type": "function",
     "function": {
         "name": "execute",
-        "description": (
-            "Run code on the user's computer. The user sees the code first and it runs only "
-            "after they approve it. Returns the output, or says that the user declined."
-        ),
+        "description": text("tool.execute"),
         "parameters": {
             "type": "object",
             "properties": {
                 "language": {"type": "string", "enum": list(LANGUAGES)},
-                "code": {"type": "string", "description": "The complete code to run."},
+                "code": {"type": "string", "description": text("tool.code")},
             },
             "required": ["language", "code"],
         },
@@ -42,9 +40,7 @@ def execute_tool() -> dict[str, Any]:
     return dict(tool)
 
 
-INSTRUCTIONS = """\
-To run code, call the `execute` tool with `language` (python, shell or javascript) and \
-`code`; its result comes back as the tool result. Code in your text is never run."""
+INSTRUCTIONS = text("system.tools")
 
 
 # A tool's name for a name the model wrote (its name or its function name), None if no tool.
@@ -166,16 +162,16 @@ def _parse(slot: _Slot, resolve: Resolve | None = None) -> CodeCall:
     named_language = canonical_language(slot.name)
     tool = resolve(slot.name) if resolve is not None and slot.name != "execute" else None
     if slot.name != "execute" and named_language is None and tool is None:
-        only = "" if resolve is not None else ": the only one is 'execute'"
-        return CodeCall(slot.id, "", "", f"there is no tool {slot.name!r}{only}")
+        only = "" if resolve is not None else text("call.only_execute")
+        return CodeCall(slot.id, "", "", text("call.no_tool").format(slot.name, only))
     arguments = _arguments(slot)
     if arguments is None:
         preview = " ".join(slot.arguments.split())[:80]
-        return CodeCall(slot.id, "", "", f"its arguments are not JSON: {preview}")
+        return CodeCall(slot.id, "", "", text("call.not_json").format(preview))
     if tool is not None:
         return CodeCall(slot.id, tool, json.dumps(arguments, indent=2, ensure_ascii=False))
     if not isinstance(arguments.get("code"), str) or not arguments["code"].strip():
-        return CodeCall(slot.id, "", "", "it has no 'code' text to run")
+        return CodeCall(slot.id, "", "", text("call.no_code"))
     language = str(arguments.get("language") or named_language or "python")
     return CodeCall(slot.id, canonical_language(language) or language.lower(), arguments["code"])
 

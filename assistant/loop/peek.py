@@ -96,17 +96,17 @@ def _head(folder: Path, name: str) -> str:
         return ""
     if b"\0" in data[:8192]:
         return ""  # binary: its bytes tell a model nothing
-    text = data[:READ_LIMIT].decode("utf-8", errors="replace")
-    lines = text.splitlines()
-    count = f"{len(lines)} line" + ("" if len(lines) == 1 else "s")
-    size = f"over {count}" if len(data) > READ_LIMIT else count
+    content = data[:READ_LIMIT].decode("utf-8", errors="replace")
+    lines = content.splitlines()
+    count = text("peek.one_line") if len(lines) == 1 else text("peek.lines").format(len(lines))
+    size = text("peek.over").format(count) if len(data) > READ_LIMIT else count
     if path.suffix.lower() == ".json" and len(data) <= READ_LIMIT:
-        compact = _compact(text)
+        compact = _compact(content)
         if compact:
-            return f"{name} ({size}), compactly:\n{compact}"
+            return text("peek.compact").format(name, size) + "\n" + compact
     shown = [line if len(line) <= WIDTH else line[:WIDTH] + "…" for line in lines[:LINES]]
     more = "\n…" if len(lines) > LINES else ""
-    return f"{name} ({size}), first lines:\n" + "\n".join(shown) + more
+    return text("peek.first_lines").format(name, size) + "\n" + "\n".join(shown) + more
 
 
 def _listing(folder: Path, name: str) -> str:
@@ -119,14 +119,14 @@ def _listing(folder: Path, name: str) -> str:
     except OSError:
         return ""
     if not entries:
-        return f"{name}/ is empty."
+        return text("peek.empty").format(name)
     shown = []
     for entry in entries[:ENTRIES]:
         with contextlib.suppress(OSError):
             shown.append(f"{entry.name}/" if entry.is_dir()
-                         else f"{entry.name} ({entry.lstat().st_size} bytes)")
-    more = f", and {len(entries) - ENTRIES} more" if len(entries) > ENTRIES else ""
-    return f"{name}/ holds: " + ", ".join(shown) + more
+                         else text("peek.sized").format(entry.name, entry.lstat().st_size))
+    more = text("peek.more").format(len(entries) - ENTRIES) if len(entries) > ENTRIES else ""
+    return text("peek.holds").format(name, ", ".join(shown) + more)
 
 
 def _compact(text: str) -> str:

@@ -24,22 +24,16 @@ def machine_facts() -> str:
         user = "unknown"
     languages = ["python", "shell"] + (["javascript"] if shutil.which("node") else [])
     languages += plugin_languages()  # installed plugins add these
-    return "\n".join(
-        [
-            f"Operating system: {platform.system()} {platform.release()} ({platform.machine()})",
-            f"User: {user}; home: {os.path.expanduser('~')}",
-            # Not its absolute path: small models build paths from it and drop a part
-            # (/tmp/x/pdfs for /tmp/x/work/pdfs), and `pwd` tells it when it is needed.
-            # No example path either: one was taken for a folder that is there ('pdfs').
-            "Working directory: the current directory of every run; name files in it by "
-            "relative paths, never by an absolute path",
-            # The day, not the minute: a system message that changes every minute makes a
-            # local model read the whole conversation again (8-11 s here instead of 0.4 s).
-            f"Date: {time.strftime('%Y-%m-%d (%A)')}",
-            f"Languages available: {', '.join(languages)}",
-            python_packages(),
-        ]
-    )
+    # The working directory is not given as its absolute path: small models build paths
+    # from it and drop a part (/tmp/x/pdfs for /tmp/x/work/pdfs), and `pwd` tells it when
+    # it is needed. No example path either: one was taken for a folder that is there
+    # ('pdfs'). The day, not the minute: a system message that changes every minute makes
+    # a local model read the whole conversation again (8-11 s here instead of 0.4 s).
+    facts = text("system.facts").format(
+        system=f"{platform.system()} {platform.release()} ({platform.machine()})",
+        user=user, home=os.path.expanduser("~"), date=time.strftime("%Y-%m-%d (%A)"),
+        languages=", ".join(languages))
+    return f"{facts}\n{python_packages()}"
 
 
 def system_message(custom: str, addendum: str) -> str:
@@ -65,5 +59,5 @@ def answer_in(language: str) -> str:
     conversation stays valid. Empty for English, and when the language is not known."""
     if not language or language == "en":
         return ""
-    name = LANGUAGE_NAMES.get(language, f"the language with ISO code {language}")
-    return f"\n(Answer in {name}.)"
+    name = LANGUAGE_NAMES.get(language) or text("system.language_code").format(language)
+    return "\n" + text("system.answer_in").format(name)

@@ -12,6 +12,8 @@ import os
 import time
 from dataclasses import dataclass
 
+from assistant.texts import text
+
 MAX_ENTRIES = 5000
 MAX_SECONDS = 0.1
 MAX_DEPTH = 6
@@ -51,7 +53,8 @@ def list_folder(folder: str) -> Listing | None:
     return Listing(entries, depth if level else MAX_DEPTH)
 
 
-NO_CHANGES = "No files changed in the working directory."
+NO_CHANGES = text("results.no_changes")
+CHANGES = text("results.changes")
 
 
 def describe_changes(before: Listing | None, after: Listing | None) -> str:
@@ -69,7 +72,7 @@ def describe_changes(before: Listing | None, after: Listing | None) -> str:
     ]
     if not parts:
         return NO_CHANGES
-    return "Files in the working directory: " + "; ".join(parts) + "."
+    return CHANGES.format("; ".join(parts))
 
 
 def written(before: Listing | None, after: Listing | None) -> list[str]:

@@ -75,3 +75,11 @@ def test_paragraphs_repeating_the_turns_loop_words_are_left_out_of_an_answer() -
              {"role": "user", "content": "and where is slug defined?"}]
     assert without_echoes(f"{NOT_RUN}\n\nIn lib/text.py.", asked) == (
         f"{NOT_RUN}\n\nIn lib/text.py.")  # the loop's words of an earlier turn
+
+
+def test_every_way_a_run_ends_as_the_results_say_it_is_framing_read_from_the_catalogue() -> None:
+    for status in (0, 3, -9, None):
+        told = describe_run(RunEnd("c1", status, "", 0.1))
+        assert framed(f"python block:\n{told}"), status
+        assert framed(told.splitlines()[0]), status
+    assert not framed("print('Exit status is fine')")
