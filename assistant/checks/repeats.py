@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Literal
 
-from assistant.llm.fenced import closed_blocks
+from assistant.llm.fenced import blocks
 from assistant.texts import text
 
 REPEATS_BEFORE_STOP = 3
@@ -36,11 +36,11 @@ def looping(text: str, tools: Callable[[str], str | None] | None = None) -> str 
     reply goes on to its token limit: 2,000 tokens, 100 s on a laptop's CPU, for code
     that runs once. The adapter asks it while the reply streams, and ends the reply
     there (`LLM.stream`'s `cut`)."""
-    blocks = closed_blocks(text, tools)
-    keys = [block[:2] for block in blocks]
+    closed = blocks(text, tools, closed=True)
+    keys = [block[:2] for block in closed]
     for size in (1, 2):
         if len(keys) >= 2 * size and keys[-size:] == keys[-2 * size:-size]:
-            return "\n".join(text.split("\n")[:blocks[-size - 1][2]])
+            return "\n".join(text.split("\n")[:closed[-size - 1][2]])
     return None
 
 

@@ -14,6 +14,7 @@ from assistant.checks.record import TurnRecord
 from assistant.checks.verdicts import Annotate, Edit, SendBack, StandIn
 from assistant.checks.words import ended, from_record, stand_in
 from assistant.llm import CodeCall, Reply
+from assistant.llm.fenced import blocks
 from assistant.llm.results import RESULTS_HEADER, results_message
 from assistant.texts import text
 
@@ -24,6 +25,18 @@ Messages = list[dict[str, Any]]
 def check_message(problem: str) -> dict[str, Any]:
     """What a check found, said to the model as a result, not a turn."""
     return results_message(f"{RESULTS_HEADER}\n\n{problem}")
+
+
+def guessed(reply: Reply, tools: Callable[[str], str | None] | None = None) -> Edit | None:
+    """A fenced reply as the history keeps it: up to the end of its last block (rule
+    history.guess). What follows was written before anything ran, so it is a guess ("The
+    sum is 15."), and a small model that reads its own guess in the history repeats it
+    whatever the run printed. None when nothing follows its code."""
+    ends = [end for _, _, end in blocks(reply.text, tools)]
+    if not reply.calls or not ends:
+        return None
+    kept = "\n".join(reply.text.split("\n")[: ends[-1]])
+    return Edit("history.guess", kept) if kept != reply.text else None
 
 
 def settle(reply: Reply, record: TurnRecord, messages: Messages,

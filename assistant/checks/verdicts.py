@@ -7,7 +7,8 @@ A check reads the turn's record and returns a verdict, or None when it finds not
 - `Annotate`: the answer stands, with a note for the user.
 - `StandIn`: the answer is written from the turn's record (what ran, what it printed, what
   it wrote) in place of words that only repeat the loop's.
-- `Edit`: the answer stands without its paragraphs that repeat the loop's words.
+- `Edit`: the words stand with a part left out: an answer's paragraphs that repeat the
+  loop's words, or, in the history only, what a fenced reply guessed after its code.
 - `Rewrite`: the code is changed before anyone is asked to approve it (what runs is what
   is shown).
 
@@ -51,7 +52,8 @@ class StandIn:
 
 @dataclass(frozen=True)
 class Edit:
-    """Accept the answer as `words`: the model's, with what only repeats the loop left out."""
+    """Accept the model's words as `words`: with what only repeats the loop left out, or
+    what it guessed after its code (then in the history only)."""
 
     rule: str
     words: str

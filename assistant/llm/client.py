@@ -212,8 +212,6 @@ class LLM:
                 CodeCall(f"call_{uuid.uuid4().hex[:24]}", lang, code)
                 for lang, code in fenced.find_blocks(text, self._resolve())
             ]
-            if calls:
-                message["content"] = fenced.through_last_block(text, self._resolve())
         return Reply(text, calls, message, got.usage, got.model or self.settings.model, got.stopped,
                      got.cut)
 

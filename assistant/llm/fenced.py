@@ -32,24 +32,15 @@ def find_blocks(
     return [(language, code) for language, code, _ in _runnable(text, tools)]
 
 
-def through_last_block(text: str, tools: Callable[[str], str | None] | None = None) -> str:
-    """`text` up to the end of its last runnable block: what follows was written before
-    anything ran, so it is a guess ("The sum is 15."), and a small model that reads its
-    own guess in the history repeats it whatever the run printed."""
-    ends = [end for _, _, end in _runnable(text, tools)]
-    if not ends:
-        return text
-    return "\n".join(text.split("\n")[: ends[-1]])
-
-
-def closed_blocks(
-    text: str, tools: Callable[[str], str | None] | None = None
+def blocks(
+    text: str, tools: Callable[[str], str | None] | None = None, closed: bool = False
 ) -> list[tuple[str, str, int]]:
-    """(language, code, the line after the block) of each runnable block whose fence is
-    closed, in order: a block still being written is not one yet."""
+    """(language, code, the line after the block) of each runnable block, in order; with
+    `closed`, only those whose fence is closed (a block still being written is not one
+    yet)."""
     lines = text.split("\n")
     return [(language, code, end) for language, code, end in _runnable(text, tools)
-            if _closes(lines[end - 1], "```") or _closes(lines[end - 1], "~~~")]
+            if not closed or _closes(lines[end - 1], "```") or _closes(lines[end - 1], "~~~")]
 
 
 def shown_tags(text: str) -> list[str]:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Generator, Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.checks.repeats import looping
+from assistant.checks.reply import guessed
 from assistant.events import CodeDraft, Error, Event, TextDelta, Usage
 from assistant.llm import LLMError, Reply
 
@@ -25,7 +27,8 @@ def ask(session: Session, system: str, warmer: bool = False
     """Stream one reply from the LLM; None (after an Error) when there is none. `warmer`:
     the last reply repeated itself or was sent back, so this one is asked warmer (rule
     repeat.warmer). A fenced reply that starts writing its blocks again ends after the
-    first round (rule repeat.in_reply), while it streams.
+    first round (rule repeat.in_reply), while it streams; what it writes after its last
+    block is not kept in the history (rule history.guess).
 
     A KeyboardInterrupt raised while the LLM is answering (a front end's way to break a
     blocked network read) stops the turn, keeping the words so far."""
@@ -61,8 +64,14 @@ def ask(session: Session, system: str, warmer: bool = False
         return None
     if reply is None:
         yield session.emit(Error("The LLM ended its reply without a result: try again."))
-    elif reply.cut:
+        return None
+    if reply.cut:
         session.rules.fire("repeat.in_reply", "edit", "cut after its first round of blocks")
+    kept = (guessed(reply, resolve) if not llm.uses_tools and session.rules.on("history.guess")
+            else None)
+    if kept is not None:
+        session.rules.fire(kept.rule, "edit")
+        reply = replace(reply, message={**reply.message, "content": kept.words})
     return reply
 
 

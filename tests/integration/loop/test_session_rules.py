@@ -106,3 +106,18 @@ def test_a_reply_writing_its_block_again_is_cut_after_the_first_unless_the_rule_
         reply = next(m for m in a.messages if m["role"] == "assistant")
         assert reply["content"].count("echo checked") == kept, off
         assert (("repeat.in_reply", "edit") in fired(events)) is (not off), off
+
+
+def test_a_guess_after_the_code_is_left_out_of_the_history_unless_the_rule_is_off(
+    server: LLMServer, work: Path
+) -> None:
+    guess = "```shell\necho 5117\n```\nThe sum is 15."
+    for off, kept in (("", "```shell\necho 5117\n```"), ("history", guess)):
+        server.add(text(guess), text("The sum is 5117."))
+        with make(server, "fenced", checks_off=off) as a:
+            events = list(a.turn("add up the numbers"))
+        reply = next(m for m in a.messages if m["role"] == "assistant")
+        assert reply["content"] == kept, off
+        assert (("history.guess", "edit") in fired(events)) is (not off), off
+        streamed = "".join(e.text for e in events if isinstance(e, TextDelta))
+        assert streamed.startswith(guess)  # the user saw the words as they came

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from assistant.checks.answers import AnswerCheck
 from assistant.checks.record import TurnRecord
-from assistant.checks.reply import finish
+from assistant.checks.reply import finish, guessed
 from assistant.checks.rules import Rules, resolve
 from assistant.checks.verdicts import Edit, StandIn
 from assistant.events import RunEnd
-from assistant.llm import CodeCall
+from assistant.llm import CodeCall, Reply
 from assistant.llm.results import NEXT_STEP, fenced_message
 
 REQUEST = "show me notes.txt"
@@ -52,3 +52,18 @@ def test_the_loops_words_before_the_models_own_are_left_out(tmp_path: Path) -> N
 def test_with_the_echo_rules_off_the_words_stand_as_given(tmp_path: Path) -> None:
     record, messages = turn(tmp_path, off="echo")
     assert finish(NEXT_STEP, record, messages, keep) is None
+
+
+def fenced_reply(text: str, calls: int = 1) -> Reply:
+    proposals = [CodeCall(str(n), "shell", "ls") for n in range(calls)]
+    return Reply(text, proposals, {"role": "assistant", "content": text}, None, "m")
+
+
+def test_what_follows_the_last_block_is_left_out_of_the_history_as_a_guess() -> None:
+    done = guessed(fenced_reply("```shell\nhostname\n```\nThe hostname is `localhost`."))
+    assert done == Edit("history.guess", "```shell\nhostname\n```")
+    two = "```python\nopen('a', 'w')\n```\nThen:\n```shell\nls\n```\nDone, a is there."
+    assert guessed(fenced_reply(two, 2)) == Edit(
+        "history.guess", "```python\nopen('a', 'w')\n```\nThen:\n```shell\nls\n```")
+    assert guessed(fenced_reply("```json\n{}\n```\nNo code.", 0)) is None
+    assert guessed(fenced_reply("```shell\nls\n```")) is None  # nothing follows

@@ -134,7 +134,8 @@ def test_fenced_mode_finds_proposals(server: LLMServer, openai_settings: Setting
     assert (call.language, call.code) == ("shell", "ls -la")
     assert "```shell" in llm.system_addendum()
     assert reply.text.endswith("Then I will read it.")
-    assert reply.message == {"role": "assistant", "content": reply.text.split("\n\nThen")[0]}
+    # what the history keeps of it is the loop's to judge (rule history.guess)
+    assert reply.message == {"role": "assistant", "content": reply.text}
 
 
 def test_fenced_results_go_back_as_one_user_message(

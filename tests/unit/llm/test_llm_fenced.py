@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.llm.fenced import closed_blocks, find_blocks, shown_tags, through_last_block
+from assistant.llm.fenced import blocks, find_blocks, shown_tags
 
 
 def test_tagged_blocks_are_found_in_order() -> None:
@@ -83,14 +83,6 @@ def test_code_keeps_inner_blank_lines_and_indentation() -> None:
     assert find_blocks(f"```python\n{code}\n```") == [("python", code)]
 
 
-def test_what_follows_the_last_block_is_cut_as_a_guess_written_before_the_run() -> None:
-    text = "```shell\nhostname\n```\nThe hostname is `localhost`."
-    assert through_last_block(text) == "```shell\nhostname\n```"
-    two = "```python\nopen('a', 'w')\n```\nThen:\n```shell\nls\n```\nDone, a is there."
-    assert through_last_block(two) == "```python\nopen('a', 'w')\n```\nThen:\n```shell\nls\n```"
-    assert through_last_block("```json\n{}\n```\nNo code.") == "```json\n{}\n```\nNo code."
-
-
 def test_blocks_that_only_show_are_named_by_tag() -> None:
     text = "```json\n{}\n```\n```\nplain\n```\n```python\nprint(1)\n```"
     assert shown_tags(text) == ["json", "untagged"]
@@ -105,6 +97,7 @@ def test_a_json_object_or_list_is_shown_whatever_its_tag() -> None:
     assert find_blocks("```python\n{'debug': False}\n```") == [("python", "{'debug': False}")]
 
 
-def test_closed_blocks_leave_out_the_one_still_being_written() -> None:
+def test_blocks_say_where_each_ends_and_closed_ones_leave_out_the_one_being_written() -> None:
     text = "Hi\n```shell\nls\n```\nthen\n~~~python\nprint(1)\n~~~\n```shell\nmv a b\n"
-    assert closed_blocks(text) == [("shell", "ls", 4), ("python", "print(1)", 8)]
+    assert blocks(text, closed=True) == [("shell", "ls", 4), ("python", "print(1)", 8)]
+    assert blocks(text)[-1] == ("shell", "mv a b", 11)  # open to the end
