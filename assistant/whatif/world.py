@@ -3,11 +3,12 @@
 `enter(plan)` is called in a process that will run a proposal and then end: a fork of the
 live Python runtime, which runs Python code itself and shell or JavaScript through their
 drivers' one-run mode (`run_command`). It unshares a user,
-mount and network namespace, makes every mount read-only, and puts an overlay over each
+mount, network and process namespace, makes every mount read-only, and puts an overlay over each
 folder the plan names (home, the working folder, /tmp ...), whose upper folder is a tmpfs
 of this namespace alone: writes, deletes and renames land there and the real files stay as
 they are. The assistant's own folders and the usual secrets are hidden, the display and
-input devices are out of reach, secret variables leave the environment, and every
+input devices and the sockets under /run are out of reach, the run sees no process but its
+own, secret variables leave the environment, and every
 capability is dropped, so the code cannot unmount the overlays to reach the real files.
 After the run, `World.finish` surveys the upper folders and writes the changes, as JSON,
 to the report file opened before any of this (so the report lands on the real disk).
@@ -32,12 +33,18 @@ from assistant.whatif.survey import survey
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWNET = 0x40000000
+CLONE_NEWPID = 0x20000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 4096, 16384, 1 << 18
 AT_FDCWD, AT_RECURSIVE, MOUNT_ATTR_RDONLY, MNT_DETACH = -100, 0x8000, 1, 2
 SYS_MOUNT_SETATTR = 442  # the same number on every architecture (a syscall of 5.12+)
-PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP, PR_SET_CHILD_SUBREAPER = 38, 24, 36
+PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP, PR_SET_PDEATHSIG = 38, 24, 1
+MS_NOEXEC = 8
 DISPLAY_VARIABLES = ("DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS")
 DEVICES = ("/dev/input", "/dev/uinput", "/dev/snd", "/dev/video0", "/tmp/.X11-unix")
+# Where programs listen on sockets a read-only mount does not stop: the session and system
+# buses, the sound server, the container engine, agents. Folders the overlays cover (home,
+# /tmp) refuse a connection through the overlay already.
+SOCKETS = ("/run", "/var/run")
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -85,11 +92,12 @@ def _enter(plan: dict[str, Any], report: int) -> World:
     first_scratch = next(iter(roots.values()))[1] if roots else -1
     for path in plan["hide"]:
         _hide(path, first_scratch)
-    for path in DEVICES:
-        if os.path.isdir(path):
+    for path in (*DEVICES, *SOCKETS):
+        if os.path.isdir(path) and not os.path.islink(path) and \
+                not any(_inside(root, path) for root in roots):
             _mount("tmpfs", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k")
+    _first_process()
     _drop_capabilities()
-    _check(_libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), "prctl")
     for name in list(os.environ):
         if name in DISPLAY_VARIABLES:  # secret variables never reached the runtime
             del os.environ[name]
@@ -166,9 +174,11 @@ def problem() -> str:
 
 
 def _unshare(uid: int, gid: int) -> None:
-    """A user, mount and network namespace of its own, where every mount is read-only.
+    """A user, mount, network and process namespace of its own, where every mount is
+    read-only; the next child is the first process of the new process namespace.
     `uid` and `gid` are read before: in the new namespace they are unmapped until now."""
-    _check(_libc.unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET), "unshare")
+    _check(_libc.unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID),
+           "unshare")
     _write("/proc/self/setgroups", "deny")
     _write("/proc/self/uid_map", f"{uid} {uid} 1")
     _write("/proc/self/gid_map", f"{gid} {gid} 1")
@@ -231,6 +241,28 @@ def _read_only(path: str) -> None:
     result = _libc.syscall(SYS_MOUNT_SETATTR, AT_FDCWD, path.encode(), AT_RECURSIVE,
                            ctypes.byref(attr), ctypes.sizeof(attr))
     _check(result, "mount_setattr")
+
+
+def _first_process() -> None:
+    """Go on as the first process of the world's own process namespace, with a /proc of
+    its own: the run sees and signals only its own processes (a user namespace alone lets
+    `pkill` reach the user's real ones), and what it leaves running becomes this process's
+    to find and stop. The process outside only waits, and ends as this one does; this one
+    dies with it."""
+    pid = os.fork()
+    if pid:  # pragma: no cover - outside: ends in this call
+        code = 125
+        try:
+            _, status = os.waitpid(pid, 0)
+            code = os.waitstatus_to_exitcode(status)
+        finally:
+            os._exit(128 - code if code < 0 else code)
+    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
+    _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
 def _drop_capabilities() -> None:

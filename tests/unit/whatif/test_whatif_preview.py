@@ -88,6 +88,33 @@ def test_no_network_no_secrets_no_display(folder: Path, whatif: Whatif, isolated
     assert any("network" in why for why in effect.unpreviewable)
 
 
+def test_a_preview_signals_no_process_of_the_user_and_reaches_no_socket_under_run(
+        folder: Path, whatif: Whatif) -> None:
+    """A user namespace alone lets `kill` and `pkill` reach the user's real processes, and a
+    read-only mount lets a connection to the session bus or the container engine through:
+    the preview runs in a process namespace of its own, with /run emptied."""
+    mark = f"sleep 60.{os.getpid()}"  # a command line no other process on this machine has
+    sleeper = subprocess.Popen(mark.split())
+    listening = Path("/run") / f"whatif-test-{os.getpid()}.sock"
+    try:
+        with socket.socket(socket.AF_UNIX) as server:
+            server.bind(str(listening))
+            server.listen()
+            server.settimeout(0)
+            code = (f"kill -9 {sleeper.pid}; pkill -9 -f '{mark}'; ls /proc | grep -c '^[0-9]'\n"
+                    f"python3 -c \"import socket; socket.socket(socket.AF_UNIX).connect("
+                    f"'{listening}')\" 2>&1 | tail -1\n")
+            output = whatif("shell", code).effect.output
+            with pytest.raises(BlockingIOError):
+                server.accept()
+        assert sleeper.poll() is None, output
+        assert "No such file or directory" in output
+        assert int(output.split("\n")[1]) < 10  # its own processes, not the machine's
+    finally:
+        sleeper.kill()
+        listening.unlink(missing_ok=True)
+
+
 def test_code_cannot_unmount_the_overlay_to_reach_the_real_files(folder: Path,
                                                                   whatif: Whatif) -> None:
     before = contents(folder)
