@@ -16,11 +16,13 @@ from assistant.events import RunEnd
 class TurnRecord:
     """One turn so far. `answer` holds the request and what the runs printed and wrote;
     `ends` is every run's end, in order; `declined` the reason given for each proposal the
-    user declined."""
+    user declined; `foreseen` the end of each preview that went back to the model in place
+    of asking anyone (assistant.checks.previewed)."""
 
     answer: AnswerCheck
     ends: list[RunEnd] = field(default_factory=list)
     declined: list[str] = field(default_factory=list)
+    foreseen: list[RunEnd] = field(default_factory=list)  # previews sent back, not run
     corrected: bool = False  # the last call was malformed and the model was told
     stuck: bool = False  # the last reply repeated code or was sent back: the next is warmer
     repeats: Repeats = field(default_factory=Repeats)
@@ -36,6 +38,11 @@ class TurnRecord:
     @property
     def declines(self) -> int:
         return len(self.declined)
+
+    @property
+    def foresaw_failure(self) -> bool:
+        """Whether the last preview sent back had failed."""
+        return bool(self.foreseen) and self.foreseen[-1].exit_status != 0
 
     @property
     def failed(self) -> bool:

@@ -23,8 +23,8 @@ ABOUT_THIS_MACHINE = re.compile(
 )
 MAKES = re.compile(r"\b(write|save|create|make|generate|export|convert|produce|put|store|"
                    r"extract|copy|split|merge|combine)\b", re.IGNORECASE)
-CHANGES = re.compile(r"\b(change|set|update|replace|edit|modify|rename|add(?! up\b)|append|insert|"
-                     r"remove|delete|drop|fix|sort|dedupe|dedup|clean|bump|increase|"
+CHANGES = re.compile(r"\b(change|set|update|replace|edit|modify|rename|move|add(?! up\b)|"
+                     r"append|insert|remove|delete|drop|fix|sort|dedupe|dedup|clean|bump|increase|"
                      r"decrease|uppercase|lowercase)\b", re.IGNORECASE)
 # The request is about the working folder: "the .jpeg files here", "*.log".
 HERE = re.compile(r"\b(here|this (folder|directory))\b|(?<![\w/])\*?\.\w{1,5} files\b|\*\.\w+",

@@ -11,6 +11,7 @@ A check reads the turn's record and returns a verdict, or None when it finds not
   loop's words, or, in the history only, what a fenced reply guessed after its code.
 - `Rewrite`: the code is changed before anyone is asked to approve it (what runs is what
   is shown).
+- `Refuse`: a call is not proposed; the model reads why in place of its result.
 
 A check of a reply or an answer returns an `AnswerVerdict`, which has no `Rewrite`: code
 can only change before approval, and the type checker holds every check to that.
@@ -71,5 +72,16 @@ class Rewrite:
     notice: str
 
 
+@dataclass(frozen=True)
+class Refuse:
+    """Do not propose the call: the model reads `told` as its result, the user `notice`;
+    `detail` is what the journal keeps of why."""
+
+    rule: str
+    told: str
+    notice: str
+    detail: str = ""
+
+
 AnswerVerdict: TypeAlias = SendBack | Annotate | StandIn | Edit
-CallVerdict: TypeAlias = SendBack | Rewrite
+CallVerdict: TypeAlias = SendBack | Rewrite | Refuse

@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING
 
 from assistant.checks.echoes import framed
 from assistant.checks.labels import actual_language
+from assistant.checks.previewed import judge
 from assistant.checks.record import TurnRecord
 from assistant.checks.repeats import REPEAT_NOT_RUN, REPEATS_BEFORE_STOP, REPLY_TOLD
+from assistant.checks.verdicts import Refuse
 from assistant.events import Event, Notice, RunEnd
 from assistant.llm import CodeCall
 from assistant.loop.reported import reported
@@ -64,13 +66,15 @@ def act(session: Session, calls: list[CodeCall], record: TurnRecord
                                       "given: not run."))
             results.append((call, FRAMED))
             continue
-        runs = record.runs
-        result, stop = yield from act_on(session, call, record)
+        runs, foreseen = record.runs, len(record.foreseen)
+        later = calls[index + 1:]
+        result, stop = yield from act_on(session, call, record, last=not later)
         results.append((call, result))
         if stop:
             return results, stop
-        later = calls[index + 1:]
-        if record.runs > runs and record.failed and later and rules.on("call.after_failure"):
+        failed = (record.runs > runs and record.failed) or \
+            (len(record.foreseen) > foreseen and record.foresaw_failure)
+        if failed and later and rules.on("call.after_failure"):
             rules.fire("call.after_failure", "refuse", f"{len(later)} block(s)")
             yield session.emit(Notice(f"{len(later)} more block(s) of this reply not run: the "
                                       "code before them failed."))
@@ -78,9 +82,10 @@ def act(session: Session, calls: list[CodeCall], record: TurnRecord
     return results, None
 
 
-def act_on(session: Session, call: CodeCall, record: TurnRecord
+def act_on(session: Session, call: CodeCall, record: TurnRecord, last: bool = True
            ) -> Generator[Event, None, Outcome]:
-    """One call: vetted (corrected, sent back, refused as a repeat), declined, or run."""
+    """One call: vetted (corrected, sent back, refused as a repeat), previewed (and sent
+    back when that failed), declined, or run. `last`: no call of the reply follows it."""
     notices, vetted = vet(call, record, session.folder(), session.redact)
     for notice in notices:
         yield session.emit(notice)
@@ -92,6 +97,10 @@ def act_on(session: Session, call: CodeCall, record: TurnRecord
     if proposal.risk != "blocked" and session.policy.mode != "never" and \
             isinstance(session.runtimes, TransactionalRuntimes):
         seen = session.runtimes.foresee(language, code)  # the effect is what is approved
+        if seen is not None and not seen.problem:
+            refused = judge(seen.effect, seen.end, record, code, last)
+            if refused is not None:
+                return (yield from foreseen(session, record, vetted, seen.end, refused))
         # A preview that changed no files and could not cover the run (the screen, a write
         # it was refused) has nothing to show: its failure there is not the run's effect.
         if seen is not None and not seen.problem and (
@@ -118,6 +127,22 @@ def act_on(session: Session, call: CodeCall, record: TurnRecord
     record.stuck = record.stuck or failures > 1
     if record.runs >= session.max_runs_per_turn:
         return told, ("max_runs", record.runs)
+    return told, None
+
+
+def foreseen(session: Session, record: TurnRecord, cleared: Cleared, end: RunEnd | None,
+             refused: Refuse) -> Generator[Event, None, Outcome]:
+    """A proposal its preview sent back: the user sees one line, the model reads why as
+    the call's result, and a failure counts as the same code failing again would."""
+    assert end is not None, "judge passes over a preview that did not end"
+    record.rules.fire(refused.rule, "refuse", session.redact(refused.detail))
+    record.foreseen.append(end)
+    yield session.emit(Notice(session.redact(refused.notice)))
+    told = cleared.preface + session.redact(refused.told)
+    failures = record.repeats.record(cleared.language, cleared.code, end.exit_status == 0,
+                                     session.redact(refused.detail or refused.told))
+    if failures >= REPEATS_BEFORE_STOP:
+        return told, ("repeated_failure", failures)
     return told, None
 
 

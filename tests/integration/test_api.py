@@ -113,7 +113,7 @@ def test_max_runs_breaks_the_loop(server: LLMServer) -> None:
 
 def test_identical_failing_proposal_runs_once_and_stops_at_the_third(server: LLMServer) -> None:
     server.add(*[tool_call("python", "1/0") for _ in range(5)])
-    with make(server, approval="auto") as a:
+    with make(server, approval="auto", checks_off="preview") as a:
         events = list(a.turn("divide"))
     assert sum(isinstance(e, RunEnd) for e in events) == 1
     assert events[-1].reason == "repeated_failure"
@@ -206,7 +206,9 @@ def test_journal_has_every_step_and_resume_continues(server: LLMServer) -> None:
 def test_two_assistants_keep_separate_state(server: LLMServer) -> None:
     server.add(tool_call("python", "v = 'one'"), text("a"), tool_call("python", "print(v)"),
                text("b"))
-    with make(server, approval="auto") as first, make(server, approval="auto") as second:
+    # the second's NameError, failing its preview, would go back without a run
+    with make(server, approval="auto") as first, \
+            make(server, approval="auto", checks_off="preview") as second:
         list(first.turn("set"))
         events = list(second.turn("read"))
     run = next(e for e in events if isinstance(e, RunEnd))

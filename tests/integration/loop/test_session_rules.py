@@ -71,6 +71,8 @@ def test_a_rule_turned_off_lets_the_answer_stand(server: LLMServer, work: Path) 
 
 def test_a_turn_stopped_by_declines_ends_in_words_from_the_record(server: LLMServer,
                                                                   work: Path) -> None:
+    for n in range(3):
+        (work / f"old{n}.log").write_text("old")
     server.add(*[fenced("shell", f"rm -f old{n}.log") for n in range(3)])
     with make(server, "fenced", approver=lambda proposal: False) as a:
         events = list(a.turn("clean up the logs"))

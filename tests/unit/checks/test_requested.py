@@ -62,6 +62,7 @@ def test_a_request_is_parsed_once_into_what_it_names_and_asks_for() -> None:
     change = Request.parse("rename the .jpeg files here to .jpg, keeping the column name")
     assert change.changes and change.here and not change.figure
     assert (change.field_kind, change.fields) == ("column", ("name",))
+    assert Request.parse("move the pdf files into docs").changes
     # in French the names are still read by their shape; what it asks for is not
     french = Request.parse("Combien de lignes contient notes.txt dans le dossier data/ ?", "fr")
     assert french.files == ("notes.txt",) and french.folders == ("data",)

@@ -1,0 +1,107 @@
+"""A proposal is tried in a copy of the user's files before anyone is asked: code that fails
+there goes back to the model with what it printed, the person is asked only about the code
+that worked, and the failed try is one line. Through real litellm, the real what-if world
+and real runtimes; a preview that cannot cover the run (the network) proves nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assistant.events import Event, Notice, Proposal, RuleFired, RunEnd, TurnEnd
+from assistant.whatif.preview import problem
+from tests.support.llm_server import LLMServer, Step, fenced, text
+from tests.support.loop import make, told
+
+pytestmark = pytest.mark.skipif(bool(problem()), reason=problem() or "previews work")
+
+
+def asked(events: list[Event]) -> list[Proposal]:
+    return [e for e in events if isinstance(e, Proposal)]
+
+
+def fired(events: list[Event]) -> list[tuple[str, str]]:
+    return [(e.rule, e.action) for e in events if isinstance(e, RuleFired)]
+
+
+def test_code_failing_in_its_preview_goes_back_and_only_the_fix_is_asked(
+        server: LLMServer, work: Path) -> None:
+    (work / "a.log").write_text("a")
+    server.add(fenced("shell", "mkdir -p old && mv a.txt old/"),
+               fenced("shell", "mkdir -p old && mv a.log old/"),
+               text("Moved a.log into old/."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("move the log file into a new folder called old"))
+    proposals = asked(events)
+    assert [p.code for p in proposals] == ["mkdir -p old && mv a.log old/"]
+    assert proposals[0].effect is not None and proposals[0].effect.moved == (
+        ("a.log", "old/a.log"),)
+    lines = [e.text for e in events if isinstance(e, Notice) and "copy of your files" in e.text]
+    assert len(lines) == 1 and "a.txt" in lines[0] and "\n" not in lines[0]
+    assert ("preview.failed", "refuse") in fired(events)
+    # the model read the failure as the call's result, and nothing of it happened
+    assert "it failed there" in told(server, 1) and "a.txt" in told(server, 1)
+    assert [e.exit_status for e in events if isinstance(e, RunEnd)] == [0]
+    assert (work / "old" / "a.log").read_text() == "a" and not (work / "a.log").exists()
+
+
+def test_after_two_failed_previews_the_person_decides(server: LLMServer, work: Path) -> None:
+    failing = "cat missing.txt"
+    server.add(fenced("shell", failing), fenced("shell", "cat missing2.txt"),
+               fenced("shell", "cat missing3.txt"), text("There is no such file."),
+               text("missing.txt does not exist."))  # an answer right after a failure goes back
+    with make(server, "fenced") as a:
+        events = list(a.turn("show me what missing.txt says"))
+    assert [p.code for p in asked(events)] == ["cat missing3.txt"]
+    assert fired(events).count(("preview.failed", "refuse")) == 2
+    assert [e.exit_status for e in events if isinstance(e, RunEnd)] == [1]
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.text == "missing.txt does not exist."
+
+
+def test_a_later_block_of_the_same_reply_is_not_tried_after_a_failed_preview(
+        server: LLMServer, work: Path) -> None:
+    server.add(Step(text="```shell\ncd build\n```\n\n```shell\nrm -rf *\n```\n"),
+               text("There is no build folder."))
+    (work / "keep.txt").write_text("k")
+    with make(server, "fenced") as a:
+        events = list(a.turn("clean the build folder"))
+    assert asked(events) == []
+    assert ("call.after_failure", "refuse") in fired(events)
+    assert (work / "keep.txt").read_text() == "k"
+
+
+def test_a_change_that_changes_nothing_goes_back_once(server: LLMServer, work: Path) -> None:
+    (work / "report.PDF").write_text("%PDF")
+    quiet = "import glob, shutil\nfor name in glob.glob('*.pdf'):\n    shutil.move(name, 'docs/')"
+    server.add(fenced("python", quiet),
+               fenced("python", "import os, shutil\nos.makedirs('docs', exist_ok=True)\n"
+                                "shutil.move('report.PDF', 'docs/')"),
+               text("Moved report.PDF into docs/."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("move the pdf files into docs"))
+    assert len(asked(events)) == 1 and "makedirs" in asked(events)[0].code
+    assert ("preview.unchanged", "refuse") in fired(events)
+    assert "changed no file and printed nothing" in told(server, 1)
+    assert (work / "docs" / "report.PDF").exists()
+
+
+def test_a_preview_that_could_not_cover_the_run_is_asked_as_before(
+        server: LLMServer, work: Path) -> None:
+    code = "curl -s http://127.0.0.1:9/ > page.html"
+    server.add(fenced("shell", code), text("The page could not be fetched."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("save the page at 127.0.0.1:9 as page.html"))
+    assert [p.code for p in asked(events)] == [code]
+    assert not [rule for rule, _ in fired(events) if rule.startswith("preview.")]
+
+
+def test_the_same_failing_code_again_and_again_ends_the_turn_without_a_run(
+        server: LLMServer, work: Path) -> None:
+    server.add(*[fenced("python", "1/0") for _ in range(5)], text("Division by zero."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("divide one by zero"))
+    assert not [e for e in events if isinstance(e, RunEnd)]
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.reason == "repeated_failure"
