@@ -30,12 +30,19 @@ def extra_calls(row: dict[str, Any]) -> int:
     return sum(1 for r in row.get("log", []) if r.get("action") == "send_back")
 
 
+def asked(row: dict[str, Any]) -> int:
+    """The proposals a person was asked to approve in one task's turn."""
+    return sum(1 for r in row.get("log", []) if "proposal" in r)
+
+
 def counts(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """For a group of our task results: the rules that acted and how often, the median
-    extra model calls per task, and the turns that ended without words."""
+    extra model calls per task, the mean approvals asked per task, and the turns that
+    ended without words."""
     return {
         "rules_fired": dict(Counter(rule for row in rows for rule in fired(row)).most_common()),
         "extra_calls_per_task": statistics.median([extra_calls(r) for r in rows]) if rows else 0,
+        "asked_per_task": round(statistics.mean([asked(r) for r in rows]), 2) if rows else 0,
         "empty_answers": sum(1 for r in rows if not str(r.get("answer", "")).strip()),
     }
 
@@ -45,14 +52,16 @@ def fired_line(rows: list[dict[str, Any]]) -> str:
     found = counts(rows)
     shown = ", ".join(f"{rule}×{n}" for rule, n in found["rules_fired"].items()) or "none"
     return (f"rules fired: {shown}; extra model calls per task (median) "
-            f"{found['extra_calls_per_task']}; answers without words {found['empty_answers']}")
+            f"{found['extra_calls_per_task']}; approvals asked per task (mean) "
+            f"{found['asked_per_task']}; answers without words {found['empty_answers']}")
 
 
 def ablation(runs: list[dict[str, Any]]) -> str:
     """The Markdown table of pass rates per suite, one row per run (all rules, or without
-    some), ours only, with the extra calls and the turns without words."""
+    some), ours only, with the extra calls, the approvals asked and the turns without
+    words."""
     suites = list(dict.fromkeys(r["suite"] for run in runs for r in run["tasks"]))
-    head = ["run", *suites, "extra calls / task", "no words"]
+    head = ["run", *suites, "extra calls / task", "asked / task", "no words"]
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     for run in runs:
         ours = [r for r in run["tasks"] if r["system"] == "ours"]
@@ -62,6 +71,7 @@ def ablation(runs: list[dict[str, Any]]) -> str:
             passed = sum(1 for r in rows if r["passed"])
             cells.append(f"{passed}/{len(rows)}" if rows else "")
         found = counts(ours)
-        cells += [f"{found['extra_calls_per_task']:g}", str(found["empty_answers"])]
+        cells += [f"{found['extra_calls_per_task']:g}", f"{found['asked_per_task']:g}",
+                  str(found["empty_answers"])]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

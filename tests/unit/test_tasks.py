@@ -173,7 +173,7 @@ def test_runs_of_one_model_are_reported_as_one() -> None:
     assert "run own" in runs[0]["command"] and "run blind" in runs[0]["command"]
 
 
-def test_the_rules_that_fired_and_the_ablation_table_are_read_from_the_logs() -> None:
+def test_the_rules_fired_approvals_asked_and_the_ablation_table_are_read_from_the_logs() -> None:
     import tasks_report
     import tasks_rules
 
@@ -184,6 +184,7 @@ def test_the_rules_that_fired_and_the_ablation_table_are_read_from_the_logs() ->
 
     sent = [{"rule": "answer.no_figure", "action": "send_back"},
             {"rule": "screen.attach", "action": "skipped"},
+            {"proposal": "shell", "code": "ls", "risk": "low"},
             {"rule": "hint.missing_file", "action": "annotate"}]
     full = {"model": "m", "without": "", "command": "all", "code": "abc", "date": "today",
             "load": [1.0], "tasks": [row("heldout", True, sent), row("fresh", False, [], "")]}
@@ -193,12 +194,13 @@ def test_the_rules_that_fired_and_the_ablation_table_are_read_from_the_logs() ->
     assert [tasks_rules.label(r) for r in runs] == ["m", "m without answer"]
     assert tasks_rules.fired(full["tasks"][0]) == ["answer.no_figure", "hint.missing_file"]
     assert ("rules fired: answer.no_figure×1, hint.missing_file×1; extra model calls per "
-            "task (median) 1; answers without words 0") in tasks_report.text_table(runs[0])
+            "task (median) 1; approvals asked per task (mean) 1; answers without words 0"
+            ) in tasks_report.text_table(runs[0])
     assert tasks_rules.ablation(runs).splitlines() == [
-        "| run | heldout | fresh | extra calls / task | no words |",
-        "|---|---|---|---|---|",
-        "| m | 1/1 | 0/1 | 0.5 | 1 |",
-        "| m without answer | 0/1 | 0/1 | 0 | 0 |",
+        "| run | heldout | fresh | extra calls / task | asked / task | no words |",
+        "|---|---|---|---|---|---|",
+        "| m | 1/1 | 0/1 | 0.5 | 0.5 | 1 |",
+        "| m without answer | 0/1 | 0/1 | 0 | 0 | 0 |",
     ]
 
 
