@@ -28,15 +28,17 @@ def text_of(content: Any) -> str:
     return ""
 
 
+def turn(message: dict[str, Any]) -> str:
+    """One message as the prompt holds it."""
+    role = message.get("role", "user")
+    if role not in ("system", "user", "assistant"):
+        role = "user"  # a tool result, or an unknown role, reads as what came back
+    return f"{START}{role}\n{text_of(message.get('content'))}{END}\n"
+
+
 def render(messages: list[dict[str, Any]]) -> str:
     """The prompt for `messages`, ending where the assistant's reply begins."""
-    turns = []
-    for message in messages:
-        role = message.get("role", "user")
-        if role not in ("system", "user", "assistant"):
-            role = "user"  # a tool result, or an unknown role, reads as what came back
-        turns.append(f"{START}{role}\n{text_of(message.get('content'))}{END}\n")
-    return "".join(turns) + f"{START}assistant\n"
+    return "".join(turn(message) for message in messages) + f"{START}assistant\n"
 
 
 def _format(messages: list[dict[str, Any]], **_: Any) -> Any:

@@ -1,4 +1,5 @@
-"""The LLM adapter: one streamed litellm call per reply, in tool or fenced mode."""
+"""The LLM adapter: one streamed call per reply (through litellm, or straight to the embedded
+model's server, llm/direct.py), in tool or fenced mode."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 
 from assistant.config import Settings
 from assistant.events import CodeDraft
-from assistant.llm import context, errors, fenced, local, ollama, rate, reach, shared, tools
+from assistant.llm import context, direct, errors, fenced, local, ollama, rate, reach, shared, tools
 from assistant.llm.backend import Backend, InProcess, ReplyStream
 from assistant.llm.embedded import EmbeddedError
 from assistant.llm.pump import Stopped, pumped
@@ -51,7 +52,10 @@ class LLM:
                  backend: Backend | None = None) -> None:
         self.settings = settings
         self.offer = offer  # tools besides `execute` (MCP servers, plugins)
-        self.backend = backend or InProcess()  # where litellm runs
+        # where litellm runs; the embedded model's server needs none (llm/direct.py)
+        self.backend: Backend = (direct.Direct(lambda: self.settings)
+                                 if direct.speaks_to(settings)
+                                 else backend or InProcess())
         self.calls = rate.shared(settings.data_path, settings.llm_calls_per_minute)
         self._uses_tools: bool | None = None
         self._windows: dict[str, int] = {}

@@ -46,6 +46,15 @@ DEMO_NOTICE = (
 )
 
 
+# the OpenAI URLs of the private servers this program runs (a shared one is in shared.py)
+_serving: set[str] = set()
+
+
+def serves(api_base: str) -> bool:
+    """Whether `api_base` is a private embedded server of this program's."""
+    return api_base in _serving
+
+
 class EmbeddedError(Exception):
     """The embedded model cannot start; the message is one line saying why."""
 
@@ -220,12 +229,14 @@ class EmbeddedServer:
             preexec_fn=_die_with_parent if sys.platform == "linux" else None,
         )
         self._wait_ready()
+        _serving.add(self.openai_url)
         return self
 
     def settings_for(self, settings: Settings) -> Settings:
         return settings_for(self.model, self.openai_url, settings)
 
     def stop(self) -> None:
+        _serving.discard(self.openai_url)
         process, self._process = self._process, None
         if process is not None and process.poll() is None:
             process.terminate()

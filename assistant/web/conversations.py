@@ -150,10 +150,13 @@ class Conversations:
         return undone_sentence(UndoStore(self.settings.data_path / "undo").undo())
 
     def warm_up(self) -> None:
-        """Load the LLM client before the first request needs it."""
+        """Load the LLM client before the first request needs it; the embedded model's
+        server needs none (llm/direct.py)."""
+        from assistant.llm import direct
         from assistant.llm.backend import load_litellm
 
-        load_litellm()
+        if not direct.speaks_to(self.settings):
+            load_litellm()
 
     def stop(self) -> None:
         """Interrupt every turn, then decline what they wait on: interrupted first, so a

@@ -1,4 +1,4 @@
-"""Offline end to end: the embedded model answers through litellm, and the CLI with
+"""Offline end to end: the embedded model answers from its server, and the CLI with
 nothing configured (or with --local) finds a local model by itself.
 
 Every test runs under the no-network guard; test_offline_guard.py runs this file again
@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from assistant.config import Settings
-from assistant.llm import LLM, Reply, chatml, embedded
+from assistant.llm import LLM, Reply, chatml, direct, embedded
 from tests.integration.conftest import ROOT
 from tests.support.llm_server import LLMServer, closed_port_url, text
 from tests.support.models import SMOLLM2, installed_gguf, require_embedded
@@ -58,16 +58,24 @@ def run_cli(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.slow
-def test_embedded_model_answers_through_litellm(embedded_server: embedded.EmbeddedServer) -> None:
+def test_embedded_model_answers_directly_and_counts_with_its_own_tokenizer(
+        embedded_server: embedded.EmbeddedServer) -> None:
     settings = embedded_server.settings_for(Settings(max_tokens=24, llm_timeout=60))
     llm = LLM(settings)
+    assert isinstance(llm.backend, direct.Direct)
     assert llm.context_window == embedded.WINDOWS[embedded.SMOLLM2] and not llm.uses_tools
-    items = list(llm.stream([{"role": "user", "content": "Name one colour of the sky."}]))
+    messages = [{"role": "user", "content": "Name one colour of the sky."}]
+    items = list(llm.stream(messages))
     reply = items[-1]
-    assert isinstance(reply, Reply)
+    assert isinstance(reply, Reply) and reply.model == embedded.SMOLLM2
     deltas = [i for i in items if isinstance(i, str)]
     assert len(deltas) > 1 and "".join(deltas) == reply.text and reply.text.strip()
-    assert reply.usage is not None and 0 < reply.usage[1] <= 24
+    import llama_cpp
+
+    vocabulary = llama_cpp.Llama(str(embedded_server.model.path), vocab_only=True, verbose=False)
+    assert reply.usage == tuple(
+        len(vocabulary.tokenize(part.encode(), special=True))
+        for part in (chatml.render(messages), reply.text))
 
 
 @pytest.mark.slow

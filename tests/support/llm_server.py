@@ -26,7 +26,8 @@ Replies (all return a `Step`; a Step is plain data, also writable as JSON):
 
 When the queue is empty every chat request gets the text "(scenario exhausted)".
 Also served: GET /v1/models, GET /api/tags, POST /api/show (model_info carries
-"llama.context_length"; unknown models get 404 like Ollama).
+"llama.context_length"; unknown models get 404 like Ollama), and llama-cpp-python's
+POST /extras/tokenize/count (a token a word).
 
 Run by hand: `python -m tests.support.llm_server --script FILE.json [--port N]`.
 FILE.json is a list of steps, or {"models": [...], "context_length": N, "replies": [...]};
@@ -261,6 +262,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._chat(body, openai=False)
         elif self.path == "/api/show":
             self._show(str(body.get("model") or body.get("name") or ""))
+        elif self.path == "/extras/tokenize/count":
+            self._json(200, {"count": len(pieces(str(body.get("input", ""))))})
         else:
             self._json(404, {"error": f"no such path {self.path}"})
 

@@ -5,6 +5,7 @@ can use it."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -26,21 +27,23 @@ pytestmark = pytest.mark.slow
 OTHER_USER = "assistant-other"
 
 
-def cli(request: str, keep_alive: str = "120", *args: str) -> subprocess.Popen[str]:
+def cli(request: str, keep_alive: str = "120", *args: str, cwd: Path = ROOT,
+        env: dict[str, str] | None = None) -> subprocess.Popen[str]:
     """`assistant REQUEST` (or `assistant ARGS` when given) as a user runs it, with nothing
     configured, so the embedded SmolLM2 answers; started, not waited for."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OLLAMA_API_BASE": closed_port_url(),
            "ASSISTANT_EMBEDDED_MODEL": embedded.SMOLLM2, "ASSISTANT_MAX_TOKENS": "12",
-           "ASSISTANT_EMBEDDED_KEEP_ALIVE": keep_alive}
+           "ASSISTANT_EMBEDDED_KEEP_ALIVE": keep_alive, **(env or {})}
     command = list(args) or ["--code-style", "fenced", request]
-    return subprocess.Popen([sys.executable, "-m", "assistant.cli", *command], env=env, cwd=ROOT,
+    return subprocess.Popen([sys.executable, "-m", "assistant.cli", *command], env=env, cwd=cwd,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
 
 
-def run(request: str, keep_alive: str = "120", *args: str) -> tuple[str, str]:
+def run(request: str, keep_alive: str = "120", *args: str, cwd: Path = ROOT,
+        env: dict[str, str] | None = None) -> tuple[str, str]:
     """The output and the messages of `cli`, which must succeed."""
-    process = cli(request, keep_alive, *args)
+    process = cli(request, keep_alive, *args, cwd=cwd, env=env)
     out, err = process.communicate(timeout=240)
     assert process.returncode == 0, err
     assert "Traceback" not in err
@@ -78,6 +81,27 @@ def test_two_programs_at_once_share_one_server_and_keep_their_conversations_apar
     out, err = run("Say hello.")
     assert "starting the embedded" not in err and out.strip()
     assert the_server().pid == running.pid
+
+
+def test_a_command_to_the_kept_server_loads_no_litellm_and_reads_only_its_request(
+        tmp_path: Path) -> None:
+    """The next command, in another folder with files of its own, is spoken to directly
+    (llm/direct.py: litellm's import took seconds before its first word), and its prompt
+    begins as the one before did, so the server reads only the new request."""
+    require_embedded()
+    run("Say hello.")
+    (tmp_path / "notes.txt").write_text("a file the first command's folder has not\n")
+    log = the_server().record.with_suffix(".log")
+    before = log.read_text(errors="replace")
+    out, err = run("Say goodbye.", cwd=tmp_path, env={"PYTHONPROFILEIMPORTTIME": "1"})
+    imported = {line.rsplit("|", 1)[-1].strip() for line in err.splitlines()
+                if line.startswith("import time:")}
+    assert "assistant.llm.direct" in imported and out.strip()
+    assert not {"litellm", "openai", "httpx"} & imported
+    hits = re.findall(r"(\d+) prefix-match hit, remaining (\d+) prompt tokens",
+                      log.read_text(errors="replace")[len(before):])
+    cached, read = (int(n) for n in hits[0])
+    assert cached > 200 and read < 30, hits
 
 
 def test_the_server_stays_for_its_keep_alive_then_stops_and_says_so_in_status() -> None:
