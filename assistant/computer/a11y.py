@@ -101,13 +101,18 @@ def _check_bus() -> str:
     try:
         session = Gio.DBusConnection.new_for_address_sync(address, flags, None, None)
         try:  # a desktop without a running one starts it now (D-Bus activation)
-            session.call_sync("org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress",
-                              None, GLib.VariantType("(s)"), Gio.DBusCallFlags.NONE,
-                              CALL_MS * 10, None)
+            reply = session.call_sync("org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus",
+                                      "GetAddress", None, GLib.VariantType("(s)"),
+                                      Gio.DBusCallFlags.NONE, CALL_MS * 10, None)
         finally:
             session.close_sync(None)
     except GLib.Error as exc:
         return f"no accessibility bus on the session bus ({exc.message}): {FIX}"
+    try:  # the bus it names may still be out of reach (another namespace, a dead launcher)
+        Gio.DBusConnection.new_for_address_sync(reply.unpack()[0], flags, None,
+                                                None).close_sync(None)
+    except GLib.Error as exc:
+        return f"the accessibility bus does not answer ({exc.message}): {FIX}"
     return ""
 
 
