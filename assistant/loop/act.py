@@ -101,11 +101,10 @@ def act_on(session: Session, call: CodeCall, record: TurnRecord, last: bool = Tr
             refused = judge(seen.effect, seen.end, record, code, last)
             if refused is not None:
                 return (yield from foreseen(session, record, vetted, seen.end, refused))
-        # A preview that changed no files and could not cover the run (the screen, a write
-        # it was refused) has nothing to show: its failure there is not the run's effect.
-        if seen is not None and not seen.problem and (
-                seen.effect.changes_files or not seen.effect.unpreviewable):
-            proposal = session.policy.proposal(call.id, language, code, seen.effect)
+            # A preview that changed no files and could not cover the run (the screen, a
+            # write it was refused) has nothing to show: its failure there is not the effect.
+            if seen.effect.changes_files or not seen.effect.unpreviewable:
+                proposal = session.policy.proposal(call.id, language, code, seen.effect)
     yield session.emit(proposal)
     approval = session.policy.decide(proposal)
     yield session.emit(approval)

@@ -26,6 +26,7 @@ from assistant.runtime.secrets import keyring_paths
 from assistant.whatif import uncovered, world
 from assistant.whatif.effect import effect_of
 from assistant.whatif.survey import Change
+from assistant.whatif.world import inside
 
 SCRATCH = ("/tmp", "/var/tmp", "/dev/shm")
 RENAME_JS = Path(__file__).resolve().parent / "rename.js"
@@ -72,7 +73,7 @@ def covered_roots(cwd: str) -> list[str]:
                   key=len)
     roots: list[str] = []
     for path in real:
-        if not any(_inside(path, root) for root in roots):
+        if not any(inside(path, root) for root in roots):
             roots.append(path)
     return roots
 
@@ -142,7 +143,7 @@ def _read(report: str, end: RunEnd, code: str, cwd: str) -> Preview:
     elsewhere: list[Change] = []
     for change in data["changes"]:
         path = change["path"]
-        (changes if _inside(path, cwd) or _inside(path, home) else elsewhere).append(change)
+        (changes if inside(path, cwd) or inside(path, home) else elsewhere).append(change)
     reasons = uncovered.reasons(code, end.output)
     if data.get("left_running"):
         reasons.append(uncovered.left_running(data["left_running"]))
@@ -159,7 +160,3 @@ def _read(report: str, end: RunEnd, code: str, cwd: str) -> Preview:
 
 def _without(why: str, end: RunEnd | None = None) -> Preview:
     return Preview(Effect(unpreviewable=(why,), summary=f"No preview: {why}."), (), why, end)
-
-
-def _inside(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip("/") + "/")

@@ -34,11 +34,11 @@ CLONE_NEWNS = 0x00020000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWNET = 0x40000000
 CLONE_NEWPID = 0x20000000
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 4096, 16384, 1 << 18
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = (
+    1, 2, 4, 8, 4096, 16384, 1 << 18)
 AT_FDCWD, AT_RECURSIVE, MOUNT_ATTR_RDONLY, MNT_DETACH = -100, 0x8000, 1, 2
 SYS_MOUNT_SETATTR = 442  # the same number on every architecture (a syscall of 5.12+)
 PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP, PR_SET_PDEATHSIG = 38, 24, 1
-MS_NOEXEC = 8
 DISPLAY_VARIABLES = ("DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS")
 DEVICES = ("/dev/input", "/dev/uinput", "/dev/snd", "/dev/video0", "/tmp/.X11-unix")
 # Where programs listen on sockets a read-only mount does not stop: the session and system
@@ -94,7 +94,7 @@ def _enter(plan: dict[str, Any], report: int) -> World:
         _hide(path, first_scratch)
     for path in (*DEVICES, *SOCKETS):
         if os.path.isdir(path) and not os.path.islink(path) and \
-                not any(_inside(root, path) for root in roots):
+                not any(inside(root, path) for root in roots):
             _mount("tmpfs", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k")
     _first_process()
     _drop_capabilities()
@@ -261,7 +261,8 @@ def _first_process() -> None:
     _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
 
 
-def _inside(path: str, folder: str) -> bool:
+def inside(path: str, folder: str) -> bool:
+    """Whether `path` is `folder` or below it (both absolute, as written)."""
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
