@@ -102,8 +102,8 @@ def test_a_barge_in_after_the_run_stops_speaking_and_keeps_the_answer(
     start = daemon.mark()
     type_request(daemon, "write the barge file")
     daemon.wait_state("awaiting_approval", start)
+    ran = daemon.mark()  # before the key: a quick run reaches "thinking" before the key returns
     press_in_popup("Return")
-    ran = daemon.mark()
     daemon.wait_state("running", start)
     with speaker_monitor(pulse) as monitor:
         daemon.wait_state("thinking", ran)
