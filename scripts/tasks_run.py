@@ -4,8 +4,10 @@ Both systems run as a child process whose working directory is the task's folder
 through the Python API (this file, run as a script by our venv), the incumbent through
 its own Python API in .bench/. Every proposal is approved as the user would (ours: an
 approver answering for the user; theirs: auto_run). Each child writes what happens as
-JSON lines to a log outside the folder, so a run stopped at its time limit still shows
-how far it got. Tokens are read from the shared server's own log, the same for both.
+JSON lines to a log outside the folder. At its time limit, ours is stopped as a person
+stops a turn (`interrupt`), so it ends in its words; a child that does not end even then
+is killed, and its log still shows how far it got. Tokens are read from the shared
+server's own log, the same for both.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -96,7 +99,12 @@ def ours_in_process(config: dict[str, Any]) -> None:
             note(started=True)
             began = time.perf_counter()
             end = TurnEnd("", "error")
-            for event in assistant.chat(config["request"], stream=True):
+            # at the limit, stopped as a person would stop it: the turn still ends in words
+            limit = threading.Timer(float(config.get("limit_s", TURN_LIMIT_S)),
+                                    assistant.interrupt)
+            limit.daemon = True
+            limit.start()
+            for event in assistant.turn(config["request"]):
                 if isinstance(event, Proposal):
                     note(proposal=event.language, code=event.code[:800], risk=event.risk)
                 elif isinstance(event, Approval) and not event.approved:
@@ -111,6 +119,7 @@ def ours_in_process(config: dict[str, Any]) -> None:
                     note(usage=[event.prompt_tokens, event.completion_tokens])
                 elif isinstance(event, TurnEnd):
                     end = event
+            limit.cancel()
             note(end=True, answer=end.text, reason=end.reason,
                  seconds=time.perf_counter() - began)
 
@@ -201,6 +210,7 @@ def run_task(task: dict[str, Any], system: str, config: dict[str, Any],
         lay_out(folder, task["files"])
         log = scratch / "events.jsonl"
         config = {**config, "request": task["request"], "log": str(log)}
+        limit = float(config.get("limit_s", TURN_LIMIT_S))
         mark = server_log.mark()
         began = time.perf_counter()
         with open(scratch / "stderr", "w") as stderr:
@@ -210,7 +220,7 @@ def run_task(task: dict[str, Any], system: str, config: dict[str, Any],
                                      start_new_session=True)
             killed = False
             try:
-                child.wait(timeout=TURN_LIMIT_S + START_MARGIN_S)
+                child.wait(timeout=limit + START_MARGIN_S)
             except subprocess.TimeoutExpired:
                 killed = True
             finally:  # also when the caller is interrupted: nothing is left running
@@ -228,12 +238,15 @@ def run_task(task: dict[str, Any], system: str, config: dict[str, Any],
             return Outcome(False, why, wall if started else 0.0, tokens=tokens, log=records)
         seconds = float(end["seconds"])
         answer = str(end.get("answer") or "")
+        if end.get("reason") == "interrupted":  # stopped at the limit, in its own words
+            return Outcome(False, f"time limit ({limit:g} s)", seconds, answer, "interrupted",
+                           tokens, records)
         try:
             problem = task["check"](folder, answer)
         except Exception as exc:
             problem = f"the check failed: {type(exc).__name__}: {exc}"
-        if problem is None and seconds > TURN_LIMIT_S:
-            problem = f"over {TURN_LIMIT_S:g} s ({seconds:.0f} s)"
+        if problem is None and seconds > limit:
+            problem = f"over {limit:g} s ({seconds:.0f} s)"
         return Outcome(problem is None, problem or "", seconds, answer, str(end.get("reason")),
                        tokens, records)
 

@@ -40,8 +40,9 @@ def from_record(record: TurnRecord, redact: Callable[[str], str]) -> str:
     if end.exit_status == 0:
         return text("record.quiet").format(runs)
     lines = [line.strip() for line in end.output.splitlines() if line.strip()]
+    how = text("run.stopped_midway") if end.interrupted else ended(end.exit_status)
     said = text("record.said").format(lines[-1][:LAST_LINE]) if lines else text("record.silent")
-    return redact(text("record.ended").format(runs, ended(end.exit_status), said))
+    return redact(text("record.ended").format(runs, how, said))
 
 
 def ended(exit_status: int | None) -> str:
