@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, TextIO
 
 from rich.console import Console
 from rich.panel import Panel
-from rich.syntax import Syntax
 
 from assistant.events import (
     Approval,
@@ -191,6 +190,8 @@ class Terminal:
             self._line(f"  {event.risk}: {reason}", style or "dim")
 
     def _code(self, event: Proposal, style: str = "") -> None:
+        from rich.syntax import Syntax  # pygments: loaded when code is first shown
+
         code = Syntax(event.code, LEXERS.get(event.language, "text"), word_wrap=True)
         self.console.print(Panel(code, title=f"{event.language} · risk {event.risk}",
                                  title_align="left", border_style=style or "none"))
@@ -256,6 +257,8 @@ class Terminal:
         if not edited.strip():
             self._line("the edited code is empty: not running it", "yellow")
             return None
+        from rich.syntax import Syntax
+
         self.console.print(Panel(Syntax(edited, LEXERS.get(proposal.language, "text")),
                                  title=f"{proposal.language} (edited)", title_align="left"))
         return edited
