@@ -280,8 +280,8 @@ def test_help_does_not_import_heavy_modules() -> None:
 # What only a reply needs; a command to the kept embedded server sends its request first.
 AFTER_THE_REQUEST = ("assistant.safety.risk", "assistant.safety.shell_risk",
                      "assistant.safety.python_risk", "assistant.safety.js_risk",
-                     "assistant.loop.act", "assistant.checks.reply", "asyncio", "rich.syntax",
-                     "pygments", "litellm")
+                     "assistant.loop.act", "assistant.checks.reply", "assistant.whatif.preview",
+                     "asyncio", "rich.syntax", "pygments", "litellm")
 
 
 def stand_in_for_the_shared_server(server: LLMServer, tmp_path: Path,
