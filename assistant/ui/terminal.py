@@ -114,7 +114,8 @@ class Terminal:
         keyboard: TextIO | None = None,
         redact: Callable[[str], str] | None = None,
     ) -> None:
-        self.console = console or Console(highlight=False)
+        # emoji off: the model's words are shown as written (":fire:" stays text)
+        self.console = console or Console(highlight=False, emoji=False)
         self.keyboard = keyboard
         self._live = LiveRedaction(redact or Redactor.from_environment())
         self._at_line_start = True
