@@ -13,8 +13,6 @@ from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from assistant.checks.answers import AnswerCheck
-from assistant.checks.record import TurnRecord
 from assistant.checks.requested import Request
 from assistant.checks.rules import Rules, turn_rules
 from assistant.events import (
@@ -43,6 +41,7 @@ from assistant.safety.inputs import request_problem
 from assistant.safety.policy import Policy
 
 if TYPE_CHECKING:
+    from assistant.checks.record import TurnRecord
     from assistant.tools.toolbox import Toolbox
 
 
@@ -154,12 +153,13 @@ class Session:
         system = system_message(self.system, addendum)  # once a turn: it holds for all its calls
         # what the system message and the messages so far said counts as seen
         said = [m["content"] for m in self.messages if isinstance(m.get("content"), str)]
-        record = TurnRecord(AnswerCheck(text, self.folder(), "\n".join([system, *said]),
-                                        peek_wanted(self.llm.settings), rules=self.rules,
-                                        wants=request))
+        seen = "\n".join([system, *said])
+        record: TurnRecord | None = None
         while True:
             yield from show_screen(self)
-            reply = yield from ask(self, system, warmer=record.stuck)
+            reply = yield from ask(self, system, warmer=record is not None and record.stuck)
+            if record is None:  # made when the first reply is in, before anything can run
+                record = self._record(text, seen, request)
             record.stuck = False
             if reply is None:
                 yield from self._end(record, "", "error")
@@ -188,6 +188,16 @@ class Session:
             if self.screen.wanted_after([call.code for call in reply.calls]):
                 yield from look(self)
             self._snapshot()
+
+    def _record(self, text: str, seen: str, request: Request) -> TurnRecord:
+        """The turn's record, which the answer checks read; it notes which of the files
+        the request names exist, so it is made before any run, and after the request went
+        out: the checks it loads need not delay the first word."""
+        from assistant.checks.answers import AnswerCheck
+        from assistant.checks.record import TurnRecord
+
+        return TurnRecord(AnswerCheck(text, self.folder(), seen, peek_wanted(self.llm.settings),
+                                      rules=self.rules, wants=request))
 
     def _judged(self, reply: Reply, record: TurnRecord) -> Generator[Event, None, Reply | None]:
         """Apply the reply checks' verdicts: the reply as it stands (a stand-in's words in
