@@ -22,8 +22,8 @@ from assistant.runtime.sandbox import Sandbox
 from assistant.runtime.watch import Limits
 from assistant.safety.keys import key_for_model
 from assistant.safety.policy import Approver, Policy
+from assistant.safety.rating import DenyRules
 from assistant.safety.redact import Redactor
-from assistant.safety.risk import DenyRules
 from assistant.tools.toolbox import Toolbox
 from assistant.whatif.transaction import runtimes_for
 from assistant.whatif.undo import UndoStore, undone_sentence

@@ -29,7 +29,7 @@ from assistant.choices import (
     SpeakProposals,
     one_of,
 )
-from assistant.safety.risk import DEFAULT_DENY, DenyRules
+from assistant.safety.rating import DEFAULT_DENY, DenyRules
 from assistant.tools.servers import PluginRules, ServerConfig, parse_plugin_rules, parse_servers
 
 APP = "assistant"

@@ -9,7 +9,6 @@ about a model. Plain records cross a pipe as JSON; litellm's own objects would n
 from __future__ import annotations
 
 import functools
-import logging
 import os
 from collections.abc import Callable, Iterator
 from types import ModuleType
@@ -47,6 +46,8 @@ def load_litellm() -> ModuleType:
     Its per-chunk logging (a thread-pool task per streamed chunk, feeding callbacks
     and caches the assistant never registers) is off: it costs time on every reply.
     """
+    import logging
+
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     import litellm
 

@@ -9,7 +9,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.checks.repeats import looping
-from assistant.checks.reply import guessed
 from assistant.events import CodeDraft, Error, Event, TextDelta, Usage
 from assistant.llm import LLMError, Reply
 
@@ -67,6 +66,8 @@ def ask(session: Session, system: str, warmer: bool = False
         return None
     if reply.cut:
         session.rules.fire("repeat.in_reply", "edit", "cut after its first round of blocks")
+    from assistant.checks.reply import guessed  # the reply checks load once a reply is in
+
     kept = (guessed(reply, resolve) if not llm.uses_tools and session.rules.on("history.guess")
             else None)
     if kept is not None:

@@ -13,13 +13,8 @@ from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from assistant.checks.answers import AnswerCheck
-from assistant.checks.record import TurnRecord
-from assistant.checks.reply import confirm, review, settle
 from assistant.checks.requested import Request
 from assistant.checks.rules import Rules, turn_rules
-from assistant.checks.verdicts import SendBack, StandIn
-from assistant.checks.words import from_record
 from assistant.events import (
     CodeDraft,
     Error,
@@ -34,7 +29,6 @@ from assistant.journal import Journal
 from assistant.llm import LLM, Reply
 from assistant.llm.local import is_local_model
 from assistant.llm.results import is_results_message
-from assistant.loop.act import act, close_calls
 from assistant.loop.ask import ask, received
 from assistant.loop.history import send_back
 from assistant.loop.peek import peek_note
@@ -42,18 +36,22 @@ from assistant.loop.peek import wanted as peek_wanted
 from assistant.loop.prompt import answer_in, system_message
 from assistant.loop.screen import ScreenContext, look, screen_wanted, show_screen
 from assistant.loop.turn import STOP_NOTICES
-from assistant.loop.wrapup import last_words, wrap_up
 from assistant.runtime import Runtimes
 from assistant.safety.inputs import request_problem
 from assistant.safety.policy import Policy
 
 if TYPE_CHECKING:
+    from assistant.checks.record import TurnRecord
     from assistant.tools.toolbox import Toolbox
 
 
 class Session:
     """The core of one conversation: its history, runtimes, policy and journal entry; each
-    `turn()` takes one user message to the final answer."""
+    `turn()` takes one user message to the final answer.
+
+    What only a reply needs (the reply checks, acting on calls, the what-if runs, the risk
+    check) is imported where the reply is in hand: a command's first word does not wait
+    for it (scripts/bench.py, cli_first_token_warm_s)."""
 
     def __init__(  # noqa: PLR0913 - three parts, then keyword-only options with defaults
         self,
@@ -155,16 +153,20 @@ class Session:
         system = system_message(self.system, addendum)  # once a turn: it holds for all its calls
         # what the system message and the messages so far said counts as seen
         said = [m["content"] for m in self.messages if isinstance(m.get("content"), str)]
-        record = TurnRecord(AnswerCheck(text, self.folder(), "\n".join([system, *said]),
-                                        peek_wanted(self.llm.settings), rules=self.rules,
-                                        wants=request))
+        seen = "\n".join([system, *said])
+        record: TurnRecord | None = None
         while True:
             yield from show_screen(self)
-            reply = yield from ask(self, system, warmer=record.stuck)
+            reply = yield from ask(self, system, warmer=record is not None and record.stuck)
+            if record is None:  # made when the first reply is in, before anything can run
+                record = self._record(text, seen, request)
             record.stuck = False
             if reply is None:
                 yield from self._end(record, "", "error")
                 return
+            from assistant.loop.act import act, close_calls
+            from assistant.loop.wrapup import wrap_up
+
             yield from received(self, reply)
             reply = yield from self._judged(reply, record)
             if reply is None:
@@ -187,9 +189,22 @@ class Session:
                 yield from look(self)
             self._snapshot()
 
+    def _record(self, text: str, seen: str, request: Request) -> TurnRecord:
+        """The turn's record, which the answer checks read; it notes which of the files
+        the request names exist, so it is made before any run, and after the request went
+        out: the checks it loads need not delay the first word."""
+        from assistant.checks.answers import AnswerCheck
+        from assistant.checks.record import TurnRecord
+
+        return TurnRecord(AnswerCheck(text, self.folder(), seen, peek_wanted(self.llm.settings),
+                                      rules=self.rules, wants=request))
+
     def _judged(self, reply: Reply, record: TurnRecord) -> Generator[Event, None, Reply | None]:
         """Apply the reply checks' verdicts: the reply as it stands (a stand-in's words in
         place of an echo), or None when it was sent back and the model is asked again."""
+        from assistant.checks.reply import review, settle
+        from assistant.checks.verdicts import SendBack, StandIn
+
         if self.stopped():
             return reply
         stood = settle(reply, record, self.messages, self.redact)
@@ -212,6 +227,9 @@ class Session:
     def _answered(self, words: str, record: TurnRecord) -> Generator[Event, None, None]:
         """A final answer, as the checks leave it (`last_words`), with a note when a check
         still doubts it."""
+        from assistant.checks.reply import confirm
+        from assistant.loop.wrapup import last_words
+
         words = yield from last_words(self, words, record)
         note = confirm(words, record)
         if note is not None:
@@ -226,6 +244,8 @@ class Session:
         if reason in STOP_NOTICES and not noticed:
             yield self.emit(Notice(STOP_NOTICES[reason].format(n=n)))
         if not text.strip() and reason != "error":
+            from assistant.checks.words import from_record
+
             text = from_record(record, self.redact)
         if text.strip() and text.strip() not in self.shown:  # words no reply streamed
             yield TextDelta(("\n\n" if self.shown.strip() else "") + text)

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from assistant.events import Effect
 from assistant.safety.findings import Finding, Level, higher
-from assistant.safety.risk import Assessment
+from assistant.safety.rating import Assessment
 from assistant.whatif.effect import human_size
 from assistant.whatif.preview import SCRATCH
 from assistant.whatif.uncovered import READ_ONLY

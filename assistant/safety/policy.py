@@ -13,10 +13,8 @@ from typing import Protocol
 
 from assistant.choices import ApprovalMode, choices, one_of
 from assistant.events import Approval, Decider, Effect, Proposal
-from assistant.safety import tool_args
-from assistant.safety.effect_risk import with_effect
 from assistant.safety.findings import Scope
-from assistant.safety.risk import Assessment, DenyRules, assess, findings_for, judged
+from assistant.safety.rating import Assessment, DenyRules, judged
 
 Approver = Callable[[Proposal], "Approval | bool"]
 
@@ -55,7 +53,11 @@ class Policy:
     def assess(self, language: str, code: str) -> Assessment:
         """The static risk rating under this conversation's deny rules. A tool call: the
         tool's own rating, raised by what its arguments name or carry (the same content
-        rules as code)."""
+        rules as code). The checkers load on the first proposal, not with the program:
+        a command's first word need not wait for their regular expressions."""
+        from assistant.safety import tool_args
+        from assistant.safety.risk import assess, findings_for
+
         rated = self.tools.rating(language) if self.tools is not None else None
         if rated is None:
             return assess(code, language, self.deny, self.protected)
@@ -69,6 +71,8 @@ class Policy:
         a what-if run of it showed, rated by that too."""
         verdict = self.assess(language, code)
         if effect is not None:
+            from assistant.safety.effect_risk import with_effect
+
             verdict = with_effect(verdict, effect)
         rated = self.tools.rating(language) if self.tools is not None else None
         return Proposal(proposal_id, language, code, verdict.risk, verdict.reasons,
@@ -78,6 +82,8 @@ class Policy:
         # Rated here again: a proposal's own `risk` field is for display, never trusted.
         verdict = self.assess(proposal.language, proposal.code)
         if proposal.effect is not None:  # made by the loop's what-if run, never by the model
+            from assistant.safety.effect_risk import with_effect
+
             verdict = with_effect(verdict, proposal.effect)
         if verdict.risk == "blocked":
             return self._no(proposal, "blocked by the deny rules: " + "; ".join(verdict.reasons))

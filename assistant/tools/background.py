@@ -1,12 +1,17 @@
-"""One asyncio loop on a thread of its own, so the synchronous loop can use async clients."""
+"""One asyncio loop on a thread of its own, so the synchronous loop can use async clients.
+
+asyncio is imported when the loop first starts: most conversations call no tool, and a
+command's first word need not wait for it."""
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Coroutine
 from concurrent.futures import Future
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    import asyncio
 
 T = TypeVar("T")
 
@@ -21,6 +26,8 @@ class Background:
 
     def submit(self, coroutine: Coroutine[Any, Any, T]) -> Future[T]:
         """Schedule `coroutine` on the loop; the future can wait on it or cancel it."""
+        import asyncio
+
         with self._lock:
             if self._loop is None:
                 self._loop = asyncio.new_event_loop()

@@ -20,8 +20,8 @@ from assistant.runtime import Runtimes
 from assistant.runtime.sandbox import Sandbox
 from assistant.runtime.watch import Limits
 from assistant.safety.policy import Approver, Policy
+from assistant.safety.rating import DenyRules
 from assistant.safety.redact import Redactor
-from assistant.safety.risk import DenyRules
 
 TITLE = "assistant mcp"
 

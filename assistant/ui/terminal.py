@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, TextIO
 
 from rich.console import Console
 from rich.panel import Panel
-from rich.syntax import Syntax
 
 from assistant.events import (
     Approval,
@@ -115,7 +114,8 @@ class Terminal:
         keyboard: TextIO | None = None,
         redact: Callable[[str], str] | None = None,
     ) -> None:
-        self.console = console or Console(highlight=False)
+        # emoji off: the model's words are shown as written (":fire:" stays text)
+        self.console = console or Console(highlight=False, emoji=False)
         self.keyboard = keyboard
         self._live = LiveRedaction(redact or Redactor.from_environment())
         self._at_line_start = True
@@ -191,6 +191,8 @@ class Terminal:
             self._line(f"  {event.risk}: {reason}", style or "dim")
 
     def _code(self, event: Proposal, style: str = "") -> None:
+        from rich.syntax import Syntax  # pygments: loaded when code is first shown
+
         code = Syntax(event.code, LEXERS.get(event.language, "text"), word_wrap=True)
         self.console.print(Panel(code, title=f"{event.language} · risk {event.risk}",
                                  title_align="left", border_style=style or "none"))
@@ -256,6 +258,8 @@ class Terminal:
         if not edited.strip():
             self._line("the edited code is empty: not running it", "yellow")
             return None
+        from rich.syntax import Syntax
+
         self.console.print(Panel(Syntax(edited, LEXERS.get(proposal.language, "text")),
                                  title=f"{proposal.language} (edited)", title_align="left"))
         return edited

@@ -13,7 +13,6 @@ import json
 import os
 import shutil
 import tempfile
-import threading
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,17 +22,13 @@ from assistant.runtime import LANGUAGES, Runtimes, canonical_language
 from assistant.runtime.languages import spec_for
 from assistant.runtime.sandbox import HIDDEN
 from assistant.runtime.secrets import keyring_paths
-from assistant.whatif import uncovered, world
+from assistant.whatif import uncovered
 from assistant.whatif.effect import effect_of
 from assistant.whatif.survey import Change
-from assistant.whatif.world import inside
+from assistant.whatif.world import inside, problem
 
 SCRATCH = ("/tmp", "/var/tmp", "/dev/shm")
 RENAME_JS = Path(__file__).resolve().parent / "rename.js"
-
-_problem: str | None = None
-_lock = threading.Lock()
-
 
 @dataclass(frozen=True)
 class Preview:
@@ -55,15 +50,6 @@ def finished(steps: Generator[Event, None, Preview]) -> Preview:
         except StopIteration as done:
             result: Preview = done.value
             return result
-
-
-def problem() -> str:
-    """Why previews cannot work on this machine ("" when they can); tried once."""
-    global _problem
-    with _lock:
-        if _problem is None:
-            _problem = world.problem()
-        return _problem
 
 
 def covered_roots(cwd: str) -> list[str]:

@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Any
 from assistant.events import Event, Notice, RunEnd
 from assistant.runtime import LANGUAGES, Runtimes, canonical_language
 from assistant.runtime.changes import Listing, list_folder
-from assistant.whatif.preview import Preview, finished, preview, problem
 from assistant.whatif.undo import Kept, State, UndoError, UndoStore, state_of
+from assistant.whatif.world import problem
 
 if TYPE_CHECKING:
     from assistant.config import Settings
+    from assistant.whatif.preview import Preview
 
 PREVIEW_SECONDS = 10.0
 """The longest a preview before a real run may take; a longer one is cut (and said)."""
@@ -47,6 +48,8 @@ class TransactionalRuntimes(Runtimes):
         the run of exactly this code that follows reuses it instead of making a second."""
         if canonical_language(language) not in LANGUAGES or problem():
             return None
+        from assistant.whatif.preview import finished, preview  # with the first proposal
+
         seen = finished(preview(self, language, code, hidden=self.hidden,
                               timeout=min(PREVIEW_SECONDS, self.timeout)))
         self._foreseen = (language, code, seen)
@@ -72,6 +75,8 @@ class TransactionalRuntimes(Runtimes):
         if foreseen is not None and foreseen[:2] == (language, code):
             seen = foreseen[2]
         else:
+            from assistant.whatif.preview import finished, preview
+
             limit = min(PREVIEW_SECONDS, self.timeout if timeout is None else timeout)
             seen = finished(preview(self, language, code, hidden=self.hidden, timeout=limit))
         if seen.end is not None and seen.end.interrupted:

@@ -26,6 +26,7 @@ import os
 import resource
 import shutil
 import signal
+import threading
 from typing import Any
 
 from assistant.whatif.survey import survey
@@ -147,8 +148,21 @@ def renames_across_layers() -> None:
         setattr(os, name, moving)
 
 
+_problem: str | None = None
+_problem_lock = threading.Lock()
+
+
 def problem() -> str:
-    """Why a what-if world cannot be made here ("" when it can): tried in a forked child."""
+    """Why a what-if world cannot be made here ("" when it can); tried once."""
+    global _problem
+    with _problem_lock:
+        if _problem is None:
+            _problem = _tried()
+        return _problem
+
+
+def _tried() -> str:
+    """Why a what-if world cannot be made here, tried in a forked child."""
     read, write = os.pipe()
     uid, gid = os.getuid(), os.getgid()
     pid = os.fork()

@@ -12,6 +12,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from assistant.config import load_settings
+from assistant.llm import embedded, shared
 from tests.integration.conftest import ROOT, cli_args, spawn
 from tests.support.llm_server import (
     LLMServer,
@@ -22,6 +24,7 @@ from tests.support.llm_server import (
     text,
     tool_call,
 )
+from tests.support.require import require
 
 PROMPT = r"\[y\]es"
 
@@ -272,6 +275,67 @@ def test_help_does_not_import_heavy_modules() -> None:
             " if m in sys.modules]\nprint(heavy)")
     result = run_cli(["-c", code])
     assert result.stdout.strip() == "[]", result.stdout + result.stderr
+
+
+# What only a reply needs; a command to the kept embedded server sends its request first.
+AFTER_THE_REQUEST = ("assistant.safety.risk", "assistant.safety.shell_risk",
+                     "assistant.safety.python_risk", "assistant.safety.js_risk",
+                     "assistant.loop.act", "assistant.checks.reply", "assistant.checks.answers",
+                     "assistant.whatif.preview",
+                     "asyncio", "rich.syntax", "pygments", "litellm")
+
+
+def stand_in_for_the_shared_server(server: LLMServer, tmp_path: Path,
+                                   monkeypatch: pytest.MonkeyPatch) -> subprocess.Popen[bytes]:
+    """Make the scripted server the user's kept embedded server: a record in the runtime
+    folder naming its port and weights (an empty .gguf set as ASSISTANT_EMBEDDED_MODEL),
+    and its status naming the record's pid, a process that lives while the test does.
+    Returns that process, for the test to end."""
+    weights = tmp_path / "stand-in.gguf"
+    weights.write_bytes(b"GGUF")
+    monkeypatch.setenv("ASSISTANT_EMBEDDED_MODEL", str(weights))
+    model = embedded.chosen(load_settings())
+    holder = subprocess.Popen(["sleep", "600"])
+    server.status = {"pid": holder.pid}
+    record = {"pid": holder.pid, "port": int(server.url.rsplit(":", 1)[1]), "model": model.name,
+              "path": str(model.path), "n_ctx": model.n_ctx, "keep_alive": 300,
+              "started": time.time()}
+    shared.token()
+    shared.record_path(model.name).write_text(json.dumps(record))
+    return holder
+
+
+def test_a_command_to_the_kept_embedded_server_asks_before_loading_what_a_reply_needs(
+        server: LLMServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The risk check's checkers, acting on calls, the reply checks, asyncio and pygments
+    load only once a reply is in (the risk check still rates every proposal before it can
+    run): what was imported when the request reached the server is what the first word
+    waited for."""
+    require(not embedded.server_missing(), "the embedded server's packages are not installed")
+    holder = stand_in_for_the_shared_server(server, tmp_path, monkeypatch)
+    server.add(hang())
+    imports = tmp_path / "imports"
+    try:
+        with imports.open("wb") as err:
+            command = subprocess.Popen(
+                [sys.executable, "-m", "assistant.cli", "-y", "How many legs do spiders have?"],
+                env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONPROFILEIMPORTTIME": "1"},
+                cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+            deadline = time.monotonic() + 60
+            while not server.chat_requests and command.poll() is None:
+                assert time.monotonic() < deadline, "the request never reached the server"
+                time.sleep(0.02)
+            command.kill()  # it waits for the first word; what it imported is on record
+            command.wait()
+    finally:
+        holder.kill()
+        holder.wait()
+    said = imports.read_text()
+    assert server.chat_requests, said[-2000:]
+    loaded = {line.rsplit("|", 1)[-1].strip() for line in said.splitlines()
+              if line.startswith("import time:")}
+    assert {"assistant.llm.direct", "assistant.api", "assistant.safety.policy"} <= loaded, said
+    assert [name for name in AFTER_THE_REQUEST if name in loaded] == []
 
 
 def test_flags_reach_the_request_and_the_journal(server: LLMServer, isolated_dirs: Path) -> None:

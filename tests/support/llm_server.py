@@ -27,7 +27,9 @@ Replies (all return a `Step`; a Step is plain data, also writable as JSON):
 When the queue is empty every chat request gets the text "(scenario exhausted)".
 Also served: GET /v1/models, GET /api/tags, POST /api/show (model_info carries
 "llama.context_length"; unknown models get 404 like Ollama), and llama-cpp-python's
-POST /extras/tokenize/count (a token a word).
+POST /extras/tokenize/count (a token a word). With `status` set (a dict), GET
+/assistant/status answers it, as llm/keepalive.py does for the shared embedded server: the
+scripted server then stands in for that one when a runtime folder's record names its port.
 
 Run by hand: `python -m tests.support.llm_server --script FILE.json [--port N]`.
 FILE.json is a list of steps, or {"models": [...], "context_length": N, "replies": [...]};
@@ -51,6 +53,8 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+from assistant.llm.keepalive import STATUS_PATH
 
 EXHAUSTED = "(scenario exhausted)"
 _call_ids = itertools.count(1)
@@ -169,6 +173,7 @@ class LLMServer:
     ) -> None:
         self.models = list(models)
         self.context_length = context_length
+        self.status: dict[str, Any] | None = None
         self.requests: list[Request] = []
         self._queue: deque[Step] = deque(script)
         self._lock = threading.Lock()
@@ -245,6 +250,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(200, {"object": "list", "data": data})
         elif self.path == "/api/tags":
             self._json(200, {"models": [{"name": m, "model": m, "size": 0} for m in models]})
+        elif self.path.partition("?")[0] == STATUS_PATH and self.owner.status is not None:
+            self._json(200, self.owner.status)
         else:
             self._json(404, {"error": f"no such path {self.path}"})
 
