@@ -48,6 +48,7 @@ from assistant.events import (
     RuleFired,
     RunEnd,
     TextDelta,
+    Tried,
     TurnEnd,
     Usage,
     assert_never,
@@ -395,6 +396,9 @@ class Daemon(TrayMenu):
             case RunEnd():
                 self.speech.run_over()
                 self.machine.follow("thinking")
+            case Tried():  # its plan went with it: the next reply's words are the plan
+                self.approvals.plan = ""
+                self.log(f"assistant daemon: notice {event.text}")
             case Notice():
                 self.log(f"assistant daemon: notice {event.text}")
             case Error() | TurnEnd():

@@ -25,6 +25,7 @@ from assistant.events import (
     RuleFired,
     RunEnd,
     TextDelta,
+    Tried,
     TurnEnd,
     Usage,
     assert_never,
@@ -102,7 +103,7 @@ class VoiceConversation:
                 case RunEnd():
                     self.out.write(event.output.rstrip() + "\n")
                     self._words = ""
-                case Notice() | Error():
+                case Notice() | Tried() | Error():
                     self.say(event.text)
                 case TurnEnd():
                     end = event
