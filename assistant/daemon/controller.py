@@ -403,8 +403,11 @@ class Daemon(TrayMenu):
                 self.log(f"assistant daemon: notice {event.text}")
             case Error() | TurnEnd():
                 pass  # the turn's outcome: said and shown once it is over (_conclude)
-            case OutputChunk() | Usage() | CodeDraft() | RuleFired():
-                pass  # output and code being written are the popup's; usage the journal's
+            case CodeDraft():
+                if not self._user_talking():
+                    self.speech.code()  # the plan before the code is said now
+            case OutputChunk() | Usage() | RuleFired():
+                pass  # output is the popup's; usage the journal's
             case _:
                 assert_never(event)
 

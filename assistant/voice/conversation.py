@@ -107,7 +107,10 @@ class VoiceConversation:
                     self.say(event.text)
                 case TurnEnd():
                     end = event
-                case Proposal() | Approval() | OutputChunk() | Usage() | CodeDraft() | RuleFired():
+                case CodeDraft():
+                    if answer is not None:
+                        answer.end_of_text()  # the words before the code are complete
+                case Proposal() | Approval() | OutputChunk() | Usage() | RuleFired():
                     pass  # proposals are spoken by approve(); a run's output by its RunEnd
                 case _:
                     assert_never(event)
