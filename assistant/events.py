@@ -156,6 +156,19 @@ class Notice(Record):
 
 
 @dataclass(frozen=True)
+class Tried(Record):
+    """A proposal that went back to the model before anyone was asked: tried in a copy of
+    the user's files, it failed or changed nothing (assistant/checks/previewed.py). Front
+    ends show `text`, one line, with the code on demand: the person approves only what
+    worked, and sees the failed tries collapsed."""
+
+    kind: ClassVar[str] = "tried"
+    language: str
+    code: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Error(Record):
     """A failure explained in one line that says what to do."""
 
@@ -205,8 +218,8 @@ class TurnEnd(Record):
 
 
 Event: TypeAlias = (
-    TextDelta | CodeDraft | Proposal | Approval | OutputChunk | RunEnd | Notice | Error | Usage
-    | RuleFired | TurnEnd
+    TextDelta | CodeDraft | Proposal | Approval | OutputChunk | RunEnd | Notice | Tried | Error
+    | Usage | RuleFired | TurnEnd
 )
 
 

@@ -1,5 +1,5 @@
 """The daemon's figures: key release to the panel and to the popup, how long a proposal is
-spoken, and what the daemon costs while idle.
+spoken and how soon its effect is, and what the daemon costs while idle.
 
 One `assistant daemon` process serves all of them, on the desktop figures' Xvfb, with the
 speech figures' private PulseAudio (its microphone fed the speech fixtures) and a scripted
@@ -330,3 +330,57 @@ def spoken_proposal_s(bench: Bench) -> float:
                                          tool_call("shell", "df -h", text=words),
                                          text("Alright.")))
     return statistics.median(lengths)
+
+
+MOVE = "mkdir -p old && mv notes.log old/"  # a proposal whose preview has an effect to say
+
+
+def effect_spoken(daemon: BenchDaemon, monitor: Any, audio: Any) -> tuple[float, float]:
+    """One spoken request whose proposal moves a file: seconds from the scripted reply's
+    last byte (the proposal complete) to the daemon's saying its effect, and to the first
+    sound after it; then Cancel. The reply has no words, so that sound is the effect's."""
+    from tests.support.llm_server import text, tool_call
+
+    (daemon.home / "notes.log").write_text("notes\n")
+    sent = len(daemon.llm.finished)
+    daemon.llm.add(tool_call("shell", MOVE), text("Alright."))
+    mark = daemon.say(audio)
+    daemon.wait_for(PROPOSAL_SAID, daemon.patience, mark)
+    said_at, said = next((at, line) for at, line in zip(daemon.stamps[mark:],
+                                                        daemon.lines[mark:], strict=False)
+                         if PROPOSAL_SAID in line)
+    if "Moves 1 file" not in said:
+        raise RuntimeError(f"the daemon did not say the move's effect: {said}")
+    complete = daemon.llm.finished[sent]
+    while not [at for at in monitor.loud_times() if at > complete]:
+        if time.monotonic() - said_at > 30:
+            raise RuntimeError("the effect was not heard within 30 s of being said")
+        time.sleep(0.01)
+    heard = min(at for at in monitor.loud_times() if at > complete)
+    daemon.cancel()
+    daemon.wait_idle(daemon.patience)
+    return said_at - complete, heard - complete
+
+
+@figure("voice_effect_spoken_s")
+def voice_effect_spoken_s(bench: Bench) -> float:
+    """A spoken turn, from the proposal complete (the model's reply with its code sent) to
+    the first sound of its effect's sentence ("Moves 1 file … Shall I run it?"): the
+    preview in a what-if world, the risk check, and the voice's first audio (median).
+    Where the time goes is printed: until the daemon says the sentence, and after."""
+    from tests.support.audio import speaker_monitor
+
+    daemon = bench_daemon()
+    audio = daemon.fixtures["piper_disk"]["audio"]
+    said, heard = [], []
+    with speaker_monitor(daemon.pulse) as monitor:
+        for _ in range(bench.reps(6, 3)):
+            settle(daemon)
+            to_said, to_heard = effect_spoken(daemon, monitor, audio)
+            said.append(to_said)
+            heard.append(to_heard)
+    print(f"bench: voice_effect_spoken_s: said {statistics.median(said):.2f} s after the "
+          f"proposal was complete, heard {statistics.median(heard):.2f} s after "
+          f"(each run: {', '.join(f'{s:.2f}/{h:.2f}' for s, h in zip(said, heard, strict=True))})",
+          file=sys.stderr, flush=True)
+    return statistics.median(heard)

@@ -44,6 +44,7 @@ FIGURE_NAMES = [
     "voice_turn_overhead_ms",
     "voice_first_feedback_ms",
     "spoken_proposal_s",
+    "voice_effect_spoken_s",
     "mcp_call_overhead_ms",
     "daemon_turn_growth_mb",
     "daemon_idle_rss_mb",

@@ -92,10 +92,11 @@ def embedded_daemon() -> Iterator[Any]:
 
 @figure("voice_first_audio_embedded_s", limit_s=900)
 def voice_first_audio_embedded_s(bench: Bench) -> float:
-    """Key release to the first spoken word of a proposal (its plan), with no model
-    configured: the daemon runs the embedded model itself. The request is a recorded "How
-    much space is left on my disk?"; the first turn warms the model's cache and is not
-    counted."""
+    """Key release to the first sound on the speaker, whatever it is, with no model
+    configured: the daemon runs the embedded model itself. The daemon plays no earcon, so
+    that sound is a proposal's first spoken word (its plan, or the line that reads it out).
+    The request is a recorded "How much space is left on my disk?"; the first turn warms
+    the model's cache and is not counted."""
     from bench_daemon import settle
 
     from tests.support.audio import speaker_monitor

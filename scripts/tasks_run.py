@@ -83,6 +83,7 @@ def ours_in_process(config: dict[str, Any]) -> None:
         Proposal,
         RuleFired,
         RunEnd,
+        Tried,
         TurnEnd,
         Usage,
     )
@@ -111,7 +112,7 @@ def ours_in_process(config: dict[str, Any]) -> None:
                     note(declined=event.reason)
                 elif isinstance(event, RunEnd):
                     note(exit_status=event.exit_status, output=event.output[-600:])
-                elif isinstance(event, (Notice, Error)):
+                elif isinstance(event, (Notice, Tried, Error)):
                     note(notice=getattr(event, "text", "") or getattr(event, "message", ""))
                 elif isinstance(event, RuleFired):
                     note(rule=event.rule, action=event.action)

@@ -33,12 +33,12 @@ def judge(effect: Effect, end: RunEnd | None, record: TurnRecord, code: str,
         return Refuse("preview.failed",
                       text("preview.failed") + "\n"
                       + describe_run(end, "", folder, code, making, rules),
-                      f"Not proposed: it failed when tried in a copy of your files ({why}); "
-                      "the model was shown why.", why)
+                      f"Tried in a copy of your files: failed ({why}); the model was shown "
+                      "why.", why)
     asked = check.asks.changes or check.asks.makes
     if last and asked and effect.exit_status == 0 and not effect.changes_files \
             and not effect.output.strip() and rules.on("preview.unchanged"):
         return Refuse("preview.unchanged", text("preview.unchanged"),
-                      "Not proposed: tried in a copy of your files, it changed nothing and "
-                      "printed nothing; the model was told.", "")
+                      "Tried in a copy of your files: changed nothing and printed nothing; "
+                      "the model was told.", "")
     return None

@@ -48,6 +48,7 @@ from assistant.events import (
     RuleFired,
     RunEnd,
     TextDelta,
+    Tried,
     TurnEnd,
     Usage,
     assert_never,
@@ -395,12 +396,18 @@ class Daemon(TrayMenu):
             case RunEnd():
                 self.speech.run_over()
                 self.machine.follow("thinking")
+            case Tried():  # its plan went with it: the next reply's words are the plan
+                self.approvals.plan = ""
+                self.log(f"assistant daemon: notice {event.text}")
             case Notice():
                 self.log(f"assistant daemon: notice {event.text}")
             case Error() | TurnEnd():
                 pass  # the turn's outcome: said and shown once it is over (_conclude)
-            case OutputChunk() | Usage() | CodeDraft() | RuleFired():
-                pass  # output and code being written are the popup's; usage the journal's
+            case CodeDraft():
+                if not self._user_talking():
+                    self.speech.code()  # the plan before the code is said now
+            case OutputChunk() | Usage() | RuleFired():
+                pass  # output is the popup's; usage the journal's
             case _:
                 assert_never(event)
 

@@ -47,6 +47,14 @@ class TurnSpeech:
         else:
             self._held.append(sentence)
 
+    def code(self) -> None:
+        """Code is being written: the words before it are complete, though the last has no
+        full stop ("To check the free space"), so the plan is said now, not once the code
+        is whole and previewed. A fenced reply's fence never reaches the words (its code
+        comes as drafts), so this is what ends the plan."""
+        for sentence in self._splitter.flush():
+            self._take(sentence)
+
     def proposal(self) -> None:
         """Code follows the words: their first sentence was the plan, the rest is on
         screen. The next stretch (after the run) starts afresh."""

@@ -40,7 +40,7 @@ def blocks(
     yet)."""
     lines = text.split("\n")
     return [(language, code, end) for language, code, end in _runnable(text, tools)
-            if not closed or _closes(lines[end - 1], "```") or _closes(lines[end - 1], "~~~")]
+            if not closed or closes(lines[end - 1], "```") or closes(lines[end - 1], "~~~")]
 
 
 def shown_tags(text: str) -> list[str]:
@@ -83,24 +83,33 @@ def _all_blocks(text: str) -> Iterator[tuple[str, str, int]]:
     lines = text.split("\n")
     i = 0
     while i < len(lines):
-        opening = _OPEN.match(lines[i])
+        opened = opening(lines[i])
         i += 1
-        if not opening:
+        if opened is None:
             continue
-        fence, info = opening["fence"], opening["info"]
-        if fence[0] == "`" and "`" in info:
-            continue
-        indent = len(opening["indent"])
+        fence, tag, indent = opened
         body: list[str] = []
-        while i < len(lines) and not _closes(lines[i], fence):
+        while i < len(lines) and not closes(lines[i], fence):
             body.append(_dedent(lines[i], indent))
             i += 1
         i += 1
-        tag = _TAG.match(info.strip())
-        yield (tag[0] if tag else ""), "\n".join(body), min(i, len(lines))
+        yield tag, "\n".join(body), min(i, len(lines))
 
 
-def _closes(line: str, fence: str) -> bool:
+def opening(line: str) -> tuple[str, str, int] | None:
+    """(fence, tag, indent) when `line` opens a fenced block, else None."""
+    found = _OPEN.match(line)
+    if not found:
+        return None
+    fence, info = found["fence"], found["info"]
+    if fence[0] == "`" and "`" in info:
+        return None
+    tag = _TAG.match(info.strip())
+    return fence, (tag[0] if tag else ""), len(found["indent"])
+
+
+def closes(line: str, fence: str) -> bool:
+    """Whether `line` closes a block opened with `fence`."""
     stripped = line.strip()
     return len(stripped) >= len(fence) and set(stripped) == {fence[0]}
 

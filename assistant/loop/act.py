@@ -14,7 +14,7 @@ from assistant.checks.previewed import judge
 from assistant.checks.record import TurnRecord
 from assistant.checks.repeats import REPEAT_NOT_RUN, REPEATS_BEFORE_STOP, REPLY_TOLD
 from assistant.checks.verdicts import Refuse
-from assistant.events import Event, Notice, RunEnd
+from assistant.events import Event, Notice, RunEnd, Tried
 from assistant.llm import CodeCall
 from assistant.loop.reported import reported
 from assistant.loop.turn import (
@@ -131,12 +131,13 @@ def act_on(session: Session, call: CodeCall, record: TurnRecord, last: bool = Tr
 
 def foreseen(session: Session, record: TurnRecord, cleared: Cleared, end: RunEnd | None,
              refused: Refuse) -> Generator[Event, None, Outcome]:
-    """A proposal its preview sent back: the user sees one line, the model reads why as
-    the call's result, and a failure counts as the same code failing again would."""
+    """A proposal its preview sent back: the user sees one line (the code on demand), the
+    model reads why as the call's result, and a failure counts as the same code failing
+    again would."""
     assert end is not None, "judge passes over a preview that did not end"
     record.rules.fire(refused.rule, "refuse", session.redact(refused.detail))
     record.foreseen.append(end)
-    yield session.emit(Notice(session.redact(refused.notice)))
+    yield session.emit(Tried(cleared.language, cleared.code, session.redact(refused.notice)))
     told = cleared.preface + session.redact(refused.told)
     failures = record.repeats.record(cleared.language, cleared.code, end.exit_status == 0,
                                      session.redact(refused.detail or refused.told))

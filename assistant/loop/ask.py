@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from assistant.checks.repeats import looping
 from assistant.events import CodeDraft, Error, Event, TextDelta, Usage
 from assistant.llm import LLMError, Reply
+from assistant.llm.fenced_stream import FencedStream
 
 if TYPE_CHECKING:
     from assistant.loop.session import Session
@@ -27,7 +28,8 @@ def ask(session: Session, system: str, warmer: bool = False
     the last reply repeated itself or was sent back, so this one is asked warmer (rule
     repeat.warmer). A fenced reply that starts writing its blocks again ends after the
     first round (rule repeat.in_reply), while it streams; what it writes after its last
-    block is not kept in the history (rule history.guess).
+    block is not kept in the history (rule history.guess). A fenced reply's runnable
+    blocks are shown as drafts, not words (llm/fenced_stream.py), as a tool call's code is.
 
     A KeyboardInterrupt raised while the LLM is answering (a front end's way to break a
     blocked network read) stops the turn, keeping the words so far."""
@@ -41,26 +43,31 @@ def ask(session: Session, system: str, warmer: bool = False
     resolve = llm.offer.resolve if llm.offer is not None else None
     cut = (functools.partial(looping, tools=resolve)
            if session.rules.on("repeat.in_reply") else None)
+    fenced = None if llm.uses_tools else FencedStream(resolve)
+    start = len(session.shown)
     try:
         stream = llm.stream([{"role": "system", "content": system}, *session.messages],
                             should_stop=session.stopped, temperature=temperature, cut=cut)
         for item in stream:
             if isinstance(item, str):
                 pieces.append(item)
-                session.shown += item
-                yield TextDelta(item)
+                yield from shown(session, fenced, item)
             elif isinstance(item, CodeDraft):
                 yield item
             else:
+                if fenced is not None:
+                    yield from words(session, fenced.end(item.stopped))
                 reply = item
     except KeyboardInterrupt:
         session.halt()
-        words = "".join(pieces)
-        return Reply(words, [], {"role": "assistant", "content": words}, None,
+        so_far = "".join(pieces)
+        return Reply(so_far, [], {"role": "assistant", "content": so_far}, None,
                      llm.settings.model, stopped=True)
     except LLMError as exc:
         yield session.emit(Error(session.redact(str(exc))))
         return None
+    finally:
+        session.said = session.shown[start:]
     if reply is None:
         yield session.emit(Error("The LLM ended its reply without a result: try again."))
         return None
@@ -76,8 +83,29 @@ def ask(session: Session, system: str, warmer: bool = False
     return reply
 
 
+def shown(session: Session, fenced: FencedStream | None, piece: str) -> Iterator[Event]:
+    """A piece of the reply as the person sees it: words at once; in a fenced reply, the
+    code of a block as a draft, never as words (its proposal, or the one line that says
+    its try failed, shows it)."""
+    if fenced is None:
+        yield from words(session, piece)
+        return
+    said, draft = fenced.feed(piece)
+    yield from words(session, said)
+    if draft is not None:
+        yield CodeDraft(*draft)
+
+
+def words(session: Session, text: str) -> Iterator[Event]:
+    if text:
+        session.shown += text
+        yield TextDelta(text)
+
+
 def received(session: Session, reply: Reply) -> Iterator[Event]:
-    """Journal a reply, and say what it cost."""
-    session.record({"kind": "assistant", "text": reply.text, "model": reply.model})
+    """Journal a reply (and, when its code was not shown as words, what was: `shown`, for
+    the web page's history), and say what it cost."""
+    shown = {"shown": session.said} if session.said != reply.text else {}
+    session.record({"kind": "assistant", "text": reply.text, "model": reply.model, **shown})
     if reply.usage:
         yield session.emit(Usage(reply.model, reply.usage[0], reply.usage[1]))

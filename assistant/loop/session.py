@@ -137,6 +137,7 @@ class Session:
     def _turn(self, text: str, language: str) -> Iterator[Event]:
         self._stop.clear()
         self.shown = ""  # the words streamed in this turn
+        self.said = ""  # those of the latest reply
         self.turns += 1
         request = Request.parse(text, language)  # once: every check of the turn reads it
         files = peek_note(self.llm.settings, request, self.folder(), self.rules)

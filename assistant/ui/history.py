@@ -9,7 +9,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-SHOWN = ("user", "assistant", "proposal", "approval", "run_end", "notice", "error", "turn_end")
+SHOWN = ("user", "assistant", "proposal", "approval", "run_end", "notice", "tried", "error",
+         "turn_end")
 
 
 def _when(ts: float) -> str:

@@ -31,6 +31,7 @@ from assistant.events import (
     RuleFired,
     RunEnd,
     TextDelta,
+    Tried,
     TurnEnd,
     Usage,
     assert_never,
@@ -304,6 +305,9 @@ class Popup:
                 ui.append_output(("" if ui.output_text().endswith("\n") or not ui.output_text()
                                   else "\n") + run_summary(event) + "\n", "status")
             case Notice():
+                ui.append_output(event.text + "\n", "status")
+            case Tried():  # its code was the draft on screen: one line now, not the code
+                ui.drop_draft()
                 ui.append_output(event.text + "\n", "status")
             case Error():
                 ui.show_answer(event.text, error=True)

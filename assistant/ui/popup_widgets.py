@@ -158,6 +158,11 @@ class PopupWindow:
         self._draft = f"\n```{language}\n" + "\n".join(lines)
         self._show_stream()
 
+    def drop_draft(self) -> None:
+        """The code being written will not be proposed (its try failed): off the screen."""
+        self._draft = ""
+        self._show_stream()
+
     def _show_stream(self) -> None:
         self._set_stream(self._words + self._draft)
         if not self.stream.winfo_ismapped() and self.stream.get("1.0", "end-1c").strip():

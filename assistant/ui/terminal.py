@@ -32,6 +32,7 @@ from assistant.events import (
     RuleFired,
     RunEnd,
     TextDelta,
+    Tried,
     TurnEnd,
     Usage,
     assert_never,
@@ -47,6 +48,8 @@ SUFFIXES = {"python": ".py", "shell": ".sh", "javascript": ".js"}
 CHOICES = "[y]es  [n]o  [e]dit  [a]lways"
 CODE_CHOICE = "  [c]ode"
 """Offered when the effect is shown first: the code is one key away."""
+TRIED_CHOICE = "  [t]ried"
+"""Offered after tries that failed in a copy of the files: their code is one key away."""
 RISK_STYLES = {"medium": "yellow", "high": "bold red", "blocked": "bold red"}
 HOLD = 256
 """Most characters of a trailing word held back from live output, waiting for its end."""
@@ -121,6 +124,7 @@ class Terminal:
         self._at_line_start = True
         self._on_interrupt: Callable[[], None] | None = None
         self._running = False
+        self._tried: list[Tried] = []  # this turn's tries that failed in their preview
 
     def _write(self, text: str, style: str = "") -> None:
         if not text:
@@ -162,9 +166,13 @@ class Terminal:
                 self._line(run_summary(event), "green" if event.exit_status == 0 else "yellow")
             case Notice():
                 self._line(event.text, "yellow")
+            case Tried():
+                self._tried.append(event)
+                self._line(f"▸ {event.text}", "dim yellow")
             case Error():
                 self._line(f"error: {event.text}", "bold red")
             case TurnEnd():
+                self._tried = []
                 self._newline()
             case Usage() | RuleFired():
                 pass  # token counts and rules go to the journal, not the screen
@@ -191,11 +199,13 @@ class Terminal:
             self._line(f"  {event.risk}: {reason}", style or "dim")
 
     def _code(self, event: Proposal, style: str = "") -> None:
+        self._panel(event.code, event.language, f"{event.language} · risk {event.risk}", style)
+
+    def _panel(self, code: str, language: str, title: str, style: str = "") -> None:
         from rich.syntax import Syntax  # pygments: loaded when code is first shown
 
-        code = Syntax(event.code, LEXERS.get(event.language, "text"), word_wrap=True)
-        self.console.print(Panel(code, title=f"{event.language} · risk {event.risk}",
-                                 title_align="left", border_style=style or "none"))
+        self.console.print(Panel(Syntax(code, LEXERS.get(language, "text"), word_wrap=True),
+                                 title=title, title_align="left", border_style=style or "none"))
 
     def ask(self, prompt: str) -> str | None:
         """One line from the keyboard; None when there is no keyboard or it is closed."""
@@ -213,7 +223,8 @@ class Terminal:
             while True:
                 what = f"Call {proposal.language}" if proposal.tool else (
                     f"Run this {proposal.language} code")
-                offer = CHOICES + (CODE_CHOICE if proposal.effect is not None else "")
+                offer = CHOICES + (CODE_CHOICE if proposal.effect is not None else "") + (
+                    TRIED_CHOICE if self._tried else "")
                 answer = self.ask(f"{what}? {offer}: ")
                 if answer is None:
                     return Approval(
@@ -227,6 +238,11 @@ class Terminal:
                     return Approval(proposal.id, False, "user")
                 if choice == "c":
                     self._code(proposal, RISK_STYLES.get(proposal.risk, ""))
+                    continue
+                if choice == "t" and self._tried:
+                    for tried in self._tried:
+                        title = f"{tried.language} · tried, not proposed"
+                        self._panel(tried.code, tried.language, title, "dim")
                     continue
                 if choice == "e":
                     edited = self.edit(proposal)

@@ -25,6 +25,7 @@ from assistant.events import (
     RuleFired,
     RunEnd,
     TextDelta,
+    Tried,
     TurnEnd,
     Usage,
     assert_never,
@@ -102,11 +103,14 @@ class VoiceConversation:
                 case RunEnd():
                     self.out.write(event.output.rstrip() + "\n")
                     self._words = ""
-                case Notice() | Error():
+                case Notice() | Tried() | Error():
                     self.say(event.text)
                 case TurnEnd():
                     end = event
-                case Proposal() | Approval() | OutputChunk() | Usage() | CodeDraft() | RuleFired():
+                case CodeDraft():
+                    if answer is not None:
+                        answer.end_of_text()  # the words before the code are complete
+                case Proposal() | Approval() | OutputChunk() | Usage() | RuleFired():
                     pass  # proposals are spoken by approve(); a run's output by its RunEnd
                 case _:
                     assert_never(event)

@@ -1,6 +1,6 @@
 """Events and journal records as the page receives them: the journal's own JSON, with the
-code of proposals also as highlighted HTML, and a previewed effect also as the lines every
-front end shows (assistant/ui/summary.py)."""
+code of proposals and of failed tries also as highlighted HTML, and a previewed effect
+also as the lines every front end shows (assistant/ui/summary.py)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def code_css() -> str:
 def as_data(item: Event | dict[str, Any]) -> dict[str, Any]:
     """One event or journal record for the page; `html` is added where there is code."""
     data = item.to_dict() if isinstance(item, Record) else dict(item)
-    if data.get("kind") == "proposal" and isinstance(data.get("code"), str):
+    if data.get("kind") in ("proposal", "tried") and isinstance(data.get("code"), str):
         data["html"] = highlight(data.get("language", ""), data["code"])
         if isinstance(data.get("effect"), dict):
             effect = Effect(**data["effect"])

@@ -175,6 +175,7 @@ class LLMServer:
         self.context_length = context_length
         self.status: dict[str, Any] | None = None
         self.requests: list[Request] = []
+        self.finished: list[float] = []  # time.monotonic() when each streamed reply was sent
         self._queue: deque[Step] = deque(script)
         self._lock = threading.Lock()
         self.stopping = threading.Event()
@@ -327,6 +328,7 @@ class _Handler(BaseHTTPRequestHandler):
                     return
         except (BrokenPipeError, ConnectionResetError):
             return
+        self.owner.finished.append(time.monotonic())
 
 
 def _usage(step: Step, body: dict[str, Any]) -> dict[str, int]:

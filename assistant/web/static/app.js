@@ -86,9 +86,11 @@ function render(where, data) {
       if (!where.answer) where.answer = add(where, el("div", "answer", ""));
       where.answer.textContent += data.text;
       break;
-    case "assistant":
-      if (data.text) add(where, el("div", "answer", data.text));
+    case "assistant": {
+      const words = data.shown ?? data.text;  // shown: the words without a fenced reply's code
+      if (words) add(where, el("div", "answer", words));
       break;
+    }
     case "proposal":
       where.answer = null;
       state.proposals[data.id] = data;
@@ -108,6 +110,14 @@ function render(where, data) {
     case "notice":
       add(where, el("div", "notice", data.text));
       break;
+    case "tried": {
+      // A try that failed in a copy of the files: one line, its code one click away.
+      where.answer = null;  // the next reply's words go below it
+      const tried = add(where, el("details", "tried"));
+      tried.appendChild(el("summary", "", data.text));
+      tried.appendChild(el("pre", "code")).innerHTML = data.html;  // escaped by the server
+      break;
+    }
     case "error":
       add(where, el("div", "error", data.text || data.message || ""));
       break;
@@ -272,7 +282,7 @@ const shown = {};  // turn id -> index of its last event shown (a reconnect repl
 function follow() {
   const events = new EventSource("/api/events");
   const kinds = ["user", "text", "proposal", "approval", "output", "run_end", "notice",
-    "error", "usage", "turn_end"];
+    "tried", "error", "usage", "turn_end"];
   for (const kind of kinds) {
     events.addEventListener(kind, (message) => onEvent(JSON.parse(message.data),
       message.lastEventId));

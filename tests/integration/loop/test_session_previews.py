@@ -1,7 +1,8 @@
 """A proposal is tried in a copy of the user's files before anyone is asked: code that fails
 there goes back to the model with what it printed, the person is asked only about the code
-that worked, and the failed try is one line. Through real litellm, the real what-if world
-and real runtimes; a preview that cannot cover the run (the network) proves nothing."""
+that worked, and the failed try is one line (its code on demand, never streamed as words).
+Through real litellm, the real what-if world and real runtimes; a preview that cannot
+cover the run (the network) proves nothing."""
 
 from __future__ import annotations
 
@@ -9,7 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from assistant.events import Event, Notice, Proposal, RuleFired, RunEnd, TurnEnd
+from assistant.events import (
+    CodeDraft,
+    Event,
+    Proposal,
+    RuleFired,
+    RunEnd,
+    TextDelta,
+    Tried,
+    TurnEnd,
+)
 from assistant.whatif.preview import problem
 from tests.support.llm_server import LLMServer, Step, fenced, text
 from tests.support.loop import make, told
@@ -37,13 +47,38 @@ def test_code_failing_in_its_preview_goes_back_and_only_the_fix_is_asked(
     assert [p.code for p in proposals] == ["mkdir -p old && mv a.log old/"]
     assert proposals[0].effect is not None and proposals[0].effect.moved == (
         ("a.log", "old/a.log"),)
-    lines = [e.text for e in events if isinstance(e, Notice) and "copy of your files" in e.text]
-    assert len(lines) == 1 and "a.txt" in lines[0] and "\n" not in lines[0]
+    tries = [e for e in events if isinstance(e, Tried)]
+    assert len(tries) == 1 and tries[0].code == "mkdir -p old && mv a.txt old/"
+    assert tries[0].text.startswith("Tried in a copy of your files: failed (")
+    assert "a.txt" in tries[0].text and "\n" not in tries[0].text
     assert ("preview.failed", "refuse") in fired(events)
     # the model read the failure as the call's result, and nothing of it happened
     assert "it failed there" in told(server, 1) and "a.txt" in told(server, 1)
     assert [e.exit_status for e in events if isinstance(e, RunEnd)] == [0]
     assert (work / "old" / "a.log").read_text() == "a" and not (work / "a.log").exists()
+
+
+def test_a_failed_try_is_never_streamed_as_words_and_the_words_before_it_are_at_once(
+        server: LLMServer, work: Path) -> None:
+    (work / "a.log").write_text("a")
+    server.add(fenced("shell", "mkdir -p old && mv a.txt old/", before="I'll move it.",
+                      after="It will be in old."),
+               fenced("shell", "mkdir -p old && mv a.log old/", before="Again, right."),
+               text("Moved a.log into old/."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("move the log file into a new folder called old"))
+    words = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert "mv a.txt" not in words and "mv a.log" not in words and "```" not in words
+    assert "I'll move it." in words and "It will be in old." in words
+    assert "Again, right." in words and "Moved a.log into old/." in words
+    kinds = [type(e).__name__ for e in events]
+    # the plan streamed before the code was written, the code as drafts, then one line
+    first_draft = kinds.index("CodeDraft")
+    assert "TextDelta" in kinds[:first_draft]
+    drafts = [e.code for e in events if isinstance(e, CodeDraft)]
+    assert drafts[-1] == "mkdir -p old && mv a.log old/" and len(drafts) > 2
+    assert kinds.index("Tried") < kinds.index("Proposal")
+    assert [p.code for p in asked(events)] == ["mkdir -p old && mv a.log old/"]
 
 
 def test_after_two_failed_previews_the_person_decides(server: LLMServer, work: Path) -> None:

@@ -122,4 +122,5 @@ def test_a_guess_after_the_code_is_left_out_of_the_history_unless_the_rule_is_of
         assert reply["content"] == kept, off
         assert (("history.guess", "edit") in fired(events)) is (not off), off
         streamed = "".join(e.text for e in events if isinstance(e, TextDelta))
-        assert streamed.startswith(guess)  # the user saw the words as they came
+        # the user saw the words as they came, the code as its proposal, not as words
+        assert streamed.startswith("The sum is 15.") and "echo 5117" not in streamed

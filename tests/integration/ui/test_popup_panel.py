@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from assistant.events import CodeDraft, Proposal, TextDelta, TurnEnd
+from assistant.events import CodeDraft, Proposal, TextDelta, Tried, TurnEnd
 from assistant.ui.popup import CLOSE_AFTER, Popup
 from assistant.ui.popup_widgets import TITLES
 from tests.integration.ui.test_popup import ask, press, session
@@ -63,6 +63,19 @@ def test_a_tool_call_s_code_is_shown_as_it_is_written_after_the_words(
     popup.show(TextDelta("New words."))
     wait_until(lambda: streamed(popup) == "New words.", "a new turn starts with no old code")
     popup.show(TurnEnd("New words."))
+
+
+def test_a_failed_try_s_code_leaves_the_panel_for_one_line(popup: Popup) -> None:
+    assert popup.begin("move the log into old")
+    popup.show(TextDelta("I'll move it."))
+    popup.show(CodeDraft("shell", "mv a.txt old/"))
+    wait_until(lambda: streamed(popup) == "I'll move it.\n```shell\nmv a.txt old/",
+               "the code shows as it is written")
+    line = "Tried in a copy of your files: failed (no a.txt); the model was shown why."
+    popup.show(Tried("shell", "mv a.txt old/", line))
+    wait_until(lambda: streamed(popup) == "I'll move it.", "the try's code is off the panel")
+    assert popup.call(lambda w: w.output_text()) == line + "\n"
+    popup.show(TurnEnd("There is no a.txt."))
 
 
 def test_an_answer_without_code_replaces_the_words_and_the_panel_hides(popup: Popup) -> None:

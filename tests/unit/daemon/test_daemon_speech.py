@@ -39,6 +39,18 @@ def spoken_by(speech: TurnSpeech) -> Recorder:
     return recorder
 
 
+def test_a_plan_without_a_full_stop_is_said_when_the_code_starts() -> None:
+    speech = TurnSpeech()
+    recorder = spoken_by(speech)
+    streamed(speech, "To check the free space on your disk\n")
+    assert recorder.said == []
+    speech.code()  # the first draft of the code: the plan is complete
+    assert recorder.said == ["To check the free space on your disk"]
+    speech.code()
+    speech.proposal()
+    assert recorder.said == ["To check the free space on your disk"]
+
+
 def test_only_the_plan_is_said_before_the_code() -> None:
     speech = TurnSpeech()
     recorder = spoken_by(speech)
