@@ -17,7 +17,9 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.integration.conftest import MODEL, ROOT
+from tests.support.browser import chromium, missing
 from tests.support.llm_server import LLMServer
+from tests.support.require import require
 
 PREFIX = "assistant serve: open "
 
@@ -152,3 +154,11 @@ def served(server: LLMServer, tmp_path: Path) -> Iterator[Served]:
     running = serve(server, tmp_path)
     yield running
     assert stop(running) == 0, running.log()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Headless Chromium for a test of the page (skipped, or failed under CI, without it)."""
+    require(not missing(), missing())
+    with chromium() as driver:
+        yield driver

@@ -4,22 +4,11 @@ and the scripted LLM: a whole turn from the request box to the answer, then its 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
 from tests.integration.web.conftest import Served
-from tests.support.browser import chromium, missing, wait_for
+from tests.support.browser import wait_for
 from tests.support.llm_server import LLMServer, text, tool_call
-from tests.support.require import require
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    require(not missing(), missing())
-    with chromium() as driver:
-        yield driver
 
 
 def test_a_whole_turn_in_the_page_then_found_in_history(browser: Any, served: Served,

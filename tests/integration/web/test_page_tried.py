@@ -12,18 +12,11 @@ from typing import Any
 import pytest
 
 from tests.integration.web.conftest import Served, serve, stop
-from tests.support.browser import chromium, missing, wait_for
+from tests.support.browser import wait_for
 from tests.support.llm_server import LLMServer, fenced, text
 from tests.support.require import require
 
 FAILING = "mv ~/a.txt ~/old/"
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    require(not missing(), missing())
-    with chromium() as driver:
-        yield driver
 
 
 @pytest.fixture
