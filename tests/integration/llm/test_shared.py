@@ -106,14 +106,14 @@ def test_a_command_to_the_kept_server_loads_no_litellm_and_reads_only_its_reques
 
 def test_the_server_stays_for_its_keep_alive_then_stops_and_says_so_in_status() -> None:
     require_embedded()
-    run("Say hello.", "20")
+    run("Say hello.", "10")
     running = the_server()
-    out, _ = run("", "20", "models", "status")
+    out, _ = run("", "10", "models", "status")
     assert "loaded since" in out and f"pid {running.pid}" in out and "stops at" in out, out
-    assert gone(running.pid, 20 + 40), "the server outlived its keep-alive"
+    assert gone(running.pid, 10 + 40), "the server outlived its keep-alive"
     assert not running.record.exists()
-    out, _ = run("", "20", "models", "status")
-    assert "not loaded" in out and "20 s after its last request" in out, out
+    out, _ = run("", "10", "models", "status")
+    assert "not loaded" in out and "10 s after its last request" in out, out
 
 
 def test_the_latest_programs_keep_alive_applies_and_models_stop_stops_the_server() -> None:
