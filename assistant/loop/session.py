@@ -26,11 +26,11 @@ from assistant.events import (
     TurnEndReason,
 )
 from assistant.journal import Journal
-from assistant.llm import LLM, Reply
+from assistant.llm import LLM
 from assistant.llm.local import is_local_model
 from assistant.llm.results import is_results_message
 from assistant.loop.ask import ask, received
-from assistant.loop.history import send_back
+from assistant.loop.history import judged
 from assistant.loop.peek import peek_note
 from assistant.loop.peek import wanted as peek_wanted
 from assistant.loop.prompt import answer_in, system_message
@@ -169,13 +169,14 @@ class Session:
             from assistant.loop.wrapup import wrap_up
 
             yield from received(self, reply)
-            reply = yield from self._judged(reply, record)
+            reply = yield from judged(self, reply, record)
             if reply is None:
                 continue
             self.messages.append(reply.message)
-            if self.stopped():
+            if self.stopped():  # a reply the stop cut short gives way to what ran
                 close_calls(self, reply.calls, [], text)
-                yield from self._end(record, reply.text, "interrupted")
+                cut = reply.stopped and bool(record.ends)
+                yield from self._end(record, "" if cut else reply.text, "interrupted")
                 return
             if not reply.calls:
                 yield from self._answered(reply.text, record)
@@ -199,31 +200,6 @@ class Session:
 
         return TurnRecord(AnswerCheck(text, self.folder(), seen, peek_wanted(self.llm.settings),
                                       rules=self.rules, wants=request))
-
-    def _judged(self, reply: Reply, record: TurnRecord) -> Generator[Event, None, Reply | None]:
-        """Apply the reply checks' verdicts: the reply as it stands (a stand-in's words in
-        place of an echo), or None when it was sent back and the model is asked again."""
-        from assistant.checks.reply import review, settle
-        from assistant.checks.verdicts import SendBack, StandIn
-
-        if self.stopped():
-            return reply
-        stood = settle(reply, record, self.messages, self.redact)
-        if isinstance(stood, StandIn):
-            self.rules.fire(stood.rule, "stand_in")
-            yield self.emit(Notice(stood.notice))
-            reply = Reply(stood.words, [], {"role": "assistant", "content": stood.words},
-                          reply.usage, reply.model)
-        verdict = review(reply, record, self.messages, self.redact)
-        if not isinstance(verdict, SendBack):
-            return reply
-        if not self.rules.send_back(verdict.rule, verdict.also, costs=not reply.calls):
-            return reply  # the turn's extra model calls are spent: the answer stands
-        if verdict.told is not None:  # else asked again with nothing added
-            send_back(self.messages, reply.message, verdict.told)
-        yield self.emit(Notice(verdict.notice))
-        record.stuck = True  # the same history at a low temperature: the same answer
-        return None
 
     def _answered(self, words: str, record: TurnRecord) -> Generator[Event, None, None]:
         """A final answer, as the checks leave it (`last_words`), with a note when a check

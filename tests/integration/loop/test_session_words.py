@@ -68,3 +68,39 @@ def test_an_answer_that_is_only_the_loops_instruction_gives_way_to_what_ran(
     assert len(server.chat_requests) == 5
     assert ("echo.replace", "stand_in") in [(e.rule, e.action) for e in events
                                             if isinstance(e, RuleFired)]
+
+
+def test_a_reply_cut_short_by_a_stop_after_a_run_gives_way_to_what_the_run_printed(
+    server: LLMServer, work: Path
+) -> None:
+    """A stop in the middle of the model's words about a run ends the turn on what the run
+    found, not on the half sentence that was streaming."""
+    (work / "tuesday.txt").write_text("")
+    words = "The results of the code you proposed are as follows: " + "and so on " * 40
+    server.add(fenced("shell", "ls | grep tues"), text(words, pace=0.05))
+    with make(server, "fenced") as a:
+        events = []
+        for event in a.turn("which file has tues in its name?"):
+            events.append(event)
+            if isinstance(event, TextDelta) and "results" in event.text:
+                a.interrupt()
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.reason == "interrupted"
+    assert end.text == "The last run printed:\ntuesday.txt"
+    streamed = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert streamed.endswith(end.text) and "and so on " * 40 not in streamed
+
+
+def test_a_reply_cut_short_by_a_stop_before_anything_ran_keeps_its_words(
+    server: LLMServer, work: Path
+) -> None:
+    server.add(text("Paris is the capital of France, " + "and so on " * 40, pace=0.05))
+    with make(server, "fenced") as a:
+        events = []
+        for event in a.turn("what is the capital of France?"):
+            events.append(event)
+            if isinstance(event, TextDelta) and "capital" in event.text:
+                a.interrupt()
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.reason == "interrupted"
+    assert end.text.startswith("Paris is the capital") and "and so on " * 40 not in end.text
