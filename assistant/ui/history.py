@@ -37,10 +37,18 @@ def print_list(rows: list[dict[str, Any]], as_json: bool = False) -> None:
     console.print(table)
 
 
+def _said(record: dict[str, Any]) -> str:
+    """A reply as the person saw it: without the code of a fenced reply's blocks, which
+    show as their proposal or as the one line of a failed try (`shown`)."""
+    return str(record.get("shown", record.get("text", "")))
+
+
 def _describe(record: dict[str, Any]) -> str:
     kind = record["kind"]
-    if kind in ("user", "assistant"):
+    if kind == "user":
         return record.get("text", "")
+    if kind == "assistant":
+        return _said(record)
     if kind == "proposal":
         return f"{record['language']}:\n{record['code']}"
     if kind == "approval":
@@ -64,6 +72,6 @@ def print_conversation(conversation: dict[str, Any], as_json: bool = False) -> N
     console.print(f"[bold]{conversation['id']}[/] · {conversation['model']} · "
                   f"{_when(conversation['created'])}")
     for record in conversation["records"]:
-        if record["kind"] in SHOWN and (record["kind"] != "assistant" or record.get("text")):
+        if record["kind"] in SHOWN and (record["kind"] != "assistant" or _said(record).strip()):
             console.print(f"[dim]{_when(record['ts'])}[/] [cyan]{record['kind']}[/] ", end="")
             console.print(_describe(record), markup=False)

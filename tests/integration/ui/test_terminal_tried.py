@@ -1,16 +1,19 @@
 """The terminal through the real loop, a fenced reply whose first try fails in a copy of
 the files: that try is one line, not streamed code, and its code is one key (`t`) away at
-the next question; the proposal that worked shows its effect first."""
+the next question; the proposal that worked shows its effect first. `assistant history`
+shows the conversation the same way."""
 
 from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
 
 from assistant.events import Approval, Proposal
+from assistant.ui.history import print_conversation
 from assistant.ui.terminal import Terminal
 from assistant.whatif.preview import problem
 from tests.support.llm_server import LLMServer, fenced, text
@@ -46,3 +49,21 @@ def test_a_failed_try_is_one_line_and_its_code_is_one_key_away(
     assert "shell · risk" in before and "Moves 1 file" in before  # the effect first
     assert "[t]ried" in after and FAILING in after  # the t key showed the try's code
     assert (work / "old" / "a.log").read_text() == "a"
+
+
+def test_history_shows_a_failed_try_as_its_line_and_the_words_without_its_code(
+        server: LLMServer, work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (work / "a.log").write_text("a")
+    server.add(fenced("shell", FAILING, before="I'll move the log."),
+               fenced("shell", "mkdir -p old && mv a.log old/", before="Now a.log."),
+               text("Moved a.log into old/."))
+    with make(server, "fenced") as a:
+        list(a.turn("move the log file into a new folder called old"))
+        assert a.journal is not None
+        conversation: dict[str, Any] = a.journal.conversation(a.conversation_id)
+    print_conversation(conversation)
+    shown = capsys.readouterr().out
+    assert "I'll move the log." in shown and "Tried in a copy of your files" in shown
+    assert "mv a.txt" not in shown and "```" not in shown
+    assert "mkdir -p old && mv a.log old/" in shown  # the proposal that ran, as approved
+    assert any(r["kind"] == "tried" and r["code"] == FAILING for r in conversation["records"])
