@@ -274,10 +274,7 @@ class Terminal:
         if not edited.strip():
             self._line("the edited code is empty: not running it", "yellow")
             return None
-        from rich.syntax import Syntax
-
-        self.console.print(Panel(Syntax(edited, LEXERS.get(proposal.language, "text")),
-                                 title=f"{proposal.language} (edited)", title_align="left"))
+        self._panel(edited, proposal.language, f"{proposal.language} (edited)")
         return edited
 
     def run_turn(self, assistant: Assistant, text: str) -> TurnEnd | None:
