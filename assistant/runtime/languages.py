@@ -63,6 +63,7 @@ SPECS = {
         state="working directory, variables",
         missing="Shell code needs bash, which is not installed: "
         "install it (Debian: apt-get install bash) and try again.",
+        state_writer="shell_state.sh",
     ),
     "javascript": Language(
         name="javascript",

@@ -99,6 +99,24 @@ class Runtimes:
             self._busy.release()
         yield end
 
+    def live(self, language: str) -> bool:
+        """Whether `language`'s runtime is running, with whatever earlier runs left."""
+        process = self._processes.get(spec_for(language).name)
+        return process is not None and process.alive
+
+    def save_state(self, language: str, path: str) -> bool:
+        """Write what the live `language` runtime holds (a shell's variables, functions,
+        options and folder) to `path`, as code a what-if run starts from, so its preview
+        sees what the real run will; False when there is nothing to write (the runtime
+        has not started, or keeps no state a file can carry). The writer only reads the
+        state, so it is run as it is: no preview of its own, no journal."""
+        spec = spec_for(language)
+        if not spec.state_writer or not self.live(language):
+            return False
+        ended = [e for e in Runtimes.run(self, spec.name, spec.save_state(path), timeout=10)
+                 if isinstance(e, RunEnd)]
+        return ended[-1].exit_status == 0 and os.path.exists(path)
+
     def interrupt(self) -> None:
         """Stop the current run as Ctrl-C would; a no-op when idle.
 

@@ -7,6 +7,7 @@ registry can name this type without importing the module that imports it.
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import sys
 from dataclasses import dataclass
@@ -21,7 +22,10 @@ class Language:
 
     `program` is looked up on the runtime's PATH (None means this very Python);
     `code_in_file` languages receive a path to the code instead of the code itself;
-    `state` names what a restart loses, for the note that tells the LLM.
+    `state` names what a restart loses, for the note that tells the LLM; `state_writer`,
+    a driver file, is run in the live runtime with a path to write code that gives a
+    fresh one its state ("" where the state stays in the live process: Python's what-if
+    run is a fork of it).
     """
 
     name: str
@@ -31,6 +35,7 @@ class Language:
     code_in_file: bool
     state: str
     missing: str
+    state_writer: str = ""
 
     def executable(self, env: dict[str, str] | None) -> str | None:
         """The interpreter to start, or None when it is not installed."""
@@ -43,7 +48,13 @@ class Language:
         """The command line that starts the driver, reading requests from `control_fd`."""
         return [executable, *self.options, str(_DRIVERS / self.driver), str(control_fd)]
 
-    def once(self, executable: str, path: str) -> list[str]:
+    def once(self, executable: str, path: str, state: str = "") -> list[str]:
         """The command line that runs the code in `path` once, as a run would, and exits
-        with its status (a what-if run of shell or JavaScript)."""
-        return [executable, *self.options, str(_DRIVERS / self.driver), "--once", path]
+        with its status (a what-if run of shell or JavaScript), in the `state` that
+        `save_state` wrote, if any."""
+        return [executable, *self.options, str(_DRIVERS / self.driver), "--once", path,
+                *([state] if state else [])]
+
+    def save_state(self, path: str) -> str:
+        """The code that, run in the live runtime, writes its state to `path`."""
+        return f"source {shlex.quote(str(_DRIVERS / self.state_writer))} {shlex.quote(path)}"

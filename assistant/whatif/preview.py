@@ -81,7 +81,10 @@ def preview(runtimes: Runtimes, language: str, code: str, *, hidden: Sequence[st
     assistant's own folders) are out of its sight.
 
     The world is made by a fork of the Python runtime: Python code runs in that fork,
-    shell and JavaScript in their drivers' one-run mode started from it.
+    shell and JavaScript in their drivers' one-run mode started from it, a shell with
+    the live shell's state (Runtimes.save_state). JavaScript's stays in its live
+    process: a preview that fails on a name an earlier run may have defined is no
+    preview, rather than a failure the real run would not have.
     """
     cwd = os.path.realpath(runtimes.cwd or os.getcwd())
     name = canonical_language(language) or language
@@ -99,10 +102,12 @@ def preview(runtimes: Runtimes, language: str, code: str, *, hidden: Sequence[st
         report = os.path.join(folder, "report.json")
         plan = plan_for(cwd, report, hidden, name)
         if name != "python":
-            path = os.path.join(folder, "code")
+            path, state = os.path.join(folder, "code"), os.path.join(folder, "state")
             with open(path, "w", encoding="utf-8") as file:
                 file.write(code)
-            plan.update(argv=spec.once(executable, path), cwd=cwd)
+            kept = runtimes.save_state(name, state)
+            fresh = not kept and runtimes.live(name)  # the live one holds what this lacks
+            plan.update(argv=spec.once(executable, path, state if kept else ""), cwd=cwd)
         end: RunEnd | None = None
         steps = runtimes.run("python", code if name == "python" else "", timeout=timeout,
                              whatif=plan)
@@ -111,7 +116,8 @@ def preview(runtimes: Runtimes, language: str, code: str, *, hidden: Sequence[st
                 end = event
             yield event
         assert end is not None, "a run always ends with RunEnd"
-        return _read(report, end, code, cwd)
+        lacking = uncovered.earlier_state(end.output) if name != "python" and fresh else ""
+        return _without(lacking, end) if lacking else _read(report, end, code, cwd)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

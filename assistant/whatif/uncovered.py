@@ -43,6 +43,20 @@ def reasons(code: str, output: str) -> list[str]:
     return found
 
 
+UNDEFINED = re.compile(r"ReferenceError: (\w+) is not defined")
+
+
+def earlier_state(output: str) -> str:
+    """Why a preview started without the live runtime's state says nothing, when it
+    failed on a name an earlier run may have defined ("" when it did not): a JavaScript
+    run's variables stay in its live process, and a preview starts a new one."""
+    missing = UNDEFINED.search(output)
+    if missing is None:
+        return ""
+    return (f"it uses {missing.group(1)}, which a preview cannot see if an earlier run "
+            "defined it: previews start without the earlier runs' variables")
+
+
 def left_running(names: list[str]) -> str:
     """The reason for processes the run left running (the preview stopped them)."""
     shown = ", ".join(sorted(set(names))[:3])

@@ -1,8 +1,9 @@
 # Runs shell code for the host in one long-lived bash, so the working directory,
 # variables and functions persist between runs.
 #
-# Requests arrive as "TOKEN PATH" lines on the pipe whose fd is $1 (or `--once PATH`
-# runs one file and exits with its status: a what-if run); the code in PATH is
+# Requests arrive as "TOKEN PATH" lines on the pipe whose fd is $1 (or `--once PATH
+# [STATE]` runs one file and exits with its status: a what-if run, in the state that
+# shell_state.sh wrote from the live shell); the code in PATH is
 # sourced, so a syntax error fails only that run. After each run the token, the
 # exit status and ";" go to stdout and stderr: that is how the host knows the run
 # is over.
@@ -42,6 +43,7 @@ __rt_unwind() {
 }
 
 if [[ $1 == --once ]]; then  # one run of the file $2, then exit with its status
+  if [[ -n ${3-} ]]; then source "$3" 2>/dev/null; fi
   trap '__rt_on_int "${FUNCNAME[0]-}" && return 130' INT
   shopt -s extdebug
   __rt_run "$2"

@@ -54,6 +54,20 @@ def test_python_preview_sees_the_live_variables_and_leaves_them_alone(
     assert not (folder / "answer.txt").exists()
 
 
+def test_shell_preview_starts_from_the_live_shells_variables_functions_and_folder(
+        folder: Path, runtimes: Runtimes, whatif: Whatif) -> None:
+    list(runtimes.run("shell", "name=a.log; files=(a.log b.log); export KEEP=old\n"
+                               "archive() { mkdir -p \"$KEEP\" && mv \"$@\" \"$KEEP\"/; }\n"
+                               "set -o pipefail; cd logs"))
+    effect = whatif("shell", 'archive "$name"; echo "${files[1]} $KEEP $(pwd)"\n'
+                             "false | true").effect
+    assert effect.moved == (("logs/a.log", "logs/old/a.log"),)
+    assert effect.output == f"b.log old {folder}/logs\n"
+    assert effect.exit_status == 1  # pipefail, set by the live shell
+    *_, end = runtimes.run("shell", 'echo "$name $(pwd)"; ls')
+    assert isinstance(end, RunEnd) and end.output == f"a.log {folder}/logs\na.log\nb.log\n"
+
+
 def test_python_and_node_can_rename_a_folder_that_was_there_before(
         folder: Path, whatif: Whatif) -> None:
     for language, code in (("python", "os.rename('logs', 'old-logs')"),
@@ -168,3 +182,31 @@ def test_under_the_guard_the_overlay_goes_around_the_assistants_own_folders(
     assert effect.created == ("note.txt",)
     assert any("beside the assistant's own folders" in why for why in effect.unpreviewable)
     assert contents(folder) == before
+
+
+def test_under_the_guard_a_shell_preview_starts_from_the_live_shells_state(
+        folder: Path, isolated_dirs: Path) -> None:
+    from assistant.runtime.sandbox import Sandbox
+    from assistant.whatif.preview import preview
+
+    guard = Sandbox(guard=True, protected=(str(isolated_dirs / "config"),))
+    if guard.problem():
+        pytest.skip(guard.problem())
+    with Runtimes(timeout=20.0, cwd=str(folder), sandbox=guard) as runtimes:
+        list(runtimes.run("shell", "kept='from the guarded shell'; cd logs"))
+        effect = finished(preview(runtimes, "shell", 'printf %s "$kept" > note.txt')).effect
+    assert effect.created == ("logs/note.txt",)
+    assert not (folder / "logs" / "note.txt").exists()
+
+
+def test_a_javascript_preview_failing_on_an_earlier_runs_variable_is_no_preview(
+        folder: Path, runtimes: Runtimes, whatif: Whatif) -> None:
+    """A preview starts a new node without the live one's variables: its failure on one
+    says so, and is no failure the real run would have."""
+    code = "require('fs').unlinkSync(target);"
+    before = whatif("javascript", code)  # no live node yet: nothing earlier to lack
+    assert before.problem == "" and before.effect.exit_status == 1
+    list(runtimes.run("javascript", "var target = 'notes.txt';"))
+    seen = whatif("javascript", code)
+    assert "it uses target" in seen.problem and not seen.effect.deleted
+    assert (folder / "notes.txt").read_text() == "first\n"

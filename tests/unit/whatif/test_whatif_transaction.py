@@ -68,3 +68,14 @@ def test_a_display_run_that_fails_only_in_its_preview_is_not_called_unlike_it(
     end = events[-1]
     assert isinstance(end, RunEnd) and end.exit_status == 0, end.output
     assert not [e for e in events if isinstance(e, Notice)]
+
+
+def test_a_shell_delete_of_a_file_named_in_an_earlier_run_is_previewed_and_undone(
+        folder: Path, runtimes: TransactionalRuntimes, tmp_path: Path) -> None:
+    list(runtimes.run("shell", "target=notes.txt"))
+    events = list(runtimes.run("shell", 'rm "$target"'))
+    said = [e.text for e in events if isinstance(e, Notice)]
+    assert len(said) == 1 and said[0].startswith("Deletes 1 file (notes.txt")
+    assert not (folder / "notes.txt").exists()
+    UndoStore(tmp_path / "undo").undo()
+    assert (folder / "notes.txt").read_text() == "first\n"
