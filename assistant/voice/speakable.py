@@ -23,7 +23,7 @@ from assistant.events import Effect
 from assistant.runtime.languages import canonical_language
 
 SHORT_LINES = 3
-ABSOLUTE_PATH = re.compile(r"(?<![\w.])/[^\s,;()]+")
+PATH = re.compile(r"[^\s,;()]*/[^\s,;()]*")  # in an effect's sentence, every word with a /
 ONE_LINE_CHARS = 60  # code read aloud in the `code` mode: one line, at most this long
 
 # How each language is said aloud (the aliases a fence may use are resolved first).
@@ -91,7 +91,7 @@ def code_words(language: str, code: str, mode: SpeakProposals = "code", *,
 def effect_words(effect: Effect) -> str:
     """The effect's sentence with its paths said as places ("old-backups in downloads"),
     and what the preview could not cover."""
-    said = ABSOLUTE_PATH.sub(lambda found: spoken_path(found.group(0)), effect.summary)
+    said = PATH.sub(lambda found: spoken_path(found.group(0)), effect.summary)
     if effect.unpreviewable:
         said = f"{sentence(said)} It also {join_words(list(effect.unpreviewable))}"
     return sentence(said)

@@ -139,14 +139,7 @@ def summary(effect: Effect) -> str:
     if effect.modified:
         clauses.append(f"changes {_count(len(effect.modified), 'file')} "
                        f"({_names(effect.modified)})")
-    gone_files = [p for p in effect.deleted if not p.endswith("/")]
-    gone_folders = [p for p in effect.deleted if p.endswith("/")]
-    if gone_files:
-        clauses.append(f"deletes {_count(len(gone_files), 'file')} ({_names(gone_files)}"
-                       f"{_size(gone_files, effect.sizes)})")
-    if gone_folders:
-        clauses.append(f"deletes {_count(len(gone_folders), 'folder')} "
-                       f"({_names(gone_folders)})")
+    clauses += _deletes(effect)
     if not clauses:
         clauses.append("changes no files")
     if effect.exit_status not in (0, None):
@@ -156,11 +149,34 @@ def summary(effect: Effect) -> str:
     return sentence[0].upper() + sentence[1:] + "."
 
 
+def _deletes(effect: Effect) -> list[str]:
+    """Deleted folders with what was in them, then the other deleted files: a folder's
+    files are said as its contents, not one by one beside it."""
+    folders = [p for p in effect.deleted if p.endswith("/")]
+    top = [p for p in folders if not any(p != f and p.startswith(f) for f in folders)]
+    inside = [p for p in effect.deleted if not p.endswith("/")
+              and any(p.startswith(f) for f in top)]
+    alone = [p for p in effect.deleted if not p.endswith("/") and p not in inside]
+    clauses = []
+    if top:
+        which = f"the folder {_names(top)}" if len(top) == 1 else \
+            f"{_count(len(top), 'folder')} ({_names(top)})"
+        size = _size(inside, effect.sizes).removeprefix("; ")
+        files = "file" if len(inside) == 1 else _count(len(inside), "file")
+        held = (f" and the {files} in {'it' if len(top) == 1 else 'them'}"
+                + (f" ({size})" if size else "")) if inside else ""
+        clauses.append(f"deletes {which}{held}")
+    if alone:
+        clauses.append(f"deletes {_count(len(alone), 'file')} ({_names(alone)}"
+                       f"{_size(alone, effect.sizes)})")
+    return clauses
+
+
 def _moves(effect: Effect) -> list[str]:
     """Renamed folders, and moved files grouped by the folder they go to."""
     folders = [(a, b) for a, b in effect.moved if a.endswith("/")]
     top = [(a, b) for a, b in folders if not any(a != x and a.startswith(x) for x, _ in folders)]
-    clauses = [f"renames folder {a.rstrip('/')} to {b.rstrip('/')}" for a, b in top]
+    clauses = [f"renames folder {_names([a])} to {_names([b])}" for a, b in top]
     files = [(a, b) for a, b in effect.moved
              if not a.endswith("/") and not any(a.startswith(x) for x, _ in folders)]
     into: dict[str, list[tuple[str, str]]] = {}
@@ -171,10 +187,11 @@ def _moves(effect: Effect) -> list[str]:
         if all(os.path.basename(a) == os.path.basename(b) for a, b in pairs) and \
                 len({os.path.dirname(a) for a, _ in pairs}) == 1:
             new = f"{folder}/" in effect.created
-            where = f"a new folder, {folder}" if new else folder or "the working folder"
+            where = f"a new folder, {_names([folder])}" if new else \
+                _names([folder]) if folder else "the working folder"
             clauses.append(f"moves {_count(len(pairs), 'file')} ({names}) into {where}")
         else:
-            renames = ", ".join(f"{a} to {b}" for a, b in pairs[:SHOWN_NAMES])
+            renames = ", ".join(f"{_names([a])} to {_names([b])}" for a, b in pairs[:SHOWN_NAMES])
             more = len(pairs) - SHOWN_NAMES
             clauses.append(f"renames {_count(len(pairs), 'file')} ({renames}"
                            f"{f' and {more} more' if more > 0 else ''})")
@@ -186,9 +203,15 @@ def _count(number: int, noun: str) -> str:
 
 
 def _names(paths: Sequence[str]) -> str:
-    shown = ", ".join(p.rstrip("/") for p in paths[:SHOWN_NAMES])
+    """The first few paths, as a person reads them: home as ~, no trailing slash."""
+    shown = ", ".join(_home_as_tilde(p.rstrip("/")) for p in paths[:SHOWN_NAMES])
     more = len(paths) - SHOWN_NAMES
     return shown + (f" and {more} more" if more > 0 else "")
+
+
+def _home_as_tilde(path: str) -> str:
+    home = os.path.expanduser("~").rstrip("/")
+    return "~" + path[len(home):] if path == home or path.startswith(home + "/") else path
 
 
 def _size(paths: Sequence[str], sizes: dict[str, int]) -> str:

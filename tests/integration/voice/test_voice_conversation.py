@@ -191,8 +191,8 @@ def test_a_plan_claiming_a_listing_over_a_delete_is_read_out_as_the_delete(
     server.add(tool_call("shell", "rm -r ~/Downloads/old-backups",
                          text="I will list your largest files."), text("Alright, I won't."))
     out, requests = talk(server, "what are my largest files", "No.")
-    assert ("Deletes 1 file (Downloads/old-backups/2019.tar; 3 bytes) and deletes 1 folder "
-            "(Downloads/old-backups). Shall I run it?") in out
+    assert ("Deletes the folder old-backups in downloads and the file in it (3 bytes). "
+            "Shall I run it?") in out
     assert "I will list your largest files. Shall I run it?" not in out
     assert "declined" in last_tool_result(requests[-1])
     assert (backups / "2019.tar").read_text() == "old"

@@ -44,7 +44,7 @@ def test_the_effect_shows_first_the_code_on_a_click_and_undo_puts_the_file_back(
     wait_for(browser, "#request").send_keys("make a note", Keys.ENTER)
     card = wait_for(browser, ".proposal .actions").find_element(By.XPATH, "..")
     effect = card.find_element(By.CSS_SELECTOR, ".effect")
-    assert effect.text.splitlines() == [f"Creates 1 file ({home}/note.txt; 6 bytes).",
+    assert effect.text.splitlines() == ["Creates 1 file (~/note.txt; 6 bytes).",
                                         "1 created"]
     code = card.find_element(By.CSS_SELECTOR, ".code")
     assert not code.is_displayed()

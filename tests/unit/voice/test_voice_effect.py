@@ -38,9 +38,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_plan_that_claims_a_listing_over_a_delete_speaks_the_delete(home: Path) -> None:
     effect = previewed(home, "shell", CODE).effect
     said = speak_proposal("shell", CODE, PLAN, "code", effect)
-    assert said == ("Deletes 2 files (Downloads/old-backups/2019.tar, "
-                    "Downloads/old-backups/2020.tar; 5.0 KB) and deletes 1 folder "
-                    "(Downloads/old-backups).")
+    assert said == "Deletes the folder old-backups in downloads and the 2 files in it (5.0 KB)."
     assert "list" not in said.lower()
     assert (home / "Downloads" / "old-backups" / "2019.tar").exists()
 

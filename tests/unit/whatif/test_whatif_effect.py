@@ -67,3 +67,34 @@ def test_no_change_says_so() -> None:
     assert effect_of([], "/w", 0, "hi\n", []).summary == "Changes no files."
     assert human_size(1) == "1 byte"
     assert human_size(2_500_000) == "2.5 MB"
+
+
+def test_a_deleted_folder_is_said_with_its_files_and_home_as_a_tilde(monkeypatch: Any) -> None:
+    monkeypatch.setenv("HOME", "/home/ada")
+    changes = [folder("/home/ada/Downloads/old", "deleted"),
+               folder("/home/ada/Downloads/old/deep", "deleted"),
+               file("/home/ada/Downloads/old/a.zip", "deleted", "1", 3_000_000),
+               file("/home/ada/Downloads/old/deep/b.tar", "deleted", "2", 400_000),
+               file("/w/notes.txt", "deleted", "3", 12)]
+    effect = effect_of(changes, "/w", 0, "", [])
+    assert effect.deleted == ("/home/ada/Downloads/old/", "/home/ada/Downloads/old/a.zip",
+                              "/home/ada/Downloads/old/deep/", "/home/ada/Downloads/old/deep/b.tar",
+                              "notes.txt")  # the lists keep every path, absolute outside /w
+    assert effect.summary == ("Deletes the folder ~/Downloads/old and the 2 files in it "
+                              "(3.4 MB) and deletes 1 file (notes.txt; 12 bytes).")
+
+
+def test_deleted_folders_say_how_many_and_an_empty_one_has_no_contents() -> None:
+    two = [folder("/w/a", "deleted"), folder("/w/b", "deleted"), file("/w/a/x", "deleted", "1"),
+           file("/w/b/y", "deleted", "2")]
+    assert effect_of(two, "/w", 0, "", []).summary == (
+        "Deletes 2 folders (a, b) and the 2 files in them (8 bytes).")
+    empty = [folder("/w/a", "deleted")]
+    assert effect_of(empty, "/w", 0, "", []).summary == "Deletes the folder a."
+
+
+def test_moves_into_a_folder_of_home_name_it_with_a_tilde(monkeypatch: Any) -> None:
+    monkeypatch.setenv("HOME", "/home/ada")
+    changes = [file("/w/a.pdf", "deleted", "1"), file("/home/ada/papers/a.pdf", "created", "1")]
+    assert effect_of(changes, "/w", 0, "", []).summary == \
+        "Moves 1 file (a.pdf) into ~/papers."
