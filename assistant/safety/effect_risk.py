@@ -14,7 +14,7 @@ from dataclasses import replace
 from assistant.events import Effect
 from assistant.safety.findings import Finding, Level, higher
 from assistant.safety.rating import Assessment
-from assistant.whatif.effect import human_size
+from assistant.whatif.effect import human_size, names
 from assistant.whatif.preview import SCRATCH
 from assistant.whatif.uncovered import READ_ONLY
 
@@ -22,7 +22,6 @@ MANY_FILES = 10
 """Deleting this many files or more is rated high."""
 MANY_BYTES = 100_000_000
 """Deleting this many bytes or more (100 MB) is rated high."""
-SHOWN = 3
 OUTSIDE_HOME = "writes outside home"
 """How the preview's reason for writes outside home and the working folder begins
 (assistant/whatif/uncovered.py); READ_ONLY there is the one for writes it refused."""
@@ -35,14 +34,14 @@ def effect_findings(effect: Effect) -> list[Finding]:
     files = [p for p in effect.deleted if not p.endswith("/")]
     size = sum(effect.sizes.get(p, 0) for p in files)
     if len(files) >= MANY_FILES or size >= MANY_BYTES:
-        found.append(Finding("delete", "high", _shown(files),
+        found.append(Finding("delete", "high", names(files),
                              f"are deleted, {len(files)} files, {human_size(size)} "
                              "(the preview shows)"))
     written = [*effect.created, *effect.modified, *effect.deleted,
                *(b for _, b in effect.moved), *(a for a, _ in effect.moved)]
     outside = sorted({p for p in written if p.startswith("/")})
     if outside:
-        found.append(Finding("outside-write", "medium", _shown(outside),
+        found.append(Finding("outside-write", "medium", names(_outermost(outside)),
                              "is outside the working folder (the preview shows)"))
     # A write the preview refused is one it could not see, not one it saw go wrong (a file
     # directly in home is refused under the guard): it never runs unattended, and a
@@ -80,7 +79,7 @@ def with_effect(assessment: Assessment, effect: Effect) -> Assessment:
     return replace(assessment, risk=risk, reasons=tuple(reasons), families=tuple(families))
 
 
-def _shown(paths: list[str]) -> str:
-    names = ", ".join(p.rstrip("/") for p in paths[:SHOWN])
-    more = len(paths) - SHOWN
-    return names + (f" and {more} more" if more > 0 else "")
+def _outermost(paths: list[str]) -> list[str]:
+    """`paths` without those inside a folder among them: the folder stands for its files."""
+    folders = [p for p in paths if p.endswith("/")]
+    return [p for p in paths if not any(p != f and p.startswith(f) for f in folders)]

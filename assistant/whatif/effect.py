@@ -132,13 +132,13 @@ def summary(effect: Effect) -> str:
                and p.rstrip("/") not in moved_into]
     files = [p for p in effect.created if not p.endswith("/")]
     if folders:
-        clauses.append(f"creates {_count(len(folders), 'folder')} ({_names(folders)})")
+        clauses.append(f"creates {_count(len(folders), 'folder')} ({names(folders)})")
     if files:
-        clauses.append(f"creates {_count(len(files), 'file')} ({_names(files)}"
+        clauses.append(f"creates {_count(len(files), 'file')} ({names(files)}"
                        f"{_size(files, effect.sizes)})")
     if effect.modified:
         clauses.append(f"changes {_count(len(effect.modified), 'file')} "
-                       f"({_names(effect.modified)})")
+                       f"({names(effect.modified)})")
     clauses += _deletes(effect)
     if not clauses:
         clauses.append("changes no files")
@@ -159,15 +159,15 @@ def _deletes(effect: Effect) -> list[str]:
     alone = [p for p in effect.deleted if not p.endswith("/") and p not in inside]
     clauses = []
     if top:
-        which = f"the folder {_names(top)}" if len(top) == 1 else \
-            f"{_count(len(top), 'folder')} ({_names(top)})"
+        which = f"the folder {names(top)}" if len(top) == 1 else \
+            f"{_count(len(top), 'folder')} ({names(top)})"
         size = _size(inside, effect.sizes).removeprefix("; ")
         files = "file" if len(inside) == 1 else _count(len(inside), "file")
         held = (f" and the {files} in {'it' if len(top) == 1 else 'them'}"
                 + (f" ({size})" if size else "")) if inside else ""
         clauses.append(f"deletes {which}{held}")
     if alone:
-        clauses.append(f"deletes {_count(len(alone), 'file')} ({_names(alone)}"
+        clauses.append(f"deletes {_count(len(alone), 'file')} ({names(alone)}"
                        f"{_size(alone, effect.sizes)})")
     return clauses
 
@@ -176,22 +176,22 @@ def _moves(effect: Effect) -> list[str]:
     """Renamed folders, and moved files grouped by the folder they go to."""
     folders = [(a, b) for a, b in effect.moved if a.endswith("/")]
     top = [(a, b) for a, b in folders if not any(a != x and a.startswith(x) for x, _ in folders)]
-    clauses = [f"renames folder {_names([a])} to {_names([b])}" for a, b in top]
+    clauses = [f"renames folder {names([a])} to {names([b])}" for a, b in top]
     files = [(a, b) for a, b in effect.moved
              if not a.endswith("/") and not any(a.startswith(x) for x, _ in folders)]
     into: dict[str, list[tuple[str, str]]] = {}
     for a, b in files:
         into.setdefault(os.path.dirname(b), []).append((a, b))
     for folder, pairs in into.items():
-        names = _names([a for a, _ in pairs])
+        moving = names([a for a, _ in pairs])
         if all(os.path.basename(a) == os.path.basename(b) for a, b in pairs) and \
                 len({os.path.dirname(a) for a, _ in pairs}) == 1:
             new = f"{folder}/" in effect.created
-            where = f"a new folder, {_names([folder])}" if new else \
-                _names([folder]) if folder else "the working folder"
-            clauses.append(f"moves {_count(len(pairs), 'file')} ({names}) into {where}")
+            where = f"a new folder, {names([folder])}" if new else \
+                names([folder]) if folder else "the working folder"
+            clauses.append(f"moves {_count(len(pairs), 'file')} ({moving}) into {where}")
         else:
-            renames = ", ".join(f"{_names([a])} to {_names([b])}" for a, b in pairs[:SHOWN_NAMES])
+            renames = ", ".join(f"{names([a])} to {names([b])}" for a, b in pairs[:SHOWN_NAMES])
             more = len(pairs) - SHOWN_NAMES
             clauses.append(f"renames {_count(len(pairs), 'file')} ({renames}"
                            f"{f' and {more} more' if more > 0 else ''})")
@@ -202,7 +202,7 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
-def _names(paths: Sequence[str]) -> str:
+def names(paths: Sequence[str]) -> str:
     """The first few paths, as a person reads them: home as ~, no trailing slash."""
     shown = ", ".join(_home_as_tilde(p.rstrip("/")) for p in paths[:SHOWN_NAMES])
     more = len(paths) - SHOWN_NAMES

@@ -45,6 +45,16 @@ def test_a_write_outside_the_working_folder_raises_low_to_medium() -> None:
                               "folder (the preview shows)",)
 
 
+def test_a_folder_written_outside_stands_for_its_files_and_home_reads_as_a_tilde(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", "/home/me")
+    gone = ("/home/me/Downloads/old/", "/home/me/Downloads/old/a.tar",
+            "/home/me/Downloads/old/b.tar", "/home/me/Downloads/old/c.tar")
+    raised = with_effect(LOW, Effect(deleted=gone))
+    assert raised.reasons == ("outside-write: `~/Downloads/old` is outside the working "
+                              "folder (the preview shows)",)
+
+
 def test_a_write_the_preview_refused_raises_the_rating_to_medium() -> None:
     assert with_effect(LOW, Effect(unpreviewable=(READ_ONLY,))).risk == "medium"
 
