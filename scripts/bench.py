@@ -39,6 +39,7 @@ from types import FrameType
 from typing import Any
 
 import bench_a11y  # noqa: F401 - importing it registers the accessibility figures
+import bench_bestof  # noqa: F401 - importing it registers the best-of-n cost figure
 import bench_tools  # noqa: F401 - importing it registers the MCP tool figure
 import bench_web  # noqa: F401 - importing it registers the web page's figures
 import bench_whatif  # noqa: F401 - importing it registers the preview and undo figures

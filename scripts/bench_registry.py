@@ -53,6 +53,7 @@ FIGURE_NAMES = [
     "serve_idle_rss_mb",
     "embedded_llm_start_s",
     "embedded_llm_tokens_per_s",
+    "best_of_3_decode_ratio",
     "embedded_first_token_s",
     "embedded_first_token_cold_s",
     "cli_first_token_cold_s",
