@@ -18,6 +18,7 @@ from assistant.llm import LLM, local
 from assistant.llm.backend import Backend
 from assistant.loop.session import Session
 from assistant.plugins.registry import installed
+from assistant.runtime.bus import exposed
 from assistant.runtime.sandbox import Sandbox
 from assistant.runtime.watch import Limits
 from assistant.safety.keys import key_for_model
@@ -119,6 +120,8 @@ class Assistant:
             self.notices.append(f"the assistant's own files are not guarded from runs: "
                                 f"{sandbox.problem()}")
             return None
+        if sandbox is not None and (bus := exposed()):
+            self.notices.append(bus)
         return sandbox
 
     @classmethod

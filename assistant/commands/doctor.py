@@ -273,6 +273,13 @@ def check_sandbox(settings: Settings) -> Check:
         said = f"the guard of the assistant's own files is off: {problem}" if mode == "guard" \
             else problem
         return Check("sandbox", mode == "off", said, "" if sandbox.bwrap else apt(PACKAGE))
+    from assistant.runtime.bus import PACKAGE as PROXY
+    from assistant.runtime.bus import exposed
+
+    bus = exposed() if mode != "off" else ""
+    if bus:
+        return Check("sandbox", False, f"bwrap works; {bus}",
+                     "" if shutil.which(PROXY) else apt(PROXY))
     if mode == "guard":
         return Check("sandbox", True, "bwrap works; guard on: runs cannot change the "
                                       "assistant's own files (sandbox = true: the full sandbox)")

@@ -128,8 +128,11 @@ class Runtimes:
             run.interrupt()
 
     def close(self) -> None:
-        """Kill every runtime's process group; idempotent, and runs may start again after."""
+        """Kill every runtime's process group and stop the bus proxy; idempotent, and runs
+        may start again after."""
         _close_all(self._processes)
+        if self.sandbox is not None:
+            self.sandbox.close()
 
     def __enter__(self) -> Runtimes:
         return self

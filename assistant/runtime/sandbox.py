@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from assistant.runtime.bus import VARIABLE, BusProxy, socket_path
 from assistant.runtime.secrets import keyring_paths
 
 if TYPE_CHECKING:
@@ -82,6 +83,8 @@ class Sandbox:
         self._env = shutil.which("env") or "/usr/bin/env"
         self._problem: str | None = None
         self._lock = threading.Lock()
+        self._proxy: BusProxy | None = None
+        self._proxy_lock = threading.Lock()
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Sandbox | None:
@@ -139,12 +142,14 @@ class Sandbox:
         """`argv` wrapped in bwrap, started in `cwd`; `readable` paths are bound read-only.
 
         `writable` replaces the sandbox's own folders (the probe passes none); the folders
-        `env` names in EXCHANGE_VARIABLES stay writable too.
+        `env` names in EXCHANGE_VARIABLES stay writable too. The session bus `env`
+        names is seen through the filtering proxy (bus.py); the probe passes no bus.
         """
         if not self.bwrap:
             raise SandboxError(missing_message())
+        proxied = self._bus(os.environ if env is None else env)
         if self.guard:
-            return self._guarded(self.bwrap, argv, cwd)
+            return self._guarded(self.bwrap, argv, cwd, proxied)
         if writable is None:
             writable = self.writable or (cwd,)
         for folder in writable:
@@ -170,14 +175,16 @@ class Sandbox:
             if folder and os.path.isdir(folder):
                 options += ["--bind", folder, folder]
         options += _hidden(Path.home() / name for name in HIDDEN)
-        options += self._own(writable) + self._secrets()
+        options += self._own(writable) + self._secrets() + proxied
         return [*options, "--chdir", cwd, "--", self._env, "--default-signal=INT", *argv]
 
-    def _guarded(self, bwrap: str, argv: Sequence[str], cwd: str) -> list[str]:
-        """Everything as it is, devices and processes included, but the assistant's own."""
+    def _guarded(self, bwrap: str, argv: Sequence[str], cwd: str,
+                 proxied: Sequence[str]) -> list[str]:
+        """Everything as it is, devices and processes included, but the assistant's own
+        and the session bus."""
         options = [self._env, "--ignore-signal=INT", bwrap, "--unshare-user",
                    "--die-with-parent", "--dev-bind", "/", "/"]
-        options += self._own(("/",)) + self._secrets()
+        options += [*self._own(("/",)), *self._secrets(), *proxied]
         return [*options, "--chdir", cwd, "--", self._env, "--default-signal=INT", *argv]
 
     def _own(self, writable: Sequence[str]) -> list[str]:
@@ -192,6 +199,30 @@ class Sandbox:
                 pins.update(_parents(path, writable))
         options = [o for pin in sorted(pins, key=len) for o in ("--bind", pin, pin)]
         return options + [o for path in self.protected for o in ("--ro-bind-try", path, path)]
+
+    def _bus(self, env: Mapping[str, str]) -> list[str]:
+        """The proxied session bus in place of the real one: bound over the real socket
+        file, or (an abstract address, which cannot be hidden) named in the variable.
+        Nothing without a bus or without the proxy: runs go on, and doctor says so."""
+        address = env.get(VARIABLE, "")
+        if not address:
+            return []
+        with self._proxy_lock:
+            if self._proxy is None or self._proxy.address != address:
+                self.close()
+                self._proxy = BusProxy(address)
+            proxy = self._proxy.socket()
+        if proxy is None:
+            return []
+        real = socket_path(address)
+        if real is not None:
+            return ["--bind", proxy, real]
+        return ["--bind", proxy, proxy, "--setenv", VARIABLE, f"unix:path={proxy}"]
+
+    def close(self) -> None:
+        """Stop the bus proxy; the next run starts it again."""
+        if self._proxy is not None:
+            self._proxy.stop()
 
     def _secrets(self) -> list[str]:
         """The hidden folders as empty read-only ones holding only the kept paths, and the
@@ -212,7 +243,8 @@ class Sandbox:
         fallback = "runs go on without it" if self.guard else "or run without --sandbox"
         if not self.bwrap:
             return missing_message(fallback)
-        argv = self.command(["true"], "/", writable=None if self.guard else ())
+        argv = self.command(["true"], "/", writable=None if self.guard else (),
+                            env={})
         try:
             probe = subprocess.run(argv, capture_output=True, text=True, timeout=20,
                                    stdin=subprocess.DEVNULL)

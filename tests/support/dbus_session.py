@@ -11,9 +11,12 @@ from typing import Any
 
 
 @contextmanager
-def session_bus() -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """A private D-Bus session bus: its address and process."""
-    bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
+def session_bus(address: str = "") -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """A private D-Bus session bus: its address and process; on `address` if given (a
+    `unix:path=` one proves what a socket file allows), else where dbus-daemon likes."""
+    listen = [f"--address={address}"] if address else []
+    bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1",
+                            *listen],
                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         address = bus.stdout.readline().strip() if bus.stdout else ""

@@ -1,0 +1,109 @@
+"""Runs see the session bus through the filtering proxy: the keyring's Secret Service
+never answers them, notifications do, and the real bus socket is out of their reach."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from assistant.runtime import Runtimes
+from assistant.runtime.bus import VARIABLE, allowed, exposed
+from assistant.runtime.sandbox import Sandbox
+from tests.support.dbus_session import has_owner, session_bus, started
+from tests.support.require import require
+from tests.unit.runtime.test_sandbox import run, work
+
+__all__ = ["work"]
+
+SERVICE = """
+import sys
+from gi.repository import Gio, GLib
+name, address, answer = sys.argv[1:4]
+xml = ("<node><interface name='test.Answer'><method name='Get'>"
+       "<arg type='s' direction='out'/></method></interface></node>")
+connection = Gio.DBusConnection.new_for_address_sync(
+    address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT
+    | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
+def called(connection, sender, path, interface, method, parameters, invocation):
+    invocation.return_value(GLib.Variant("(s)", (answer,)))
+connection.register_object("/test", Gio.DBusNodeInfo.new_for_xml(xml).interfaces[0],
+                           called, None, None)
+Gio.bus_own_name_on_connection(connection, name, Gio.BusNameOwnerFlags.NONE, None, None)
+GLib.MainLoop().run()
+"""
+
+
+def ask(name: str) -> str:
+    """Shell code a run uses to call `name`'s method on the session bus."""
+    return (f'dbus-send --session --print-reply --dest={name} /test test.Answer.Get '
+            f'2>&1 || echo "NO ANSWER"')
+
+
+@pytest.fixture
+def bus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A bus on a socket file with a Secret Service and a notification service on it."""
+    require(shutil.which("xdg-dbus-proxy"), "xdg-dbus-proxy is not installed")
+    require(shutil.which("dbus-daemon"), "dbus-daemon is not installed (dbus)")
+    with session_bus(f"unix:path={tmp_path}/bus") as (address, _):
+        monkeypatch.setenv(VARIABLE, address)
+        env = {"PATH": "/usr/bin:/bin"}
+        secrets = [sys.executable, "-c", SERVICE, "org.freedesktop.secrets", address,
+                   "the-api-key"]
+        notes = [sys.executable, "-c", SERVICE, "org.freedesktop.Notifications", address,
+                 "shown"]
+        with started(secrets, env, lambda: has_owner(address, "org.freedesktop.secrets"), 20), \
+                started(notes, env,
+                        lambda: has_owner(address, "org.freedesktop.Notifications"), 20):
+            yield address
+
+
+@pytest.mark.parametrize("guard", [True, False], ids=["guard", "full sandbox"])
+def test_runs_get_no_answer_from_the_secret_service_but_one_from_notifications(
+    bus: str, work: Path, guard: bool
+) -> None:
+    assert has_owner(bus, "org.freedesktop.secrets")  # the keyring answers outside runs
+    with Runtimes(timeout=20, cwd=str(work), sandbox=Sandbox(guard=guard)) as runtimes:
+        secret = run(runtimes, "shell", ask("org.freedesktop.secrets"))
+        assert "the-api-key" not in secret.output and "NO ANSWER" in secret.output
+        note = run(runtimes, "shell", ask("org.freedesktop.Notifications"))
+        assert 'string "shown"' in note.output
+
+
+def test_a_guarded_run_connecting_to_the_real_socket_file_reaches_only_the_proxy(
+    bus: str, work: Path
+) -> None:
+    real = bus.removeprefix("unix:path=")
+    code = (f"dbus-send --bus=unix:path={real} --print-reply --dest=org.freedesktop.DBus "
+            "/org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner "
+            "string:org.freedesktop.secrets; " + ask("org.freedesktop.secrets").replace(
+                "--session", f"--bus=unix:path={real}"))
+    with Runtimes(timeout=20, cwd=str(work), sandbox=Sandbox(guard=True)) as runtimes:
+        end = run(runtimes, "shell", code)
+    assert "boolean false" in end.output  # the filtered bus does not even show the name
+    assert "the-api-key" not in end.output and "NO ANSWER" in end.output
+
+
+def test_the_keyring_names_are_dropped_from_the_allow_list_even_when_added(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    names = allowed(["org.freedesktop.Notifications", "org.freedesktop.secrets",
+                     "org.freedesktop.*", "org.kde.kwalletd6", "org.gnome.keyring",
+                     "org.mpris.MediaPlayer2.*"])
+    assert names == ["org.freedesktop.Notifications", "org.mpris.MediaPlayer2.*"]
+    assert capsys.readouterr().err.count("not let through to runs") == 4
+    assert "org.freedesktop.Notifications" in allowed() and "org.a11y.Bus" in allowed()
+
+
+def test_an_abstract_bus_or_a_missing_proxy_is_said_and_no_bus_is_not(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    require(shutil.which("xdg-dbus-proxy"), "xdg-dbus-proxy is not installed")
+    assert exposed({}) == ""
+    assert exposed({VARIABLE: "unix:path=/run/user/1000/bus"}) == ""
+    assert "not a socket file" in exposed({VARIABLE: "unix:abstract=/tmp/dbus-x,guid=1"})
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert "apt-get install xdg-dbus-proxy" in exposed({VARIABLE: "unix:path=/b"})
