@@ -5,6 +5,7 @@ killed host, the desktop reachable from inside, and secrets masked on screen."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -19,7 +20,7 @@ from tests.integration.conftest import ROOT, cli_args
 from tests.integration.test_cli import run_cli
 from tests.integration.test_safety_cli import CANARY
 from tests.support.llm_server import LLMServer, text, tool_call
-from tests.support.require import lacking
+from tests.support.require import lacking, require
 from tests.unit.runtime.test_sandbox import require_sandbox
 
 NO_USER_NAMESPACES = (
@@ -144,6 +145,26 @@ def test_doctor_reports_the_sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     missing = check_sandbox(load_settings())
     assert not missing.ok and missing.fix.endswith("apt-get install -y --no-install-recommends "
                                                    "bubblewrap")
+
+
+def test_doctor_says_when_runs_can_reach_the_session_bus(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An abstract bus cannot be hidden from the guard, and no proxy means no filter: each
+    is one line; a bus on a socket file with the proxy at hand is not a problem."""
+    require_sandbox()
+    require(shutil.which("xdg-dbus-proxy"), "xdg-dbus-proxy is not installed")
+    monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", f"unix:path={tmp_path}/bus")
+    assert check_sandbox(load_settings()).ok
+    monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", "unix:abstract=/tmp/dbus-x,guid=0")
+    abstract = check_sandbox(load_settings())
+    assert not abstract.ok and "not a socket file the guard can hide" in abstract.detail
+    for program in ("bwrap", "true"):  # the probe's; not the proxy
+        (tmp_path / program).symlink_to(str(shutil.which(program)))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    missing = check_sandbox(load_settings())
+    assert not missing.ok and "runs can reach the session bus" in missing.detail
+    assert missing.fix.endswith("apt-get install -y --no-install-recommends xdg-dbus-proxy")
 
 
 def test_killing_the_host_kills_the_sandboxed_runtime(tmp_path: Path) -> None:
