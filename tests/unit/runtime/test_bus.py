@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 import sys
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -43,34 +44,37 @@ def ask(name: str) -> str:
             f'2>&1 || echo "NO ANSWER"')
 
 
+ANSWERS = {"org.freedesktop.secrets": "the-api-key", "org.freedesktop.Notifications": "shown",
+           "org.a11y.Bus": "a11y", "org.mpris.MediaPlayer2.player": "playing"}
+"""A service for each name, answering its word: the keyring's and those runs may use."""
+
+
 @pytest.fixture
 def bus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """A bus on a socket file with a Secret Service and a notification service on it."""
+    """A bus on a socket file with a Secret Service and the services runs may talk to."""
     require(shutil.which("xdg-dbus-proxy"), "xdg-dbus-proxy is not installed")
     require(shutil.which("dbus-daemon"), "dbus-daemon is not installed (dbus)")
-    with session_bus(f"unix:path={tmp_path}/bus") as (address, _):
+    with session_bus(f"unix:path={tmp_path}/bus") as (address, _), ExitStack() as services:
         monkeypatch.setenv(VARIABLE, address)
-        env = {"PATH": "/usr/bin:/bin"}
-        secrets = [sys.executable, "-c", SERVICE, "org.freedesktop.secrets", address,
-                   "the-api-key"]
-        notes = [sys.executable, "-c", SERVICE, "org.freedesktop.Notifications", address,
-                 "shown"]
-        with started(secrets, env, lambda: has_owner(address, "org.freedesktop.secrets"), 20), \
-                started(notes, env,
-                        lambda: has_owner(address, "org.freedesktop.Notifications"), 20):
-            yield address
+        for name, answer in ANSWERS.items():
+            services.enter_context(started(
+                [sys.executable, "-c", SERVICE, name, address, answer], {"PATH": "/usr/bin"},
+                lambda name=name: has_owner(address, name), 20))
+        yield address
 
 
 @pytest.mark.parametrize("guard", [True, False], ids=["guard", "full sandbox"])
-def test_runs_get_no_answer_from_the_secret_service_but_one_from_notifications(
+def test_runs_get_no_answer_from_the_secret_service_but_one_from_allowed_services(
     bus: str, work: Path, guard: bool
 ) -> None:
     assert has_owner(bus, "org.freedesktop.secrets")  # the keyring answers outside runs
     with Runtimes(timeout=20, cwd=str(work), sandbox=Sandbox(guard=guard)) as runtimes:
         secret = run(runtimes, "shell", ask("org.freedesktop.secrets"))
         assert "the-api-key" not in secret.output and "NO ANSWER" in secret.output
-        note = run(runtimes, "shell", ask("org.freedesktop.Notifications"))
-        assert 'string "shown"' in note.output
+        for name in ("org.freedesktop.Notifications", "org.a11y.Bus",
+                     "org.mpris.MediaPlayer2.player"):
+            answered = run(runtimes, "shell", ask(name))
+            assert f'string "{ANSWERS[name]}"' in answered.output, name
 
 
 def test_a_guarded_run_connecting_to_the_real_socket_file_reaches_only_the_proxy(
