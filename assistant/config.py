@@ -83,6 +83,8 @@ class Settings:
     hotkey: str = "ctrl+alt+space"
     hotkey_mode: HotkeyMode = "hold"
     speak_proposals: SpeakProposals = "code"
+    # the daemon: a short soft sound when the key is let go on speech (heard, working on it)
+    earcon: bool = True
     voice_approves_high_risk: bool = False
     # the daemon: a request after this many minutes of silence starts a new conversation
     # (0 = never)

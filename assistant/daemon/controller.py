@@ -298,6 +298,7 @@ class Daemon(TrayMenu):
     def _transcribed(self, take: TakeLike) -> None:
         from assistant.voice.stt import ModelError
 
+        self._heard_you(take)
         try:
             text, language = take.finish(), take.language
         except ModelError as exc:
@@ -325,6 +326,17 @@ class Daemon(TrayMenu):
             self.undo_last_run()
             return
         self.submit(text, language)
+
+    def _heard_you(self, take: TakeLike) -> None:
+        """The earcon, at once, when the take holds speech: the first spoken word is
+        seconds away (voice/earcon.py). It is a sound, not words: nothing in the
+        transcript or the journal. The microphone is closed while it plays, and a press
+        during it stops it like speech (barge-in), so no take ever records it."""
+        if self.settings.earcon and self.speaker is not None and take.has_speech():
+            from assistant.voice import earcon
+
+            self.log("assistant daemon: earcon")
+            self.speaker.cue(earcon.heard(), earcon.RATE)
 
     # Requests and the turns they start (the worker thread).
 

@@ -5,7 +5,7 @@ Time to the first sound is what a listener notices, so the first sentence of an 
 is split after its first clause or first few words (a short piece synthesizes in a
 fraction of the time of a whole sentence), and each later piece is synthesized while the
 one before it plays, into the same stream: one stream per answer, no gap between
-sentences.
+sentences. A cue (the earcon) queues like a sentence and is stopped like one.
 """
 
 from __future__ import annotations
@@ -13,12 +13,14 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from assistant.voice.player import LATENCY_S, Player
 from assistant.voice.sentences import SentenceSplitter, first_piece
 from assistant.voice.tts import Engine
 
 LINGER_S = 1.0  # an idle stream stays open this long for the next sentence of an answer
+Sound = tuple[Any, int]  # float32 mono audio and its rate
 
 
 class Speaker:
@@ -30,7 +32,7 @@ class Speaker:
         self.engine = engine
         self.player = player
         self._on_error = on_error
-        self._queue: queue.Queue[tuple[int, str]] = queue.Queue()
+        self._queue: queue.Queue[tuple[int, str | Sound]] = queue.Queue()
         self._generation = 0
         self._answer_started = False  # a piece of the current answer has been synthesized
         self._idle = threading.Event()
@@ -50,6 +52,13 @@ class Speaker:
             with self._idle_lock:
                 self._idle.clear()
                 self._queue.put((self._generation, text))
+
+    def cue(self, audio: Any, rate: int) -> None:
+        """Queue a short sound (float32 mono at `rate`) to play after what is queued,
+        without delaying it: it needs no synthesis."""
+        with self._idle_lock:
+            self._idle.clear()
+            self._queue.put((self._generation, (audio, rate)))
 
     def feed(self, delta: str) -> None:
         """Streamed text (TextDelta pieces): each sentence is spoken as soon as it is complete."""
@@ -87,7 +96,7 @@ class Speaker:
         idle_for = 0.0
         while True:
             try:  # once the answer is over and its stream closed, sleep until the next
-                generation, text = self._queue.get(timeout=None if idle_for >= LINGER_S
+                generation, item = self._queue.get(timeout=None if idle_for >= LINGER_S
                                                    else 0.05)
             except queue.Empty:
                 if self.player.drained:
@@ -102,7 +111,11 @@ class Speaker:
                 continue
             idle_for = 0.0
             try:
-                self._speak(generation, text)
+                if isinstance(item, str):
+                    self._speak(generation, item)
+                elif generation == self._generation:
+                    self.player.open(item[1])
+                    self.player.write(item[0])
             except Exception as exc:
                 if self._on_error is not None:
                     self._on_error(exc)

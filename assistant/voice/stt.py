@@ -391,6 +391,15 @@ class Take:
             self._keep(heard)
             self._start += cut
 
+    def has_speech(self) -> bool:
+        """Whether the take holds speech to transcribe, known at release in a few
+        milliseconds (the text decoded so far, else the voice-activity filter on the rest),
+        long before finish() has the text: what the earcon waits for. Noise the filter
+        takes for speech may still come out as no text."""
+        if self._total < MIN_TAKE_S * SAMPLE_RATE:
+            return False
+        return bool(self._settled) or bool(speech_spans(self._collect()[self._start:]))
+
     def finish(self) -> str:
         """The whole transcript; only the audio since the last pause is decoded now."""
         with self._lock:

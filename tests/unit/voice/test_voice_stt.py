@@ -184,3 +184,33 @@ def test_named_model_offline_is_one_clear_line(tmp_path, speech) -> None:
         "assistant: speech model 'base.en' is not on this machine and cannot be downloaded "
         "now (offline); connect once to download it, or use tiny.en (built in) or a local "
         "model folder (see models/README.md)"], done.stderr
+
+
+@pytest.mark.parametrize("name", ["piper_click", "piper_long"])
+def test_a_take_of_speech_has_speech_before_its_text_is_decoded(name, speech,
+                                                                 transcriber) -> None:
+    """What the earcon waits for: known at release, whatever the pieces decoded so far."""
+    from assistant.voice.wav import read_wav
+
+    take = transcriber.take()
+    feed_paced(take, read_wav(speech[name]["path"]))
+    assert take.has_speech()
+    assert take.finish()
+
+
+@pytest.mark.parametrize("name", ["silence", "noise"])
+def test_a_take_of_silence_or_noise_has_no_speech(name, speech, transcriber) -> None:
+    from assistant.voice.wav import read_wav
+
+    take = transcriber.take()
+    take.feed(read_wav(speech[name]["path"]))
+    assert not take.has_speech()
+    assert take.finish() == ""
+
+
+def test_a_take_too_short_has_no_speech(speech, transcriber) -> None:
+    from assistant.voice.wav import SAMPLE_RATE, read_wav
+
+    take = transcriber.take()
+    take.feed(read_wav(speech["piper_click"]["path"])[: int(0.2 * SAMPLE_RATE)])
+    assert not take.has_speech()
