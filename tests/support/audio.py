@@ -252,3 +252,57 @@ def speaker_monitor(pulse) -> Iterator[Monitor]:
         process.terminate()
         process.wait(5)
         reader.join(5)
+
+
+EARCON_MATCH = 0.8  # the earcon's own waveform, recorded; speech stays far below
+
+
+def bursts(monitor: Monitor, after: float, gap: float = 0.1) -> list[tuple[float, float]]:
+    """Stretches of sound heard after `after`: (first, last) loud chunk times, split at
+    silences longer than `gap`."""
+    found: list[tuple[float, float]] = []
+    for at in (at for at in monitor.loud_times() if at > after):
+        if found and at - found[-1][1] <= gap:
+            found[-1] = (found[-1][0], at)
+        else:
+            found.append((at, at))
+    return found
+
+
+def matches_earcon(audio: Any) -> float:
+    """How closely recorded 16 kHz audio holds the earcon: the best normalised
+    cross-correlation of the shipped WAV against it (1 = the same waveform)."""
+    import numpy as np
+
+    from assistant.voice import earcon
+    from assistant.voice.wav import SAMPLE_RATE, resample
+
+    template = resample(earcon.heard(), earcon.RATE, SAMPLE_RATE).astype(np.float64)
+    audio = np.asarray(audio, dtype=np.float64)
+    if len(audio) < len(template):
+        audio = np.concatenate([audio, np.zeros(len(template) - len(audio))])
+    products = np.correlate(audio, template, "valid")
+    energy = np.concatenate([[0.0], np.cumsum(np.square(audio))])
+    windows = energy[len(template):] - energy[:-len(template)]
+    norms = np.sqrt(np.maximum(windows, 1e-12)) * np.linalg.norm(template)
+    return float(np.max(products / norms))
+
+
+def earcon_heard(monitor: Monitor, after: float) -> tuple[float, float] | None:
+    """The earcon's (first, last) loud chunk times when it is the first sound after
+    `after`: a burst no longer than the earcon whose recording (with a few chunks either
+    side, for its quiet ends) matches its waveform."""
+    import numpy as np
+
+    from assistant.voice import earcon
+
+    found = bursts(monitor, after)
+    if not found:
+        return None
+    first, last = found[0]
+    if last - first > len(earcon.heard()) / earcon.RATE + 2 * CHUNK_S:
+        return None
+    chunks = list(monitor.chunks)
+    inside = [index for index, (at, _) in enumerate(chunks) if first <= at <= last]
+    recorded = [chunk for _, chunk in chunks[max(0, inside[0] - 5):inside[-1] + 6]]
+    return (first, last) if matches_earcon(np.concatenate(recorded)) >= EARCON_MATCH else None

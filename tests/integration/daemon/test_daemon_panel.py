@@ -12,7 +12,12 @@ from collections.abc import Iterator
 import pytest
 
 from assistant.journal import Journal
-from tests.integration.daemon.conftest import HOTKEY, DaemonProcess, ready_daemon
+from tests.integration.daemon.conftest import (
+    HOTKEY,
+    DaemonProcess,
+    hold_the_key_while,
+    ready_daemon,
+)
 from tests.integration.daemon.test_daemon import (
     POPUP,
     press_in_popup,
@@ -134,14 +139,7 @@ def say_into_the_microphone(daemon: DaemonProcess, pulse, words: str) -> None:
     from assistant.voice.wav import resample
 
     audio, rate = make_engine("piper").synthesize(words)
-    start = daemon.mark()
-    xdotool("keydown", HOTKEY)
-    daemon.wait_state("listening", start)
-    pulse.play_into_mic(resample(audio, rate))
-    while not pulse.mic_idle():
-        time.sleep(0.02)
-    time.sleep(0.3)
-    xdotool("keyup", HOTKEY)
+    hold_the_key_while(daemon, pulse, resample(audio, rate))
 
 
 def test_start_over_and_a_long_silence_begin_new_conversations(daemon: DaemonProcess,
