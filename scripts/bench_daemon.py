@@ -293,8 +293,11 @@ def voice_first_feedback_ms(bench: Bench) -> float:
 
 
 def spoken_length(daemon: BenchDaemon, monitor: Any, audio: Any, *replies: Any) -> float:
-    """One spoken request: seconds from the first sound after release to the last before
-    the proposal's read-out ends (silence for a second after it was said); then Cancel."""
+    """One spoken request: seconds from the first spoken word after release (the earcon
+    before it is not speech) to the last sound before the proposal's read-out ends
+    (silence for a second after it was said); then Cancel."""
+    from tests.support.audio import speech_times
+
     daemon.llm.add(*replies)
     mark = daemon.say(audio)
     released = time.monotonic()
@@ -308,7 +311,7 @@ def spoken_length(daemon: BenchDaemon, monitor: Any, audio: Any, *replies: Any) 
         time.sleep(0.05)
     daemon.cancel()
     daemon.wait_idle(daemon.patience)
-    return heard[-1] - heard[0]
+    return heard[-1] - speech_times(monitor, released)[0]
 
 
 @figure("spoken_proposal_s")
@@ -338,13 +341,16 @@ MOVE = "mkdir -p old && mv notes.log old/"  # a proposal whose preview has an ef
 def effect_spoken(daemon: BenchDaemon, monitor: Any, audio: Any) -> tuple[float, float]:
     """One spoken request whose proposal moves a file: seconds from the scripted reply's
     last byte (the proposal complete) to the daemon's saying its effect, and to the first
-    sound after it; then Cancel. The reply has no words, so that sound is the effect's."""
+    spoken word after it; then Cancel. The reply has no words, so that word is the
+    effect's."""
+    from tests.support.audio import speech_times
     from tests.support.llm_server import text, tool_call
 
     (daemon.home / "notes.log").write_text("notes\n")
     sent = len(daemon.llm.finished)
     daemon.llm.add(tool_call("shell", MOVE), text("Alright."))
     mark = daemon.say(audio)
+    released = time.monotonic()
     daemon.wait_for(PROPOSAL_SAID, daemon.patience, mark)
     said_at, said = next((at, line) for at, line in zip(daemon.stamps[mark:],
                                                         daemon.lines[mark:], strict=False)
@@ -352,11 +358,11 @@ def effect_spoken(daemon: BenchDaemon, monitor: Any, audio: Any) -> tuple[float,
     if "Moves 1 file" not in said:
         raise RuntimeError(f"the daemon did not say the move's effect: {said}")
     complete = daemon.llm.finished[sent]
-    while not [at for at in monitor.loud_times() if at > complete]:
+    while not (spoken := [at for at in speech_times(monitor, released) if at > complete]):
         if time.monotonic() - said_at > 30:
             raise RuntimeError("the effect was not heard within 30 s of being said")
         time.sleep(0.01)
-    heard = min(at for at in monitor.loud_times() if at > complete)
+    heard = min(spoken)
     daemon.cancel()
     daemon.wait_idle(daemon.patience)
     return said_at - complete, heard - complete

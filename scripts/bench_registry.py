@@ -61,6 +61,7 @@ FIGURE_NAMES = [
     "embedded_server_rss_mb",
     "embedded_task_median_s",
     "voice_first_audio_embedded_s",
+    "voice_first_word_embedded_s",
     "voice_popup_embedded_s",
 ]
 

@@ -47,7 +47,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     "web_event_latency_ms": ("max", 20),  # an event in the server to the page's DOM
     "embedded_task_median_s": ("max", 20),
     "cli_first_token_warm_s": ("max", 1),  # a second command while the server is kept
-    "voice_first_audio_embedded_s": ("max", 3),
+    "voice_first_audio_embedded_s": ("max", 3),  # any sound: the earcon
+    "voice_first_word_embedded_s": ("max", 4),  # the model writing its first sentence
     "voice_popup_embedded_s": ("max", 8),
 }
 SIGNS = {"max": "≤", "below": "<", "min": "≥"}

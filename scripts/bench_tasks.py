@@ -1,5 +1,5 @@
 """The embedded model's figures for real work: a task's time, and a voice turn's first
-spoken word and proposal on screen. Registered on import (bench_figures imports this
+sound, first spoken word and proposal on screen. Registered on import (bench_figures imports this
 module).
 
 Both use the embedded model a user gets, served as the assistant serves it.
@@ -53,25 +53,29 @@ def embedded_task_median_s(bench: Bench) -> float:
     return statistics.median(times)
 
 
-def first_word_of_proposal(daemon: Any, monitor: Any, audio: Any) -> float:
-    """One spoken request: seconds from key release to the first sound of the proposal
-    (its plan, spoken as it streams; else the line that reads it out); then Cancel, and
-    back to idle. Nothing else is said in between: the daemon was silent at release."""
+def first_sounds(daemon: Any, monitor: Any, audio: Any) -> tuple[float, float]:
+    """One spoken request: seconds from key release to the first sound (the earcon, when
+    it is on) and to the proposal's first spoken word (its plan, spoken as it streams;
+    else the line that reads it out); then Cancel, and back to idle. Nothing else is
+    heard in between: the daemon was silent at release."""
     from bench_daemon import PROPOSAL_SAID
+
+    from tests.support.audio import speech_times
 
     mark = daemon.say(audio)
     released = time.monotonic()
     daemon.wait_for(PROPOSAL_SAID, 120, mark)
     said = next(at for at, line in zip(daemon.stamps[mark:], daemon.lines[mark:], strict=False)
                 if PROPOSAL_SAID in line)
-    while not [at for at in monitor.loud_times() if at > released]:
+    while not speech_times(monitor, released):
         if time.monotonic() - said > 30:
             raise RuntimeError("the proposal was not heard within 30 s of being said")
         time.sleep(0.01)
-    heard = min(at for at in monitor.loud_times() if at > released)
+    sound = min(at for at in monitor.loud_times() if at > released)
+    word = min(speech_times(monitor, released))
     daemon.cancel()
     daemon.wait_idle(180)
-    return heard - released
+    return sound - released, word - released
 
 
 @contextlib.contextmanager
@@ -90,13 +94,12 @@ def embedded_daemon() -> Iterator[Any]:
         daemon.stack.close()
 
 
-@figure("voice_first_audio_embedded_s", limit_s=900)
-def voice_first_audio_embedded_s(bench: Bench) -> float:
-    """Key release to the first sound on the speaker, whatever it is, with no model
-    configured: the daemon runs the embedded model itself. The daemon plays no earcon, so
-    that sound is a proposal's first spoken word (its plan, or the line that reads it out).
-    The request is a recorded "How much space is left on my disk?"; the first turn warms
-    the model's cache and is not counted."""
+@functools.cache
+def embedded_voice_turns(turns: int) -> list[tuple[float, float]]:
+    """Key release to the first sound and to the first spoken word, for `turns` spoken
+    requests to a daemon with no model configured: it runs the embedded model itself.
+    The request is a recorded "How much space is left on my disk?"; one more turn first
+    warms the model's cache and is not counted."""
     from bench_daemon import settle
 
     from tests.support.audio import speaker_monitor
@@ -105,10 +108,26 @@ def voice_first_audio_embedded_s(bench: Bench) -> float:
         audio = daemon.fixtures["piper_disk"]["audio"]
         times = []
         with speaker_monitor(daemon.pulse) as monitor:
-            for _ in range(1 + bench.reps(3, 1)):
-                times.append(first_word_of_proposal(daemon, monitor, audio))
+            for _ in range(1 + turns):
+                times.append(first_sounds(daemon, monitor, audio))
                 settle(daemon)
-        return statistics.median(times[1:])
+        return times[1:]
+
+
+@figure("voice_first_audio_embedded_s", limit_s=900)
+def voice_first_audio_embedded_s(bench: Bench) -> float:
+    """Key release to the first sound on the speaker, whatever it is, with the embedded
+    model (median): the earcon that says the request was heard, with the default
+    settings; a proposal's first spoken word with `earcon = false`."""
+    return statistics.median(sound for sound, _ in embedded_voice_turns(bench.reps(3, 1)))
+
+
+@figure("voice_first_word_embedded_s", limit_s=900)
+def voice_first_word_embedded_s(bench: Bench) -> float:
+    """Key release to a proposal's first spoken word (its plan, or the line that reads it
+    out) with the embedded model, the earcon before it left out (median): the model
+    writing its first sentence, the same turns as voice_first_audio_embedded_s."""
+    return statistics.median(word for _, word in embedded_voice_turns(bench.reps(3, 1)))
 
 
 @figure("voice_popup_embedded_s", limit_s=900)

@@ -306,3 +306,10 @@ def earcon_heard(monitor: Monitor, after: float) -> tuple[float, float] | None:
     inside = [index for index, (at, _) in enumerate(chunks) if first <= at <= last]
     recorded = [chunk for _, chunk in chunks[max(0, inside[0] - 5):inside[-1] + 6]]
     return (first, last) if matches_earcon(np.concatenate(recorded)) >= EARCON_MATCH else None
+
+
+def speech_times(monitor: Monitor, after: float) -> list[float]:
+    """Loud chunk times after `after`, less the earcon when it is the first sound: when
+    speech was heard."""
+    earcon = earcon_heard(monitor, after)
+    return [at for at in monitor.loud_times() if at > (earcon[1] if earcon else after)]

@@ -20,7 +20,13 @@ from tests.integration.daemon.conftest import (
 )
 from tests.integration.daemon.test_daemon import POPUP, press_in_popup, visible_window
 from tests.integration.daemon.test_daemon_panel import PANEL, quiet
-from tests.support.audio import Monitor, bursts, earcon_heard, speaker_monitor
+from tests.support.audio import (
+    Monitor,
+    bursts,
+    earcon_heard,
+    speaker_monitor,
+    speech_times,
+)
 from tests.support.llm_server import LLMServer, delay, text, tool_call
 
 PLAN = "I'll check the free disk space."
@@ -65,7 +71,7 @@ def test_the_earcon_is_heard_at_release_well_before_the_first_spoken_word(
         earcon = earcon_heard(monitor, released)
         assert earcon is not None, f"the first sound is not the earcon: {bursts(monitor, released)}"
         assert earcon[0] - released < 1.0, "the earcon came late"
-        speech_at = [at for at in monitor.loud_times() if at > earcon[1] + 0.05]
+        speech_at = speech_times(monitor, released)
         assert speech_at, "the plan was not spoken"
         assert min(speech_at) - earcon[1] > 0.5, "the earcon ran into the speech"
         assert min(speech_at) > panel_at, "speech began before the panel was on screen"
