@@ -19,7 +19,6 @@ BLOCK_S = 0.02
 # Through PulseAudio (ALSA's pulse plugin) streams asking for less than this, or for
 # "low", stall after a few callbacks and are heard a second or more late.
 LATENCY_S = 0.1
-PLAY_OUT_S = 1.0
 
 
 class Player:
@@ -48,7 +47,6 @@ class Player:
                 self._stop.clear()
                 if self._stream is not None and self._rate == rate:
                     return
-            self._play_out()
             self.close()
             try:
                 stream = sd.OutputStream(samplerate=rate, channels=1, dtype="float32",
@@ -105,12 +103,6 @@ class Player:
         played = self._played
         self.close()
         return played / rate
-
-    def _play_out(self) -> None:
-        """Let a stream about to be closed for another rate play what it holds (a cue
-        before speech in a voice of another rate), at most PLAY_OUT_S."""
-        if self._stream is not None and self.drain(PLAY_OUT_S) and not self._stop.is_set():
-            time.sleep(self._stream_latency())
 
     def _stream_latency(self) -> float:
         stream = self._stream

@@ -90,6 +90,8 @@ def test_the_panel_streams_before_the_proposal_and_speech_follows_it(
         daemon.wait_state("awaiting_approval", start)
         visible_window(POPUP)
         heard = [at for at in monitor.loud_times() if at > asked_at]
+    # typed, so no earcon: nothing at all is heard before the panel (a spoken request's
+    # earcon may come first: test_daemon_earcon.py tells it from speech)
     assert heard and min(heard) > panel_at, "speech began before the panel was on screen"
     assert "(I'll write the panel file.)" in daemon.wait_state("awaiting_approval", start)
     assert "assistant daemon: say Shall I run it?" in daemon.lines[start:]
