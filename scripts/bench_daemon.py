@@ -343,7 +343,7 @@ def effect_spoken(daemon: BenchDaemon, monitor: Any, audio: Any) -> tuple[float,
     last byte (the proposal complete) to the daemon's saying its effect, and to the first
     spoken word after it; then Cancel. The reply has no words, so that word is the
     effect's."""
-    from tests.support.audio import speech_times
+    from tests.support.audio import first_word
     from tests.support.llm_server import text, tool_call
 
     (daemon.home / "notes.log").write_text("notes\n")
@@ -358,11 +358,10 @@ def effect_spoken(daemon: BenchDaemon, monitor: Any, audio: Any) -> tuple[float,
     if "Moves 1 file" not in said:
         raise RuntimeError(f"the daemon did not say the move's effect: {said}")
     complete = daemon.llm.finished[sent]
-    while not (spoken := [at for at in speech_times(monitor, released) if at > complete]):
+    while (heard := first_word(monitor, released)) is None:
         if time.monotonic() - said_at > 30:
             raise RuntimeError("the effect was not heard within 30 s of being said")
         time.sleep(0.01)
-    heard = min(spoken)
     daemon.cancel()
     daemon.wait_idle(daemon.patience)
     return said_at - complete, heard - complete

@@ -60,19 +60,18 @@ def first_sounds(daemon: Any, monitor: Any, audio: Any) -> tuple[float, float]:
     heard in between: the daemon was silent at release."""
     from bench_daemon import PROPOSAL_SAID
 
-    from tests.support.audio import speech_times
+    from tests.support.audio import first_word
 
     mark = daemon.say(audio)
     released = time.monotonic()
     daemon.wait_for(PROPOSAL_SAID, 120, mark)
     said = next(at for at, line in zip(daemon.stamps[mark:], daemon.lines[mark:], strict=False)
                 if PROPOSAL_SAID in line)
-    while not speech_times(monitor, released):
+    while (word := first_word(monitor, released)) is None:
         if time.monotonic() - said > 30:
             raise RuntimeError("the proposal was not heard within 30 s of being said")
         time.sleep(0.01)
     sound = min(at for at in monitor.loud_times() if at > released)
-    word = min(speech_times(monitor, released))
     daemon.cancel()
     daemon.wait_idle(180)
     return sound - released, word - released

@@ -313,3 +313,15 @@ def speech_times(monitor: Monitor, after: float) -> list[float]:
     speech was heard."""
     earcon = earcon_heard(monitor, after)
     return [at for at in monitor.loud_times() if at > (earcon[1] if earcon else after)]
+
+
+def first_word(monitor: Monitor, after: float) -> float | None:
+    """When speech was first heard after `after`, the earcon left out; None until then,
+    and while the first sound is too recent to tell whether it was the whole earcon."""
+    from assistant.voice import earcon
+
+    loud = [at for at in monitor.loud_times() if at > after]
+    if not loud or time.monotonic() - loud[0] < len(earcon.heard()) / earcon.RATE + 0.3:
+        return None
+    spoken = speech_times(monitor, after)
+    return spoken[0] if spoken else None
