@@ -6,6 +6,7 @@ conversations that start afresh."""
 from __future__ import annotations
 
 import dataclasses
+import shutil
 import time
 from collections.abc import Iterator
 
@@ -209,7 +210,9 @@ def xdotool_finds(title: str) -> bool:
 def test_a_spoken_undo_reaches_the_undo_store_and_is_no_request(daemon: DaemonProcess,
                                                                      llm: LLMServer, pulse,
                                                                      speech) -> None:
-    """Nothing ran yet here: the undo says so in one line, aloud and in the popup."""
+    """With nothing to undo, the undo says so in one line, aloud and in the popup. Runs of
+    this module's earlier tests may have been kept: the store is emptied first."""
+    shutil.rmtree(daemon.home / "data" / "undo", ignore_errors=True)
     asked = len(llm.chat_requests)
     start = daemon.mark()
     say_into_the_microphone(daemon, pulse, "Please undo the last run.")
