@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from assistant.checks.answers import NO_FIGURE
-from assistant.events import RuleFired, TextDelta, TurnEnd
+from assistant.events import Event, RuleFired, TextDelta, TurnEnd
 from tests.support.llm_server import LLMServer, fenced, text
 from tests.support.loop import make, runs, told
 
@@ -70,6 +70,17 @@ def test_an_answer_that_is_only_the_loops_instruction_gives_way_to_what_ran(
                                             if isinstance(e, RuleFired)]
 
 
+def stopped_at(server: LLMServer, request: str, word: str) -> list[Event]:
+    """The turn's events, stopped as a person would once the streamed words hold `word`."""
+    with make(server, "fenced") as a:
+        events = []
+        for event in a.turn(request):
+            events.append(event)
+            if isinstance(event, TextDelta) and word in event.text:
+                a.interrupt()
+    return events
+
+
 def test_a_reply_cut_short_by_a_stop_after_a_run_gives_way_to_what_the_run_printed(
     server: LLMServer, work: Path
 ) -> None:
@@ -78,12 +89,7 @@ def test_a_reply_cut_short_by_a_stop_after_a_run_gives_way_to_what_the_run_print
     (work / "tuesday.txt").write_text("")
     words = "The results of the code you proposed are as follows: " + "and so on " * 40
     server.add(fenced("shell", "ls | grep tues"), text(words, pace=0.05))
-    with make(server, "fenced") as a:
-        events = []
-        for event in a.turn("which file has tues in its name?"):
-            events.append(event)
-            if isinstance(event, TextDelta) and "results" in event.text:
-                a.interrupt()
+    events = stopped_at(server, "which file has tues in its name?", "results")
     end = events[-1]
     assert isinstance(end, TurnEnd) and end.reason == "interrupted"
     assert end.text == "The last run printed:\ntuesday.txt"
@@ -95,12 +101,7 @@ def test_a_reply_cut_short_by_a_stop_before_anything_ran_keeps_its_words(
     server: LLMServer, work: Path
 ) -> None:
     server.add(text("Paris is the capital of France, " + "and so on " * 40, pace=0.05))
-    with make(server, "fenced") as a:
-        events = []
-        for event in a.turn("what is the capital of France?"):
-            events.append(event)
-            if isinstance(event, TextDelta) and "capital" in event.text:
-                a.interrupt()
+    events = stopped_at(server, "what is the capital of France?", "capital")
     end = events[-1]
     assert isinstance(end, TurnEnd) and end.reason == "interrupted"
     assert end.text.startswith("Paris is the capital") and "and so on " * 40 not in end.text
