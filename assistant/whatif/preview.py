@@ -101,6 +101,7 @@ def preview(runtimes: Runtimes, language: str, code: str, *, hidden: Sequence[st
     try:
         report = os.path.join(folder, "report.json")
         plan = plan_for(cwd, report, hidden, name)
+        fresh = False  # a run started without the live runtime's state (never Python's)
         if name != "python":
             path, state = os.path.join(folder, "code"), os.path.join(folder, "state")
             with open(path, "w", encoding="utf-8") as file:
@@ -116,7 +117,7 @@ def preview(runtimes: Runtimes, language: str, code: str, *, hidden: Sequence[st
                 end = event
             yield event
         assert end is not None, "a run always ends with RunEnd"
-        lacking = uncovered.earlier_state(end.output) if name != "python" and fresh else ""
+        lacking = uncovered.earlier_state(end.output) if fresh else ""
         return _without(lacking, end) if lacking else _read(report, end, code, cwd)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
