@@ -111,7 +111,15 @@ def _connection(display: str) -> Iterator[Any]:
 
 
 def _descendants(window: Any) -> Iterator[Any]:
-    for child in window.query_tree().children:
+    """Every window under `window`; one destroyed during the walk (an icon going away) and its
+    subtree are skipped, as they are no longer there to find."""
+    from Xlib.error import BadWindow
+
+    try:
+        children = window.query_tree().children
+    except BadWindow:
+        return
+    for child in children:
         yield child
         yield from _descendants(child)
 
