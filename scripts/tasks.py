@@ -14,6 +14,10 @@ The ablation of the loop's rules, one command per rule or family (ids and famili
         --json /tmp/without-echo.json
     scripts/tasks.py --report /tmp/all.json /tmp/without-*.json --ablation
 
+A family that acted in few tasks is measured on those alone (`--acted-in /tmp/all.json`):
+the other tasks' rows are carried over from the run with all rules, as that family never
+acted in them.
+
 Each task (data in benchmarks/tasks/<suite>.yaml, loaded by tasks_suite.py for `own` and
 tasks_<suite>.py for the blind ones) runs in a fresh folder with its files, in a separate
 process per system (tasks_run.py), stopped at 120 s; its check reads the folder and the
@@ -153,16 +157,23 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 ours["checks_off"] = args.without
             results["model"], results["gguf"] = server.model.name, str(server.model.path)
             results["threads"] = server.threads
+            limit = {"limit_s": args.time_limit or tasks_run.TURN_LIMIT_S}
             config = {
-                "ours": {"settings": ours, "pythonpath": str(code)},
+                "ours": {"settings": ours, "pythonpath": str(code), **limit},
                 "oi": {"model": ours["model"], "api_base": server.openai_url,
                        "context_window": server.n_ctx, "max_tokens": MAX_TOKENS,
-                       "temperature": ours.get("temperature", 0.0)},
+                       "temperature": ours.get("temperature", 0.0), **limit},
             }
+            results["time_limit"] = limit["limit_s"]
             done = set()
             if args.resume and args.json and args.json.exists():
                 results["tasks"] = json.loads(args.json.read_text())["tasks"]
                 done = {(r["suite"], r["name"], r["system"]) for r in results["tasks"]}
+            if args.acted_in:
+                results["acted_in"] = str(args.acted_in)
+                for row in carried(args.acted_in, args.without, chosen, done):
+                    results["tasks"].append(row)
+                    done.add((row["suite"], row["name"], row["system"]))
             for suite, tasks in chosen.items():
                 for task in tasks:
                     for system in systems:
@@ -179,6 +190,27 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                             write_json(args.json, results)
     results["load"].append(os.getloadavg()[0])
     return results
+
+
+def carried(base: Path, without: str, chosen: dict[str, list[dict[str, Any]]],
+            done: set[tuple[str, str, str]]) -> list[dict[str, Any]]:
+    """The rows of `base` (a run with every rule on) for the chosen tasks in which none of
+    the rules `without` turns off acted: a rule that never acted in a turn cannot have
+    changed it, so switching it off there would measure only the noise between runs. Each
+    is marked `carried`; the tasks left are run."""
+    import tasks_rules
+
+    from assistant.checks.rules import resolve
+
+    off = resolve(without)
+    wanted = {(suite, task["name"]) for suite, tasks in chosen.items() for task in tasks}
+    rows = []
+    for row in json.loads(base.read_text())["tasks"]:
+        key = (row["suite"], row["name"], row["system"])
+        if (row["suite"], row["name"]) in wanted and key not in done and row["system"] == "ours" \
+                and not off & set(tasks_rules.fired(row)):
+            rows.append({**row, "carried": True})
+    return rows
 
 
 def code_version() -> str:
@@ -208,6 +240,9 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"{','.join(SUITES)} (comma-separated)")
     parser.add_argument("--only", metavar="NAMES", help="only these tasks (comma-separated)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the results here")
+    parser.add_argument("--time-limit", type=float, metavar="S",
+                        help="seconds a task may take before it is stopped (default: 120); "
+                             "longer on fewer threads, so a pass does not hinge on speed")
     parser.add_argument("--threads", type=int, default=0,
                         help="the server's threads (default: as the assistant sets them)")
     parser.add_argument("--resume", action="store_true",
@@ -219,6 +254,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chart", type=Path, metavar="FILE", help="draw the chart (PNG)")
     parser.add_argument("--without", default="", metavar="RULES",
                         help="ours with these rules off: ids or families (comma-separated)")
+    parser.add_argument("--acted-in", type=Path, metavar="JSON",
+                        help="with --without: run only the tasks where those rules acted in "
+                             "this earlier run with all rules, and carry its other rows over")
     parser.add_argument("--list-rules", action="store_true",
                         help="no runs: list the loop's rules by family, and exit")
     parser.add_argument("--ablation", action="store_true",
@@ -243,6 +281,8 @@ def main(argv: list[str] | None = None) -> int:
         resolve(args.without)
     except ValueError as exc:
         parser.error(f"--without: {exc}")
+    if args.acted_in and not (args.without and args.acted_in.is_file()):
+        parser.error("--acted-in needs --without and an earlier run's JSON file that exists")
     if args.report:
         runs = tasks_report.merged([json.loads(path.read_text()) for path in args.report])
     else:

@@ -59,7 +59,8 @@ def fired_line(rows: list[dict[str, Any]]) -> str:
 def ablation(runs: list[dict[str, Any]]) -> str:
     """The Markdown table of pass rates per suite, one row per run (all rules, or without
     some), ours only, with the extra calls, the approvals asked and the turns without
-    words."""
+    words. A run that carried rows over from the run with all rules (`--acted-in`) says
+    how many tasks it ran."""
     suites = list(dict.fromkeys(r["suite"] for run in runs for r in run["tasks"]))
     head = ["run", *suites, "extra calls / task", "asked / task", "no words"]
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
@@ -69,7 +70,9 @@ def ablation(runs: list[dict[str, Any]]) -> str:
         for suite in suites:
             rows = [r for r in ours if r["suite"] == suite]
             passed = sum(1 for r in rows if r["passed"])
-            cells.append(f"{passed}/{len(rows)}" if rows else "")
+            ran = sum(1 for r in rows if not r.get("carried"))
+            cells.append((f"{passed}/{len(rows)}" + (f" (ran {ran})" if ran < len(rows) else ""))
+                         if rows else "")
         found = counts(ours)
         cells += [f"{found['extra_calls_per_task']:g}", f"{found['asked_per_task']:g}",
                   str(found["empty_answers"])]

@@ -3,6 +3,7 @@ fails on the untouched folder with no answer (a check that cannot fail measures 
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import re
@@ -202,6 +203,31 @@ def test_the_rules_fired_approvals_asked_and_the_ablation_table_are_read_from_th
         "| m | 1/1 | 0/1 | 0.5 | 0.5 | 1 |",
         "| m without answer | 0/1 | 0/1 | 0 | 0 | 0 |",
     ]
+
+
+def test_acted_in_runs_only_the_tasks_where_the_rules_switched_off_acted(tmp_path: Path) -> None:
+    import tasks
+    import tasks_report
+    import tasks_rules
+
+    def row(name: str, log: list[dict]) -> dict:
+        return {"suite": "heldout", "name": name, "system": "ours", "passed": True,
+                "reason": "", "seconds": 10.0, "end_reason": "answered", "tokens": {},
+                "log": log, "answer": "Done."}
+
+    base = tmp_path / "all.json"
+    base.write_text(json.dumps({"tasks": [
+        row("acted", [{"rule": "answer.missing", "action": "send_back"}]),
+        row("other", [{"rule": "hint.missing_file", "action": "annotate"}]),
+        row("skipped", [{"rule": "answer.missing", "action": "skipped"}]),
+        row("done", []), row("not-chosen", [])]}))
+    chosen = {"heldout": [{"name": n} for n in ("acted", "other", "skipped", "done")]}
+    rows = tasks.carried(base, "answer", chosen, {("heldout", "done", "ours")})
+    assert [(r["name"], r["carried"]) for r in rows] == [("other", True), ("skipped", True)]
+    run = {"model": "m", "without": "answer", "command": "off", "code": "abc", "date": "today",
+           "load": [1.0], "tasks": [*rows, {**row("acted", []), "passed": False}]}
+    assert tasks_rules.ablation(tasks_report.merged([run])).splitlines()[-1] == \
+        "| m without answer | 2/3 (ran 1) | 0 | 0 | 0 |"
 
 
 @pytest.mark.parametrize("module", ["tasks_blind.py", "tasks_fresh.py", "tasks_unseen.py",
