@@ -131,6 +131,8 @@ class Settings:
     # variables that hold secrets (*_API_KEY, *_TOKEN, *_SECRET, *PASSWORD, *_ACCESS_KEY)
     # are not in runs' environments; the names listed here are let through all the same
     run_env_allow: tuple[str, ...] = ()
+    # session-bus names runs may talk to besides runtime/bus.toml's (the keyring's never)
+    run_bus_allow: tuple[str, ...] = ()
     # LLM calls (each request to the model, several in a turn) in any minute, all
     # conversations of one running assistant together (0 = no limit)
     llm_calls_per_minute: int = 0
@@ -282,7 +284,7 @@ def _coerce(name: str, value: Any, where: str) -> Any:
     if kind is tuple:
         items = value.split(os.pathsep) if isinstance(value, str) else value
         if not isinstance(items, (list, tuple)) or not all(isinstance(i, str) for i in items):
-            what = "names" if name == "run_env_allow" else "folders"
+            what = "names" if name in ("run_env_allow", "run_bus_allow") else "folders"
             raise ConfigError(f"{where}: {name} must be a list of {what}, not {value!r}")
         return tuple(i for i in items if i)
     if kind is bool:

@@ -1,5 +1,5 @@
 """The session bus as runs see it: through xdg-dbus-proxy, which lets them talk only to
-the names in bus.toml.
+the names in bus.toml and those the user adds (`run_bus_allow`).
 
 The keyring (Secret Service, GNOME Keyring, KWallet) answers on the session bus, and any
 program there may ask it for the keys `assistant keys set` stored. A run, even an
@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import tomllib
@@ -35,15 +35,14 @@ NEVER = ("org.freedesktop.secrets", "org.gnome.keyring", "org.kde.kwalletd",
 _ALLOWED = Path(__file__).with_name("bus.toml")
 
 
-def allowed(names: list[str] | None = None) -> list[str]:
-    """The names runs may talk to (bus.toml's by default), without the keyring's: each
-    one dropped is said on one line, since the keys must stay out of reach whatever the
-    list says."""
-    if names is None:
-        with _ALLOWED.open("rb") as file:
-            names = [str(n) for n in tomllib.load(file).get("talk", [])]
+def allowed(extra: Sequence[str] = ()) -> list[str]:
+    """The names runs may talk to: bus.toml's and the user's `extra` (the setting
+    `run_bus_allow`), without the keyring's: each one dropped is said on one line, since
+    the keys must stay out of reach whatever the list says."""
+    with _ALLOWED.open("rb") as file:
+        names = [str(n) for n in tomllib.load(file).get("talk", [])]
     kept = []
-    for name in names:
+    for name in dict.fromkeys([*names, *extra]):
         if any(_covers(name, secret) for secret in NEVER):
             print(f"assistant: {name} is not let through to runs: it can reach the "
                   "keyring", file=sys.stderr)
@@ -91,9 +90,9 @@ class BusProxy:
     """One xdg-dbus-proxy for a sandbox's runs: started on the first run, in a folder only
     the user can enter, and stopped with the runtimes."""
 
-    def __init__(self, address: str, names: list[str] | None = None) -> None:
+    def __init__(self, address: str, extra: Sequence[str] = ()) -> None:
         self.address = address
-        self.names = allowed(names)
+        self.names = allowed(extra)
         self._process: subprocess.Popen[bytes] | None = None
         self._folder: tempfile.TemporaryDirectory[str] | None = None
         self._tie: socket.socket | None = None

@@ -58,7 +58,8 @@ class Sandbox:
     `writable` folders (default: the runtime's working directory) are the only places a
     run can write; `protected` paths stay read-only even inside them; `hidden` folders
     are seen empty and read-only, but for the `kept` paths in them (read-only);
-    `network` False cuts the network off.
+    `network` False cuts the network off; `bus_allow` names the session-bus services runs
+    may talk to besides bus.toml's.
     """
 
     def __init__(  # noqa: PLR0913 - folders and switches, each named where it is passed
@@ -71,8 +72,10 @@ class Sandbox:
         guard: bool = False,
         hidden: Sequence[str] = (),
         kept: Sequence[str] = (),
+        bus_allow: Sequence[str] = (),
     ) -> None:
         self.guard = guard
+        self.bus_allow = tuple(bus_allow)
         self.writable = ("/",) if guard else tuple(
             os.path.abspath(os.path.expanduser(p)) for p in writable)
         self.network = network
@@ -97,7 +100,7 @@ class Sandbox:
         return cls(settings.sandbox_writable, network=settings.sandbox_network or guard,
                    protected=(*settings.own_paths, *installation()), guard=guard,
                    hidden=(str(settings.config_path), str(settings.data_path)),
-                   kept=(str(settings.models_path),))
+                   kept=(str(settings.models_path),), bus_allow=settings.run_bus_allow)
 
     @classmethod
     def guard_for(cls, settings: Settings) -> Sandbox | None:
@@ -210,7 +213,7 @@ class Sandbox:
         with self._proxy_lock:
             if self._proxy is None or self._proxy.address != address:
                 self.close()
-                self._proxy = BusProxy(address)
+                self._proxy = BusProxy(address, self.bus_allow)
             proxy = self._proxy.socket()
         if proxy is None:
             return []

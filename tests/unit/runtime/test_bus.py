@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from assistant.config import ConfigError, load_settings
 from assistant.runtime import Runtimes
 from assistant.runtime.bus import VARIABLE, allowed, exposed
 from assistant.runtime.sandbox import Sandbox
@@ -94,12 +95,35 @@ def test_a_guarded_run_connecting_to_the_real_socket_file_reaches_only_the_proxy
 def test_the_keyring_names_are_dropped_from_the_allow_list_even_when_added(
     capsys: pytest.CaptureFixture[str]
 ) -> None:
-    names = allowed(["org.freedesktop.Notifications", "org.freedesktop.secrets",
-                     "org.freedesktop.*", "org.kde.kwalletd6", "org.gnome.keyring",
-                     "org.mpris.MediaPlayer2.*"])
-    assert names == ["org.freedesktop.Notifications", "org.mpris.MediaPlayer2.*"]
+    names = allowed(["org.example.Notes", "org.freedesktop.secrets", "org.freedesktop.*",
+                     "org.kde.kwalletd6", "org.gnome.keyring", "org.mpris.MediaPlayer2.*"])
+    assert names == [*allowed(), "org.example.Notes"]
     assert capsys.readouterr().err.count("not let through to runs") == 4
     assert "org.freedesktop.Notifications" in allowed() and "org.a11y.Bus" in allowed()
+
+
+def test_a_service_the_user_allows_in_the_config_answers_runs_and_others_do_not(
+    bus: str, work: Path, isolated_dirs: Path
+) -> None:
+    with started([sys.executable, "-c", SERVICE, "org.example.Notes", bus, "notes"],
+                 {"PATH": "/usr/bin"}, lambda: has_owner(bus, "org.example.Notes"), 20):
+        with Runtimes(timeout=20, cwd=str(work), sandbox=Sandbox(guard=True)) as runtimes:
+            assert "NO ANSWER" in run(runtimes, "shell", ask("org.example.Notes")).output
+        config = isolated_dirs / "config"
+        (config / "config.toml").write_text(
+            'run_bus_allow = ["org.example.Notes", "org.freedesktop.secrets"]\n')
+        sandbox = Sandbox.from_settings(load_settings(env={"ASSISTANT_CONFIG_DIR": str(config)}))
+        assert sandbox is not None
+        with Runtimes(timeout=20, cwd=str(work), sandbox=sandbox) as runtimes:
+            assert 'string "notes"' in run(runtimes, "shell", ask("org.example.Notes")).output
+            secret = run(runtimes, "shell", ask("org.freedesktop.secrets")).output
+            assert "the-api-key" not in secret and "NO ANSWER" in secret
+
+
+def test_run_bus_allow_must_be_a_list_of_names(tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_text("run_bus_allow = 3\n")
+    with pytest.raises(ConfigError, match="run_bus_allow must be a list of names"):
+        load_settings(env={"ASSISTANT_CONFIG_DIR": str(tmp_path)})
 
 
 def test_an_abstract_bus_or_a_missing_proxy_is_said_and_no_bus_is_not(
