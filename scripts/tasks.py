@@ -140,7 +140,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     if "oi" in systems:
         ensure_venv()
     results: dict[str, Any] = {
-        "model": args.model, "without": args.without, "date": time.strftime("%Y-%m-%d %H:%M %Z"),
+        "model": args.model, "without": args.without, "profile": args.profile,
+        "date": time.strftime("%Y-%m-%d %H:%M %Z"),
         "command": " ".join(["scripts/tasks.py", *sys.argv[1:]]),
         "load": [os.getloadavg()[0]], "tasks": [],
     }
@@ -155,6 +156,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             ours = our_settings(server)
             if args.without:
                 ours["checks_off"] = args.without
+            if args.profile:
+                ours["checks_profile"] = args.profile
             results["model"], results["gguf"] = server.model.name, str(server.model.path)
             results["threads"] = server.threads
             limit = {"limit_s": args.time_limit or tasks_run.TURN_LIMIT_S}
@@ -257,6 +260,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--acted-in", type=Path, metavar="JSON",
                         help="with --without: run only the tasks where those rules acted in "
                              "this earlier run with all rules, and carry its other rows over")
+    parser.add_argument("--profile", metavar="NAME",
+                        help="ours with this checks profile (assistant/checks/profiles.toml; "
+                             "default: as the model's is chosen)")
     parser.add_argument("--list-rules", action="store_true",
                         help="no runs: list the loop's rules by family, and exit")
     parser.add_argument("--ablation", action="store_true",
@@ -270,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     import tasks_rules
     from bench_peers import PEER_BIN
 
-    from assistant.checks.rules import catalogue, families, resolve
+    from assistant.checks.rules import catalogue, families, profiles, resolve
 
     if args.list_rules:
         for family, ids in families().items():
@@ -281,6 +287,8 @@ def main(argv: list[str] | None = None) -> int:
         resolve(args.without)
     except ValueError as exc:
         parser.error(f"--without: {exc}")
+    if args.profile and args.profile not in profiles():
+        parser.error(f"--profile: one of {', '.join(profiles())}, not {args.profile!r}")
     if args.acted_in and not (args.without and args.acted_in.is_file()):
         parser.error("--acted-in needs --without and an earlier run's JSON file that exists")
     if args.report:

@@ -14,9 +14,11 @@ from typing import Any
 
 
 def label(run: dict[str, Any]) -> str:
-    """A run's name in tables: its model, and the rules it ran without."""
+    """A run's name in tables: its model, its checks profile when one was chosen, and the
+    rules it ran without."""
+    name = run["model"] + (f" (profile {run['profile']})" if run.get("profile") else "")
     without = run.get("without", "")
-    return f"{run['model']} without {without}" if without else run["model"]
+    return f"{name} without {without}" if without else name
 
 
 def fired(row: dict[str, Any]) -> list[str]:
