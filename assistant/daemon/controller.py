@@ -331,12 +331,11 @@ class Daemon(TrayMenu):
         """The earcon, at once, when the take holds speech: the first spoken word is
         seconds away (voice/earcon.py). It is a sound, not words: nothing in the
         transcript or the journal. The microphone is closed while it plays, and a press
-        during it stops it like speech (barge-in), so no take ever records it."""
-        if self.settings.earcon and self.speaker is not None and take.has_speech():
-            from assistant.voice import earcon
+        during it stops it before listening (_press), so no take ever records it."""
+        from assistant.voice import earcon
 
+        if earcon.acknowledge(take, self.speaker, self.settings.earcon):
             self.log("assistant daemon: earcon")
-            self.speaker.cue(earcon.heard(), earcon.RATE)
 
     # Requests and the turns they start (the worker thread).
 
