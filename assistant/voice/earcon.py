@@ -5,9 +5,10 @@ heard from one lost.
 
 It is data, a WAV shipped with the package (scripts/make_sounds.py made it), played
 through the speaker like speech: the chosen output device, stopped by the hotkey. Its
-rate is the voices' own, so it and the answer share one output stream. Every spoken
-front end (the daemon, `assistant voice`) plays it through `acknowledge`, at the same
-moment and on the same setting.
+rate is the voices' own, so it and the answer share one output stream. It is a sound,
+not words: the speaker does not count it as speaking, so a press of the hotkey during it
+means what it means in silence. Every spoken front end (the daemon, `assistant voice`)
+plays it through `acknowledge`, at the same moment and on the same setting.
 """
 
 from __future__ import annotations
