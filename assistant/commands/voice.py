@@ -1,8 +1,9 @@
 """`assistant voice`: a push-to-talk conversation in the terminal.
 
-Hold the hotkey (ctrl+alt+space by default), speak, let go. Answers are printed and
-spoken; a proposal is read out and approved by saying yes, declined by saying no, and
-revised by saying anything else. Ctrl-C ends.
+Hold the hotkey (ctrl+alt+space by default), speak, let go: a short sound (the earcon)
+says the request was heard, then answers are printed and spoken; a proposal is read out
+and approved by saying yes, declined by saying no, and revised by saying anything else.
+Ctrl-C ends.
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ def converse(settings: Settings, quiet: bool) -> int:
             assistant, speaker, speak_mode=settings.speak_proposals,
             voice_approves_high_risk=settings.voice_approves_high_risk)
         ptt = PushToTalk(transcriber, recorder, settings.hotkey, conversation.heard,
-                         mode=settings.hotkey_mode, speaker=speaker,
+                         mode=settings.hotkey_mode, speaker=speaker, earcon=settings.earcon,
                          on_state=lambda state: print(f"[{state}]", file=sys.stderr))
         try:
             ptt.start()

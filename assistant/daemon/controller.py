@@ -223,13 +223,23 @@ class Daemon(TrayMenu):
         if self.recorder is None or self.transcriber is None:
             self.type_request()
             return
-        speaking = self.speaker is not None and not self.speaker.wait(0)
+        speaking = self.speaker is not None and self.speaker.speaking()
+        if not speaking:
+            self._hush_earcon()
         self._begin_take()  # listening first, so the turn that ends now cannot say idle
         if speaking or state == "speaking":  # barge-in: the turn goes on, silently
             self.log("assistant daemon: hotkey: stopped speaking")
             self.speech.mute()
         elif state == "thinking":
             self.assistant.interrupt()
+
+    def _hush_earcon(self) -> None:
+        """Stop the earcon, if it still plays, before the microphone opens: the press means
+        what it means in silence (a sound is not speech, so no barge-in mutes the turn),
+        and the take must not record it."""
+        if self.speaker is not None and not self.speaker.wait(0):
+            self.log("assistant daemon: hotkey: stopped the earcon")
+            self.speaker.stop()
 
     def key_up(self) -> None:
         self._end_take()
@@ -331,12 +341,11 @@ class Daemon(TrayMenu):
         """The earcon, at once, when the take holds speech: the first spoken word is
         seconds away (voice/earcon.py). It is a sound, not words: nothing in the
         transcript or the journal. The microphone is closed while it plays, and a press
-        during it stops it like speech (barge-in), so no take ever records it."""
-        if self.settings.earcon and self.speaker is not None and take.has_speech():
-            from assistant.voice import earcon
+        during it stops it before listening (_press), so no take ever records it."""
+        from assistant.voice import earcon
 
+        if earcon.acknowledge(take, self.speaker, self.settings.earcon):
             self.log("assistant daemon: earcon")
-            self.speaker.cue(earcon.heard(), earcon.RATE)
 
     # Requests and the turns they start (the worker thread).
 

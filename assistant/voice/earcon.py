@@ -5,14 +5,17 @@ heard from one lost.
 
 It is data, a WAV shipped with the package (scripts/make_sounds.py made it), played
 through the speaker like speech: the chosen output device, stopped by the hotkey. Its
-rate is the voices' own, so it and the answer share one output stream.
+rate is the voices' own, so it and the answer share one output stream. It is a sound,
+not words: the speaker does not count it as speaking, so a press of the hotkey during it
+means what it means in silence. Every spoken front end (the daemon, `assistant voice`)
+plays it through `acknowledge`, at the same moment and on the same setting.
 """
 
 from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from assistant.voice.wav import read_wav
 
@@ -24,3 +27,22 @@ HEARD = Path(__file__).parent / "sounds" / "heard.wav"
 def heard() -> Any:
     """The earcon's samples, float32 mono at RATE, read once."""
     return read_wav(HEARD, RATE)
+
+
+class _Take(Protocol):
+    def has_speech(self) -> bool: ...
+
+
+class _Cues(Protocol):
+    def cue(self, audio: Any, rate: int) -> None: ...
+
+
+def acknowledge(take: _Take, speaker: _Cues | None, enabled: bool) -> bool:
+    """The key was let go: play the earcon now when it is on (the `earcon` setting), there
+    is a speaker (not --quiet) and the take holds speech, before its transcript is
+    finished. Whether it played. A release on silence or noise gets none: no request is
+    coming."""
+    if not enabled or speaker is None or not take.has_speech():
+        return False
+    speaker.cue(heard(), RATE)
+    return True

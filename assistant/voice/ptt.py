@@ -1,5 +1,6 @@
 """Push-to-talk: the hotkey starts a take (stopping any speech: barge-in), and on release
-the transcript, decoded while the key was held, goes to `on_text` with its language."""
+the earcon says the take was heard (when it holds speech) while its transcript, decoded
+while the key was held, is finished and goes to `on_text` with its language."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from assistant.choices import HotkeyMode
+from assistant.voice.earcon import acknowledge
 from assistant.voice.hints import Hints
 from assistant.voice.hotkey import Hotkey
 from assistant.voice.recorder import Recorder
@@ -21,11 +23,12 @@ class PushToTalk:
     def __init__(  # noqa: PLR0913 - the parts it joins, then keyword-only options
             self, transcriber: Transcriber, recorder: Recorder, hotkey: str,
             on_text: Callable[[str, str], None], *, mode: HotkeyMode = "hold",
-            speaker: Speaker | None = None,
+            speaker: Speaker | None = None, earcon: bool = True,
             on_state: Callable[[str], None] | None = None) -> None:
         self.transcriber = transcriber
         self.recorder = recorder
         self.speaker = speaker
+        self.earcon = earcon  # the `earcon` setting
         self._on_text = on_text
         self._on_state = on_state or (lambda state: None)
         self._take: Take | None = None
@@ -41,7 +44,7 @@ class PushToTalk:
             self.recorder.stop()
 
     def begin(self) -> None:
-        """Key down: silence the assistant and listen."""
+        """Key down: silence the assistant (or the earcon) and listen."""
         if self.speaker is not None:
             self.speaker.stop()
         with self._lock:
@@ -60,6 +63,7 @@ class PushToTalk:
         threading.Thread(target=self._finish, args=(take,), daemon=True).start()
 
     def _finish(self, take: Take) -> None:
+        acknowledge(take, self.speaker, self.earcon)
         text = take.finish()
         self._on_state("idle")
         if text:

@@ -5,7 +5,8 @@ Time to the first sound is what a listener notices, so the first sentence of an 
 is split after its first clause or first few words (a short piece synthesizes in a
 fraction of the time of a whole sentence), and each later piece is synthesized while the
 one before it plays, into the same stream: one stream per answer, no gap between
-sentences. A cue (the earcon) queues like a sentence and is stopped like one.
+sentences. A cue (the earcon) queues like a sentence and is stopped like one, but it is
+not speech: speaking() is false while only a cue plays.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ class Speaker:
         self._idle = threading.Event()
         self._idle.set()
         self._idle_lock = threading.Lock()  # queue-is-empty and idle change together
+        self._words = False  # words were queued since the speaker last fell silent
         self._splitter = SentenceSplitter()
         threading.Thread(target=self._work, name="speaker", daemon=True).start()
 
@@ -51,6 +53,7 @@ class Speaker:
         if text.strip():
             with self._idle_lock:
                 self._idle.clear()
+                self._words = True
                 self._queue.put((self._generation, text))
 
     def cue(self, audio: Any, rate: int) -> None:
@@ -86,11 +89,19 @@ class Speaker:
                 break
         self.player.stop()
         self._answer_started = False
-        self._idle.set()
+        with self._idle_lock:
+            self._words = False
+            self._idle.set()
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until everything queued has been spoken (or stopped)."""
         return self._idle.wait(timeout)
+
+    def speaking(self) -> bool:
+        """Whether words are queued or being spoken. A cue alone is not speech: a press of
+        the hotkey during the earcon is no barge-in."""
+        with self._idle_lock:
+            return self._words and not self._idle.is_set()
 
     def _work(self) -> None:
         idle_for = 0.0
@@ -107,6 +118,7 @@ class Speaker:
                     if idle_for > LATENCY_S:  # the last block has left the speaker too
                         with self._idle_lock:
                             if self._queue.empty():
+                                self._words = False
                                 self._idle.set()
                 continue
             idle_for = 0.0

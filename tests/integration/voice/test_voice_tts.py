@@ -166,3 +166,29 @@ def test_after_a_stop_a_short_word_is_heard(pulse) -> None:
         time.sleep(0.5)
     player.close()
     assert [t for t in monitor.loud_times() if t > again], "the word after the stop was not heard"
+
+
+def test_the_earcon_alone_is_a_sound_not_speech_and_words_after_it_are(pulse) -> None:
+    """speaking() is what a press of the hotkey reads to tell a barge-in: false while only
+    the earcon plays (the speaker is busy, wait(0) is false), true once words are queued
+    behind it, and false again when they have been heard."""
+    from assistant.voice import earcon
+    from assistant.voice.player import Player
+    from assistant.voice.speaker import Speaker
+    from assistant.voice.tts import make_engine
+
+    speaker = Speaker(make_engine("espeak-ng"), Player("pulse"))
+    with speaker_monitor(pulse) as monitor:
+        cued = time.monotonic()
+        speaker.cue(earcon.heard(), earcon.RATE)
+        assert not speaker.wait(0) and not speaker.speaking()
+        deadline = cued + 10
+        while not [at for at in monitor.loud_times() if at > cued]:
+            assert time.monotonic() < deadline, "the earcon was not heard"
+            assert not speaker.speaking()
+            time.sleep(0.005)
+        speaker.say(SENTENCE)
+        assert speaker.speaking()
+        assert speaker.wait(30)
+        assert not speaker.speaking()
+    assert [at for at in monitor.loud_times() if at > cued + 0.5], "the words were not heard"
