@@ -1,5 +1,5 @@
 """Identical proposals within one turn: when they run, when the model is told, when it stops;
-and one reply that starts writing its own blocks again, or goes on past its first.
+and one reply that starts writing its own blocks again.
 
 Code proposed again with nothing run since would only give the same result: fail the
 same way, or do its change twice (a small model once overwrote its input this way, 20
@@ -42,19 +42,6 @@ def looping(text: str, tools: Callable[[str], str | None] | None = None) -> str 
         if len(keys) >= 2 * size and keys[-size:] == keys[-2 * size:-size]:
             return "\n".join(text.split("\n")[:closed[-size - 1][2]])
     return None
-
-
-def one_block(text: str, tools: Callable[[str], str | None] | None = None) -> str | None:
-    """`text` up to the end of its first runnable block once that block is closed; None
-    before (rule reply.one_block). What a small model writes after its code was written
-    before anything ran: a guess at the output, or more blocks that assume the first
-    worked. Ending the reply there saves the time it takes to write them (most of a turn
-    on a laptop's CPU), and the next block is written after the model read the first's
-    result. The adapter asks it while the reply streams (`LLM.stream`'s `cut`)."""
-    closed = blocks(text, tools, closed=True)
-    if not closed:
-        return None
-    return "\n".join(text.split("\n")[:closed[0][2]])
 
 
 class Repeats:

@@ -4,11 +4,11 @@ written, and the reply whole; a stop or a broken stream ends it in one line."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from assistant.checks.repeats import looping, one_block
+from assistant.checks.repeats import looping
 from assistant.events import CodeDraft, Error, Event, TextDelta, Usage
 from assistant.llm import LLMError, Reply
 from assistant.llm.fenced_stream import FencedStream
@@ -20,21 +20,14 @@ if TYPE_CHECKING:
 # or failed again): at the usual low temperature a small model that read nearly the same
 # history writes nearly the same reply, and the turn ends in a loop.
 UNSTICK_TEMPERATURE = 0.7
-# The rules that end a fenced reply while it streams, the first one on in this order
-# (one_block cuts earlier than in_reply ever would), and what each says when it cut.
-_CUTS: dict[str, Callable[..., str | None]] = {"reply.one_block": one_block,
-                                               "repeat.in_reply": looping}
-_CUT_SAID = {"reply.one_block": "ended after its first block",
-             "repeat.in_reply": "cut after its first round of blocks"}
 
 
 def ask(session: Session, system: str, warmer: bool = False
         ) -> Generator[Event, None, Reply | None]:
     """Stream one reply from the LLM; None (after an Error) when there is none. `warmer`:
     the last reply repeated itself or was sent back, so this one is asked warmer (rule
-    repeat.warmer). A fenced reply ends after its first block (rule reply.one_block), or,
-    when it starts writing its blocks again, after the first round (rule repeat.in_reply),
-    while it streams; what it writes after its last
+    repeat.warmer). A fenced reply that starts writing its blocks again ends after the
+    first round (rule repeat.in_reply), while it streams; what it writes after its last
     block is not kept in the history (rule history.guess). A fenced reply's runnable
     blocks are shown as drafts, not words (llm/fenced_stream.py), as a tool call's code is.
 
@@ -48,8 +41,8 @@ def ask(session: Session, system: str, warmer: bool = False
     reply: Reply | None = None
     temperature = max(llm.settings.temperature, UNSTICK_TEMPERATURE) if warmer else None
     resolve = llm.offer.resolve if llm.offer is not None else None
-    cutter = next((rule for rule in _CUTS if session.rules.on(rule)), None)
-    cut = functools.partial(_CUTS[cutter], tools=resolve) if cutter else None
+    cut = (functools.partial(looping, tools=resolve)
+           if session.rules.on("repeat.in_reply") else None)
     fenced = None if llm.uses_tools else FencedStream(resolve)
     start = len(session.shown)
     try:
@@ -78,8 +71,8 @@ def ask(session: Session, system: str, warmer: bool = False
     if reply is None:
         yield session.emit(Error("The LLM ended its reply without a result: try again."))
         return None
-    if reply.cut and cutter:
-        session.rules.fire(cutter, "edit", _CUT_SAID[cutter])
+    if reply.cut:
+        session.rules.fire("repeat.in_reply", "edit", "cut after its first round of blocks")
     from assistant.checks.reply import guessed  # the reply checks load once a reply is in
 
     kept = (guessed(reply, resolve) if not llm.uses_tools and session.rules.on("history.guess")

@@ -110,23 +110,6 @@ def test_a_reply_writing_its_block_again_is_cut_after_the_first_unless_the_rule_
         assert (("repeat.in_reply", "edit") in fired(events)) is (not off), off
 
 
-def test_in_the_profile_all_a_reply_ends_at_its_first_block_and_the_next_comes_after_its_result(
-    server: LLMServer, work: Path
-) -> None:
-    first = "```shell\necho one > a.txt\n```"
-    reply = f"First:\n{first}\nThat wrote a.txt.\n```shell\necho two > b.txt\n```\n"
-    for profile, cut in (("all", True), ("small", False)):
-        server.add(text(reply), fenced("shell", "cat a.txt"), text("a.txt holds one."))
-        with make(server, "fenced", checks_profile=profile) as a:
-            events = list(a.turn("write the files"))
-        kept = next(m for m in a.messages if m["role"] == "assistant")["content"]
-        assert (kept == f"First:\n{first}") is cut, profile
-        assert (work / "b.txt").exists() is not cut, profile  # the second block never ran
-        assert (("reply.one_block", "edit") in fired(events)) is cut, profile
-        (work / "a.txt").unlink()
-        (work / "b.txt").unlink(missing_ok=True)
-
-
 def test_a_guess_after_the_code_is_left_out_of_the_history_unless_the_rule_is_off(
     server: LLMServer, work: Path
 ) -> None:
