@@ -12,7 +12,7 @@ import pytest
 # Whisper model for the session.
 from tests.support.a11y_bus import a11y_bus
 from tests.support.audio import pulse, speech, transcriber
-from tests.support.environ import variable
+from tests.support.environ import isolate, variable
 
 __all__ = ["a11y_bus", "pulse", "speech", "transcriber"]
 
@@ -26,16 +26,7 @@ def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     """Point config, journal and the shared embedded server's runtime folder at a temporary
     folder and clear keys that would pick a model; a shared server the test started is
     stopped after it (its keep-alive would hold the model for minutes)."""
-    kept = {"ASSISTANT_CONFIG_DIR": tmp_path / "config", "ASSISTANT_DATA_DIR": tmp_path / "data",
-            "ASSISTANT_RUNTIME_DIR": tmp_path / "run"}
-    for name, path in kept.items():
-        path.mkdir(mode=0o700)
-        monkeypatch.setenv(name, str(path))
-    for name in list(os.environ):
-        if name.startswith("ASSISTANT_") and name not in kept:
-            monkeypatch.delenv(name)
-        if name.endswith("_API_KEY"):
-            monkeypatch.delenv(name)
+    isolate(tmp_path, monkeypatch)
     yield tmp_path
     if any((tmp_path / "run").glob("embedded-*.json")):
         from assistant.llm import shared

@@ -11,6 +11,7 @@ Each chat request (either API) consumes the next scripted reply from one shared 
         server.add(error(500, "boom"))
         server.requests        # every Request(method, path, body, headers) received
         server.chat_requests   # only the chat completions
+        server.reset()         # no script, no requests: for a server a module's tests share
 
 Replies (all return a `Step`; a Step is plain data, also writable as JSON):
     text("Hi there")                         streamed as several pieces, one per word
@@ -211,6 +212,14 @@ class LLMServer:
     def next_step(self) -> Step:
         with self._lock:
             return self._queue.popleft() if self._queue else Step(text=EXHAUSTED)
+
+    def reset(self) -> None:
+        """No script left and nothing received: a server that outlives one test starts the
+        next one as new."""
+        with self._lock:
+            self._queue.clear()
+            self.requests.clear()
+            self.finished.clear()
 
     def record(self, request: Request) -> None:
         with self._lock:

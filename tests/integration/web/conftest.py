@@ -18,6 +18,7 @@ import pytest
 
 from tests.integration.conftest import MODEL, ROOT
 from tests.support.browser import chromium, missing
+from tests.support.environ import isolate
 from tests.support.llm_server import LLMServer
 from tests.support.require import require
 
@@ -154,6 +155,69 @@ def served(server: LLMServer, tmp_path: Path) -> Iterator[Served]:
     running = serve(server, tmp_path)
     yield running
     assert stop(running) == 0, running.log()
+
+
+class Shared:
+    """One `assistant serve` and its scripted LLM for the tests of a module that need no
+    server of their own: each start costs seconds of CPU (its warm-up imports litellm, and
+    its exit waits for that). It runs in folders of its own, never a test's, and with no
+    limit on LLM calls: many tests' turns come within a minute, and the limit has a test
+    with a server of its own."""
+
+    def __init__(self, llm: LLMServer, folders: pytest.TempPathFactory) -> None:
+        self.llm = llm
+        self._folders = folders
+        self.served = self._start()
+
+    def _start(self) -> Served:
+        with pytest.MonkeyPatch.context() as patch:
+            folder = self._folders.mktemp("shared-serve")
+            isolate(folder, patch)
+            patch.setenv("ASSISTANT_SERVE_LLM_CALLS_PER_MINUTE", "0")
+            return serve(self.llm, folder)
+
+    def idle(self, timeout: float = 10) -> bool:
+        """Whether no turn is live, waiting `timeout` seconds for the last to end."""
+        deadline = time.monotonic() + timeout
+        while self.served.request("GET", "/api/turns").json():
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
+        return True
+
+    def after_test(self) -> None:
+        """A test that left a turn live leaves the next a new server; one that ended the
+        server fails."""
+        if self.served.process.poll() is not None:
+            pytest.fail(f"the shared assistant serve ended: {self.served.log()[-2000:]}")
+        if not self.idle():
+            self.end()
+            self.served = self._start()
+
+    def end(self) -> None:
+        assert stop(self.served) == 0, self.served.log()
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shared]:
+    with LLMServer() as llm:
+        running = Shared(llm, tmp_path_factory)
+        yield running
+        running.end()
+
+
+@pytest.fixture
+def shared_server(shared: Shared) -> LLMServer:
+    """The module's scripted LLM, with no script left and nothing received."""
+    shared.llm.reset()
+    return shared.llm
+
+
+@pytest.fixture
+def shared_served(shared: Shared, shared_server: LLMServer) -> Iterator[Served]:
+    """The module's `assistant serve`, on `shared_server`, with no turn live."""
+    yield shared.served
+    shared.after_test()
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
-"""The red-team corpus's attempts on the page and its API, each against a real `assistant
-serve` (and, for the page's keys, Debian's chromium): none may run the proposal.
+"""The red-team corpus's attempts on the page and its API, against a real `assistant serve`
+the module's tests share (and, for the page's keys, Debian's chromium): none may run the
+proposal.
 
 `tests/corpus/redteam/attempts.json` was written blind, from the README alone. Its
 "page-keys" entries press keys in the page with one element focused; its "http" entries
@@ -130,8 +131,10 @@ def cookie_other_port(served: Served, server: LLMServer, marker: Path) -> None:
 
 
 def old_token_after_restart(served: Served, server: LLMServer, marker: Path) -> None:
-    old = served.token
-    assert stop(served) == 0
+    """On servers of its own, in the test's data folder: the token is the folder's."""
+    first = serve(server, marker.parent)
+    old = first.token
+    assert stop(first) == 0
     again = serve(server, marker.parent)
     try:
         turn, proposal = waiting_proposal(again, server, marker)
@@ -141,8 +144,7 @@ def old_token_after_restart(served: Served, server: LLMServer, marker: Path) -> 
         assert again.request("GET", f"/?token={old}", token="").status == 401
         assert_not_run(again, turn, proposal, marker)
     finally:
-        stop(again)
-    served.process = again.process  # the fixture stops what runs
+        assert stop(again) == 0
 
 
 def confirmation_other_code(served: Served, server: LLMServer, marker: Path) -> None:
@@ -195,13 +197,13 @@ SCORED: dict[str, Callable[[Served, LLMServer, Path], None]] = {
 
 
 @pytest.mark.parametrize("entry", HTTP, ids=[entry["id"] for entry in HTTP])
-def test_an_http_attempt_runs_nothing(entry: dict[str, Any], served: Served, server: LLMServer,
-                                      tmp_path: Path) -> None:
+def test_an_http_attempt_runs_nothing(entry: dict[str, Any], shared_served: Served,
+                                      shared_server: LLMServer, tmp_path: Path) -> None:
     name = entry["http"]["attempt"]
     if name not in SCORED:
         pytest.fail(f"{entry['id']}: no way to score the http attempt {name!r} ({entry['why']})"
                     f": add a function for it to SCORED in {Path(__file__).name}")
-    SCORED[name](served, server, tmp_path / "ran")
+    SCORED[name](shared_served, shared_server, tmp_path / "ran")
 
 
 # The page's keys.
@@ -246,18 +248,19 @@ def settle(browser: Any) -> None:
 
 
 @pytest.mark.parametrize("entry", PAGE, ids=[entry["id"] for entry in PAGE])
-def test_keys_in_the_page_run_nothing(entry: dict[str, Any], browser: Any, served: Served,
-                                      server: LLMServer, tmp_path: Path) -> None:
+def test_keys_in_the_page_run_nothing(entry: dict[str, Any], browser: Any,
+                                      shared_served: Served, shared_server: LLMServer,
+                                      tmp_path: Path) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
 
     page = entry["page"]
     chords = keys_of(entry)
     marker = tmp_path / "ran"
-    browser.get(served.url)
+    browser.get(shared_served.url)
     wait_for(browser, "#status", containing="idle")
     browser.execute_script(WATCH_DECISIONS)
-    turn, proposal = waiting_proposal(served, server, marker, page["risk"])
+    turn, proposal = waiting_proposal(shared_served, shared_server, marker, page["risk"])
     run = wait_for(browser, ".proposal .actions button.run")
     for _ in range(page["press_run"]):
         run.click()
@@ -275,4 +278,4 @@ def test_keys_in_the_page_run_nothing(entry: dict[str, Any], browser: Any, serve
         actions.perform()
     settle(browser)
     assert not browser.find_elements(By.CSS_SELECTOR, ".decided:not(.no)")
-    assert_not_run(served, turn, proposal, marker)
+    assert_not_run(shared_served, turn, proposal, marker)
