@@ -1,5 +1,6 @@
-"""The page in a real browser (Debian's chromium through Selenium) against `assistant serve`
-and the scripted LLM: a whole turn from the request box to the answer, then its history."""
+"""The page in a real browser (Debian's chromium through Selenium) against an `assistant serve`
+the module's tests share and the scripted LLM: a whole turn from the request box to the
+answer, then its history."""
 
 from __future__ import annotations
 
@@ -11,16 +12,16 @@ from tests.support.browser import wait_for
 from tests.support.llm_server import LLMServer, text, tool_call
 
 
-def test_a_whole_turn_in_the_page_then_found_in_history(browser: Any, served: Served,
-                                                        server: LLMServer) -> None:
+def test_a_whole_turn_in_the_page_then_found_in_history(browser: Any, shared_served: Served,
+                                                        shared_server: LLMServer) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
-    server.add(tool_call("python", "print('original')", text="I will print it."),
+    shared_server.add(tool_call("python", "print('original')", text="I will print it."),
                tool_call("python", "print('original')", text="Trying once more."),
                text("It printed edited."))
-    browser.get(served.url)
-    assert browser.current_url == f"{served.base}/"  # the token left the address bar
+    browser.get(shared_served.url)
+    assert browser.current_url == f"{shared_served.base}/"  # the token left the address bar
     request = wait_for(browser, "#request")
     request.send_keys("print something", Keys.ENTER)
     wait_for(browser, ".user", containing="print something")
@@ -46,7 +47,7 @@ def test_a_whole_turn_in_the_page_then_found_in_history(browser: Any, served: Se
     wait_for(browser, ".run-end", containing="exit 0")
     wait_for(browser, ".answer", containing="It printed edited.")
     wait_for(browser, "#status", containing="idle")
-    assert server.chat_requests[-1].body["messages"][-1]["content"].count("edited")
+    assert shared_server.chat_requests[-1].body["messages"][-1]["content"].count("edited")
 
     search = browser.find_element(By.ID, "search")
     search.send_keys("print something")
@@ -80,13 +81,13 @@ fetch(path, {method: "POST", headers: {"Content-Type": "application/json"}, body
 
 
 def test_high_risk_runs_on_the_second_press_and_a_replayed_first_press_runs_nothing(
-        browser: Any, served: Served, server: LLMServer, tmp_path: Any) -> None:
+        browser: Any, shared_served: Served, shared_server: LLMServer, tmp_path: Any) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
     marker = tmp_path / "ran"
-    server.add(tool_call("shell", f"sudo -n true; touch {marker}"), text("Done."))
-    browser.get(served.url)
+    shared_server.add(tool_call("shell", f"sudo -n true; touch {marker}"), text("Done."))
+    browser.get(shared_served.url)
     wait_for(browser, "#request").send_keys("do it as root", Keys.ENTER)
     card = wait_for(browser, ".proposal .actions").find_element(By.XPATH, "..")
     assert "high risk" in card.text.lower() and card.find_elements(By.CSS_SELECTOR, ".reasons li")
@@ -101,7 +102,7 @@ def test_high_risk_runs_on_the_second_press_and_a_replayed_first_press_runs_noth
     assert browser.execute_async_script(REPLAY, path, first_press) == 428
     assert browser.execute_async_script(REPLAY, path, first_press) == 428
     assert not marker.exists() and not browser.find_elements(By.CSS_SELECTOR, ".decided")
-    assert len(server.chat_requests) == 1  # the turn still waits on the proposal
+    assert len(shared_server.chat_requests) == 1  # the turn still waits on the proposal
     run.click()
     wait_for(browser, ".decided", containing="Approved by user")
     wait_for(browser, ".answer", containing="Done.")
@@ -111,16 +112,16 @@ def test_high_risk_runs_on_the_second_press_and_a_replayed_first_press_runs_noth
 
 
 def test_enter_on_cancel_edit_the_editor_search_or_request_box_runs_nothing(
-        browser: Any, served: Served, server: LLMServer, tmp_path: Any) -> None:
+        browser: Any, shared_served: Served, shared_server: LLMServer, tmp_path: Any) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
     marker = tmp_path / "ran"
-    server.add(tool_call("shell", f"touch {marker}"), text("Not run."))
-    browser.get(served.url)
+    shared_server.add(tool_call("shell", f"touch {marker}"), text("Not run."))
+    browser.get(shared_served.url)
     wait_for(browser, "#status", containing="idle")
-    served.start_turn("make the file")  # from elsewhere: the page's request box stays open
+    shared_served.start_turn("make the file")  # from elsewhere: the page's request box stays open
     card = wait_for(browser, ".proposal .actions").find_element(By.XPATH, "..")
     assert "low risk" in card.text.lower()  # one Enter on Run would run it
     browser.execute_script(RECORD_DECISIONS)
@@ -141,23 +142,23 @@ def test_enter_on_cancel_edit_the_editor_search_or_request_box_runs_nothing(
     assert not marker.exists()
 
 
-def test_turns_running_at_once_each_keep_their_own_place(browser: Any, served: Served,
-                                                         server: LLMServer) -> None:
+def test_turns_running_at_once_each_keep_their_own_place(browser: Any, shared_served: Served,
+                                                         shared_server: LLMServer) -> None:
     import hashlib
 
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
-    server.add(tool_call("shell", "echo from the script"), text("Page answer."),
+    shared_server.add(tool_call("shell", "echo from the script"), text("Page answer."),
                text("Script answer."))
-    browser.get(served.url)
+    browser.get(shared_served.url)
     wait_for(browser, "#status", containing="idle")
-    script_turn = served.start_turn("a request from a script")
-    proposal = served.events(script_turn, until="proposal")[-1]
+    script_turn = shared_served.start_turn("a request from a script")
+    proposal = shared_served.events(script_turn, until="proposal")[-1]
     wait_for(browser, ".proposal .actions")  # the page may answer it too
     wait_for(browser, "#request").send_keys("a request from the page", Keys.ENTER)
     wait_for(browser, ".answer", containing="Page answer.")
-    reply = served.request("POST", f"/api/proposals/{proposal['id']}/decision", {
+    reply = shared_served.request("POST", f"/api/proposals/{proposal['id']}/decision", {
         "approved": True, "sha256": hashlib.sha256(proposal["code"].encode()).hexdigest()})
     assert reply.status == 200
     wait_for(browser, ".answer", containing="Script answer.")
@@ -170,15 +171,15 @@ def test_turns_running_at_once_each_keep_their_own_place(browser: Any, served: S
         By.CSS_SELECTOR, ".proposal")
 
 
-def test_markup_from_the_llm_or_a_program_is_shown_as_text(browser: Any, served: Served,
-                                                           server: LLMServer) -> None:
+def test_markup_from_the_llm_or_a_program_is_shown_as_text(browser: Any, shared_served: Served,
+                                                           shared_server: LLMServer) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
     code = "echo '<b id=\"from-output\">bold?</b>'  # <b id=\"from-code\">x</b>"
-    server.add(tool_call("shell", code, text='<b id="from-words">Hi</b>'),
+    shared_server.add(tool_call("shell", code, text='<b id="from-words">Hi</b>'),
                text('Printed <img id="from-answer" src="x">.'))
-    browser.get(served.url)
+    browser.get(shared_served.url)
     wait_for(browser, "#request").send_keys("<b id='from-request'>go</b>", Keys.ENTER)
     wait_for(browser, ".proposal .actions")
     browser.switch_to.active_element.send_keys(Keys.ENTER)
