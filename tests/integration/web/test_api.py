@@ -1,4 +1,6 @@
-"""The API a page or a program drives: turns, their events, decisions, interrupts, history."""
+"""The API a page or a program drives: turns, their events, decisions, interrupts, history;
+against an `assistant serve` the module's tests share, unless a test is about its start,
+its stop or its model."""
 
 from __future__ import annotations
 
@@ -31,15 +33,16 @@ def decide(served: Served, proposal: dict, **body: object) -> dict:
 
 
 def test_a_turn_with_an_edit_runs_the_edited_code_and_is_in_history(
-        served: Served, server: LLMServer) -> None:
-    server.add(tool_call("python", "print('original')", text="Printing."), text("It printed."))
-    turn = served.start_turn("print something")
-    proposal = served.events(turn, until="proposal")[-1]
+        shared_served: Served, shared_server: LLMServer) -> None:
+    shared_server.add(tool_call("python", "print('original')", text="Printing."),
+                      text("It printed."))
+    turn = shared_served.start_turn("print something")
+    proposal = shared_served.events(turn, until="proposal")[-1]
     assert proposal["language"] == "python" and proposal["risk"] == "low"
     assert 'class="s1"' in proposal["html"] and proposal["code"] == "print('original')"
-    approval = decide(served, proposal, approved=True, code="print('edited')")
+    approval = decide(shared_served, proposal, approved=True, code="print('edited')")
     assert approval["approved"] and approval["code"] == "print('edited')"
-    events = served.events(turn)
+    events = shared_served.events(turn)
     kinds = [e["kind"] for e in events]
     assert kinds[0] == "user" and kinds[-1] == "turn_end"
     assert kinds.index("proposal") < kinds.index("approval") < kinds.index("run_end")
@@ -47,10 +50,10 @@ def test_a_turn_with_an_edit_runs_the_edited_code_and_is_in_history(
     assert run["output"].strip() == "edited" and run["exit_status"] == 0
     assert "".join(e["text"] for e in events if e["kind"] == "text").endswith("It printed.")
     conversation = events[-1]["conversation_id"]
-    rows = served.request("GET", "/api/conversations?q=print%20something").json()
+    rows = shared_served.request("GET", "/api/conversations?q=print%20something").json()
     assert [row["id"] for row in rows] == [conversation]
-    assert served.request("GET", "/api/conversations?q=no%20such%20words").json() == []
-    found = served.request("GET", f"/api/conversations/{conversation}").json()
+    assert shared_served.request("GET", "/api/conversations?q=no%20such%20words").json() == []
+    found = shared_served.request("GET", f"/api/conversations/{conversation}").json()
     records = [r["kind"] for r in found["records"]]
     assert records[0] == "user" and "proposal" in records and "run_end" in records
     approved = next(r for r in found["records"] if r["kind"] == "approval")
@@ -58,63 +61,65 @@ def test_a_turn_with_an_edit_runs_the_edited_code_and_is_in_history(
     assert "html" in next(r for r in found["records"] if r["kind"] == "proposal")
 
 
-def test_a_conversation_continues_and_one_turn_at_a_time(served: Served,
-                                                         server: LLMServer) -> None:
-    server.add(text("First."))
-    first = served.start_turn("remember the number 7")
-    conversation = served.events(first)[-1]["conversation_id"]
-    server.add(text("Second.", pace=0.3))
-    second = served.start_turn("what was the number?", conversation)
-    busy = served.request("POST", "/api/turns", {"text": "again",
+def test_a_conversation_continues_and_one_turn_at_a_time(shared_served: Served,
+                                                         shared_server: LLMServer) -> None:
+    shared_server.add(text("First."))
+    first = shared_served.start_turn("remember the number 7")
+    conversation = shared_served.events(first)[-1]["conversation_id"]
+    shared_server.add(text("Second.", pace=0.3))
+    second = shared_served.start_turn("what was the number?", conversation)
+    busy = shared_served.request("POST", "/api/turns", {"text": "again",
                                                  "conversation_id": conversation})
     assert busy.status == 409
-    assert served.events(second)[-1]["conversation_id"] == conversation
-    history = server.chat_requests[-1].body["messages"]
+    assert shared_served.events(second)[-1]["conversation_id"] == conversation
+    history = shared_server.chat_requests[-1].body["messages"]
     assert any("remember the number 7" in str(m.get("content")) for m in history)
-    assert served.request("GET", f"/api/conversations/{conversation}").json()["records"][-1][
+    assert shared_served.request("GET", f"/api/conversations/{conversation}").json()["records"][-1][
         "kind"] == "turn_end"
-    missing = served.request("POST", "/api/turns", {"text": "hi", "conversation_id": "2020"})
+    missing = shared_served.request("POST", "/api/turns", {"text": "hi", "conversation_id": "2020"})
     assert missing.status == 404
 
 
 def test_interrupt_stops_an_answer_a_silent_model_and_a_waiting_proposal(
-        served: Served, server: LLMServer) -> None:
-    server.add(text(" ".join(["word"] * 200), pace=0.1))
-    turn = served.start_turn("talk for a while")
-    served.events(turn, until="text")
+        shared_served: Served, shared_server: LLMServer) -> None:
+    shared_server.add(text(" ".join(["word"] * 200), pace=0.1))
+    turn = shared_served.start_turn("talk for a while")
+    shared_served.events(turn, until="text")
     started = time.monotonic()
-    assert served.request("POST", f"/api/turns/{turn}/interrupt").status == 202
-    events = served.events(turn, timeout=30)
+    assert shared_served.request("POST", f"/api/turns/{turn}/interrupt").status == 202
+    events = shared_served.events(turn, timeout=30)
     assert events[-1]["reason"] == "interrupted" and time.monotonic() - started < 5
-    server.add(hang())
-    asked = len(server.chat_requests)
-    turn = served.start_turn("wait for a silent model")
-    while len(server.chat_requests) == asked:
+    shared_server.add(hang())
+    asked = len(shared_server.chat_requests)
+    turn = shared_served.start_turn("wait for a silent model")
+    while len(shared_server.chat_requests) == asked:
         time.sleep(0.05)
     started = time.monotonic()
-    assert served.request("POST", f"/api/turns/{turn}/interrupt").status == 202
-    assert served.events(turn, timeout=30)[-1]["reason"] == "interrupted"
+    assert shared_served.request("POST", f"/api/turns/{turn}/interrupt").status == 202
+    assert shared_served.events(turn, timeout=30)[-1]["reason"] == "interrupted"
     assert time.monotonic() - started < 5
-    server.add(tool_call("shell", "echo never"), text("ok"))
-    turn = served.start_turn("propose something")
-    proposal = served.events(turn, until="proposal")[-1]
-    assert served.request("POST", f"/api/turns/{turn}/interrupt").status == 202
-    events = served.events(turn)
+    shared_server.add(tool_call("shell", "echo never"), text("ok"))
+    turn = shared_served.start_turn("propose something")
+    proposal = shared_served.events(turn, until="proposal")[-1]
+    assert shared_served.request("POST", f"/api/turns/{turn}/interrupt").status == 202
+    events = shared_served.events(turn)
     approval = next(e for e in events if e["kind"] == "approval")
     assert approval["approved"] is False and approval["proposal_id"] == proposal["id"]
     assert events[-1]["reason"] == "interrupted"
     assert not any(e["kind"] == "run_end" for e in events)
-    assert served.request("POST", f"/api/turns/{turn}/interrupt").status == 404
+    assert shared_served.request("POST", f"/api/turns/{turn}/interrupt").status == 404
 
 
-def test_the_stream_of_every_turn_and_a_resumed_stream(served: Served, server: LLMServer) -> None:
+def test_the_stream_of_every_turn_and_a_resumed_stream(shared_served: Served,
+                                                       shared_server: LLMServer) -> None:
     lines: list[str] = []
     connected = threading.Event()
 
     def listen() -> None:
-        connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
+        connection = http.client.HTTPConnection("127.0.0.1", shared_served.port, timeout=30)
         connection.request("GET", "/api/events", headers={
-            "Host": f"127.0.0.1:{served.port}", "Authorization": f"Bearer {served.token}"})
+            "Host": f"127.0.0.1:{shared_served.port}",
+            "Authorization": f"Bearer {shared_served.token}"})
         response = connection.getresponse()
         connected.set()
         while line := response.readline().decode():
@@ -126,33 +131,33 @@ def test_the_stream_of_every_turn_and_a_resumed_stream(served: Served, server: L
     listener = threading.Thread(target=listen, daemon=True)
     listener.start()
     assert connected.wait(10)
-    server.add(text("Hello there."))
-    turn = served.start_turn("hi")
-    events = served.events(turn)
+    shared_server.add(text("Hello there."))
+    turn = shared_served.start_turn("hi")
+    events = shared_served.events(turn)
     listener.join(30)
     ids = [line[4:].strip() for line in lines if line.startswith("id: ")]
     assert ids == [f"{turn}.{n}" for n in range(len(events))]
     assert [json.loads(line[6:]) for line in lines if line.startswith("data: ")] == events
-    connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
+    connection = http.client.HTTPConnection("127.0.0.1", shared_served.port, timeout=30)
     connection.request("GET", f"/api/turns/{turn}/events", headers={
-        "Host": f"127.0.0.1:{served.port}", "Authorization": f"Bearer {served.token}",
+        "Host": f"127.0.0.1:{shared_served.port}", "Authorization": f"Bearer {shared_served.token}",
         "Last-Event-ID": f"{turn}.2"})
     rest = [json.loads(line[6:]) for line in connection.getresponse().read().decode()
             .splitlines() if line.startswith("data: ")]
     assert rest == events[3:]
-    assert served.request("GET", "/api/turns/nope/events").status == 404
+    assert shared_served.request("GET", "/api/turns/nope/events").status == 404
 
 
-def test_bad_requests_are_explained(served: Served, tmp_path: Path) -> None:
+def test_bad_requests_are_explained(shared_served: Served, tmp_path: Path) -> None:
     for body in ({}, {"text": ""}, {"text": 5}, {"text": "hi", "conversation_id": 3}):
-        reply = served.request("POST", "/api/turns", body)
+        reply = shared_served.request("POST", "/api/turns", body)
         assert reply.status == 400 and "text" in reply.json()["error"]
-    reply = served.request("POST", "/api/proposals/p1/decision", {"approved": "yes"})
+    reply = shared_served.request("POST", "/api/proposals/p1/decision", {"approved": "yes"})
     assert reply.status == 400 and "sha256" in reply.json()["error"]
-    reply = served.request("POST", "/api/proposals/p1/decision",
+    reply = shared_served.request("POST", "/api/proposals/p1/decision",
                            {"approved": True, "sha256": digest("ls")})
     assert reply.status == 404
-    assert served.request("GET", "/api/conversations/none").status == 404
+    assert shared_served.request("GET", "/api/conversations/none").status == 404
 
 
 @pytest.mark.slow
