@@ -58,7 +58,3 @@ class TurnRecord:
         """Whether code ran in this turn and the last run succeeded."""
         return self.runs > 0 and not self.failed
 
-    @property
-    def echoes(self) -> int:
-        """Answers left out for repeating the results they were given."""
-        return self.rules.count("echo.ask_again")

@@ -1,18 +1,18 @@
-"""The checks of a reply before the loop accepts it, each returning a verdict: a reply that
-repeats the loop's words, code that just failed proposed again, an answer right after a
-failed run, a final answer the answer checks find fault with, and one accepted that a
-check still doubts. They read the turn's record and the history; they change neither."""
+"""The checks of a reply before the loop accepts it, each returning a verdict: code that
+just failed proposed again, an answer right after a failed run, a final answer the answer
+checks find fault with, one that repeats the loop's words, and one accepted that a check
+still doubts. They read the turn's record and the history; they change neither."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from assistant.checks.echoes import echoes, framed, only_echoes, without_echoes
+from assistant.checks.echoes import only_echoes, without_echoes
 from assistant.checks.labels import actual_language
 from assistant.checks.record import TurnRecord
 from assistant.checks.verdicts import Annotate, Edit, SendBack, StandIn
-from assistant.checks.words import ended, from_record, stand_in
+from assistant.checks.words import ended, from_record
 from assistant.llm import CodeCall, Reply
 from assistant.llm.fenced import blocks
 from assistant.llm.results import RESULTS_HEADER, results_message
@@ -39,38 +39,13 @@ def guessed(reply: Reply, tools: Callable[[str], str | None] | None = None) -> E
     return Edit("history.guess", kept) if kept != reply.text else None
 
 
-def settle(reply: Reply, record: TurnRecord, messages: Messages,
-           redact: Callable[[str], str]) -> StandIn | None:
-    """A second answer in a row that repeats the loop's words after a successful run is
-    how a small model says it is done (asked again, it says it a third time, or runs the
-    same code again): it stands, in the words of what ran, if the checks find nothing
-    missing there."""
-    if (reply.calls or not record.echoes or not record.ran_well
-            or not record.rules.on("echo.settle") or not echoes(reply.text, messages)):
-        return None
-    words = stand_in(record, redact)
-    if not words or not record.answer.passes(words):
-        return None
-    return StandIn("echo.settle", words, "The model's reply repeated the results it was "
-                   "given again: the answer is what its runs showed.")
-
-
-def review(reply: Reply, record: TurnRecord, messages: Messages,
-           redact: Callable[[str], str]) -> SendBack | None:
+def review(reply: Reply, record: TurnRecord) -> SendBack | None:
     """Why a reply is not accepted yet: a final answer, once each check; code that just
     failed, proposed again (left out of the history: a small model that reads its failed
-    code twice writes it a third time)."""
+    code twice writes it a third time). An answer that repeats the loop's words is not
+    asked for again: that cost a model call and won nothing on the blind suites; the
+    answer loses those words at the end (`finish`)."""
     rules = record.rules
-    echoed = (all(framed(call.code) for call in reply.calls) if reply.calls
-              else echoes(reply.text, messages))
-    if echoed and rules.on("echo.ask_again"):
-        done = not reply.calls and record.ran_well
-        # what ran so far, taken as the answer, falls short: say how
-        found = record.answer.finding(stand_in(record, redact)) if done else None
-        if found:
-            return SendBack("echo.ask_again", check_message(found[1]), CHECKED, (found[0],))
-        return SendBack("echo.ask_again", None, "The model's reply repeated the results it "
-                        "was given; it was asked again.")
     if reply.calls:
         return failed_again(reply.calls[0], record)
     if (record.failed and rules.on("answer.failed_last")

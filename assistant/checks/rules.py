@@ -21,7 +21,6 @@ import tomllib
 from assistant.events import RuleFired
 
 HERE = Path(__file__).resolve().parent
-TOLD_WITH = "told with"  # the detail of a finding told in the same send-back as another
 # What a rule did: sent the reply back (one more model call), annotated the answer or a
 # result, stood in for the answer with words from the record, edited the answer's words,
 # rewrote code before approval, refused a call in place of running it, warmed the next
@@ -160,21 +159,17 @@ class Rules:
         return sum(1 for each in self.fired if each.rule == rule
                    and each.action != "skipped" and (action is None or each.action == action))
 
-    def send_back(self, rule: str, also: tuple[str, ...] = (), costs: bool = True) -> bool:
-        """Record a reply sent back by `rule`, with the rules whose findings were told with
-        it (`also`); a reply of calls refused costs no extra model call. False, recorded as
-        a skip, when the turn's budget has no call left for it."""
+    def send_back(self, rule: str, costs: bool = True) -> bool:
+        """Record a reply sent back by `rule`; a reply of calls refused costs no extra model
+        call. False, recorded as a skip, when the turn's budget has no call left for it."""
         if costs and not self.affordable(rule):
             return False
         self.fire(rule, "send_back" if costs else "refuse")
-        for other in also:
-            self.fire(other, "send_back", f"{TOLD_WITH} {rule}")
         return True
 
     def extra_calls(self) -> int:
         """The model calls the checks have added to this turn: one per reply sent back."""
-        return sum(1 for each in self.fired
-                   if each.action == "send_back" and not each.detail.startswith(TOLD_WITH))
+        return sum(1 for each in self.fired if each.action == "send_back")
 
     def affordable(self, rule: str) -> bool:
         """Whether the budget has a model call left for `rule` to send a reply back; when it

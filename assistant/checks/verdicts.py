@@ -25,13 +25,11 @@ from typing import Any, TypeAlias
 
 @dataclass(frozen=True)
 class SendBack:
-    """Ask the model again: `told` goes into the history first (None: nothing is added; the
-    reply is left out, since read back it is what comes again); `notice` is the user's."""
+    """Ask the model again: `told` goes into the history first; `notice` is the user's."""
 
     rule: str
-    told: dict[str, Any] | None
+    told: dict[str, Any]
     notice: str
-    also: tuple[str, ...] = ()  # rules whose finding `told` says too, fired with it
 
 
 @dataclass(frozen=True)

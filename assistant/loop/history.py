@@ -18,27 +18,19 @@ if TYPE_CHECKING:
 
 def judged(session: Session, reply: Reply, record: TurnRecord
            ) -> Generator[Event, None, Reply | None]:
-    """Apply the reply checks' verdicts: the reply as it stands (a stand-in's words in
-    place of an echo), or None when it was sent back and the model is asked again. The
-    checks load with the first reply, not before the request (cli_first_token_warm_s)."""
-    from assistant.checks.reply import review, settle
-    from assistant.checks.verdicts import SendBack, StandIn
+    """Apply the reply checks' verdicts: the reply as it stands, or None when it was sent
+    back and the model is asked again. The checks load with the first reply, not before
+    the request (cli_first_token_warm_s)."""
+    from assistant.checks.reply import review
 
     if session.stopped():
         return reply
-    stood = settle(reply, record, session.messages, session.redact)
-    if isinstance(stood, StandIn):
-        session.rules.fire(stood.rule, "stand_in")
-        yield session.emit(Notice(stood.notice))
-        reply = Reply(stood.words, [], {"role": "assistant", "content": stood.words},
-                      reply.usage, reply.model)
-    verdict = review(reply, record, session.messages, session.redact)
-    if not isinstance(verdict, SendBack):
+    verdict = review(reply, record)
+    if verdict is None:
         return reply
-    if not session.rules.send_back(verdict.rule, verdict.also, costs=not reply.calls):
+    if not session.rules.send_back(verdict.rule, costs=not reply.calls):
         return reply  # the turn's extra model calls are spent: the answer stands
-    if verdict.told is not None:  # else asked again with nothing added
-        send_back(session.messages, reply.message, verdict.told)
+    send_back(session.messages, reply.message, verdict.told)
     yield session.emit(Notice(verdict.notice))
     record.stuck = True  # the same history at a low temperature: the same answer
     return None

@@ -110,15 +110,17 @@ def test_a_placeholder_path_proposed_again_is_shown_with_the_working_folder(
     assert [end.output for end in runs(events)] == ["a.md\n"]
 
 
-def test_code_that_copies_the_results_is_not_run_and_asked_for_again(server: LLMServer,
-                                                                     work: Path) -> None:
+def test_code_that_copies_the_results_is_not_run_and_the_model_is_told_why(
+    server: LLMServer, work: Path
+) -> None:
     server.add(fenced("python", "print(6 * 7)"),
                fenced("python", "python block:\nExit status 0 (success).\nOutput:\n42"),
                text("It is 42."))
     with make(server, "fenced") as a:
         events = list(a.turn("what is 6 times 7? use python"))
     assert [end.output for end in runs(events)] == ["42\n"]
-    assert "repeated the results it was given" in notices(events)
+    assert FRAMED in told(server, 2)
+    assert "copies the results the model was given: not run" in notices(events)
     assert isinstance(events[-1], TurnEnd) and events[-1].text == "It is 42."
 
 

@@ -49,12 +49,11 @@ def test_rules_that_read_english_are_skipped_visibly_for_another_language() -> N
 
 def test_a_rule_acts_at_most_its_times_a_turn() -> None:
     rules = Rules()
-    assert catalogue()["echo.ask_again"].times == 2
-    for _ in range(2):
-        assert rules.on("echo.ask_again")
-        rules.fire("echo.ask_again", "send_back")
-    assert not rules.on("echo.ask_again")
-    assert rules.count("echo.ask_again") == 2
+    assert catalogue()["path.told"].times == 1
+    assert rules.on("path.told")
+    rules.fire("path.told", "refuse")
+    assert not rules.on("path.told")
+    assert rules.count("path.told") == 1
 
 
 def test_send_backs_past_the_budget_are_skipped_and_said() -> None:
@@ -85,12 +84,11 @@ def test_what_protects_is_never_off_in_any_profile() -> None:
         assert not protecting & profile.off, name
 
 
-def test_a_finding_told_with_an_echo_costs_no_second_call() -> None:
+def test_calls_refused_cost_no_extra_call_and_send_backs_stop_at_the_budget() -> None:
     rules = Rules(budget=2)
-    assert rules.send_back("echo.ask_again", also=("answer.no_figure",))
+    assert rules.send_back("answer.no_figure")
     assert rules.send_back("path.told", costs=False)  # calls refused: no extra call
     assert rules.extra_calls() == 1
     assert [(e.rule, e.action) for e in rules.fired] == [
-        ("echo.ask_again", "send_back"), ("answer.no_figure", "send_back"),
-        ("path.told", "refuse")]
+        ("answer.no_figure", "send_back"), ("path.told", "refuse")]
     assert rules.send_back("answer.numbers") and not rules.send_back("answer.names")
