@@ -13,7 +13,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -94,6 +94,21 @@ class Pulse:
         """True once everything queued has gone into the pipe."""
         with self._lock:
             return self._unsent <= 0
+
+    def hold_key_and_speak(self, key: str, audio: Any, listening: Callable[[], object]) -> float:
+        """Hold `key` down (xdotool), wait until `listening()` returns, play `audio` into the
+        microphone and let go 0.3 s after its end; when the key was released
+        (time.monotonic())."""
+        from tests.support.display import xdotool
+
+        xdotool("keydown", key)
+        listening()
+        self.play_into_mic(audio)
+        while not self.mic_idle():
+            time.sleep(0.02)
+        time.sleep(0.3)
+        xdotool("keyup", key)
+        return time.monotonic()
 
     def _feed(self) -> None:
         """Silence in 20 ms blocks, queued audio spliced in, paced by the clock like a mic."""

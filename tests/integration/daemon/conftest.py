@@ -104,17 +104,9 @@ def start_daemon(home: Path, api_base: str, *extra: str) -> DaemonProcess:
 def hold_the_key_while(daemon: DaemonProcess, pulse, audio) -> float:
     """Hold the hotkey while `audio` (float32 16 kHz) plays into the microphone, then let
     go; returns when the key was released (time.monotonic())."""
-    from tests.support.display import xdotool
-
     start = daemon.mark()
-    xdotool("keydown", HOTKEY)
-    daemon.wait_state("listening", start)
-    pulse.play_into_mic(audio)
-    while not pulse.mic_idle():
-        time.sleep(0.02)
-    time.sleep(0.3)
-    xdotool("keyup", HOTKEY)
-    return time.monotonic()
+    return float(pulse.hold_key_and_speak(HOTKEY, audio,
+                                          lambda: daemon.wait_state("listening", start)))
 
 
 @pytest.fixture(scope="module")

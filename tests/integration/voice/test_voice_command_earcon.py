@@ -22,7 +22,6 @@ from typing import Any
 
 from assistant.voice.wav import read_wav
 from tests.support.audio import Monitor, bursts, earcon_heard, speaker_monitor, speech_times
-from tests.support.display import xdotool
 from tests.support.llm_server import LLMServer, delay, text
 from tests.support.require import require
 
@@ -81,14 +80,8 @@ def hold_the_key_while(voice: VoiceProcess, pulse: Any, audio: Any) -> float:
     """Hold the hotkey while `audio` plays into the microphone, then let go; when the key
     was released (time.monotonic())."""
     start = len(voice.lines)
-    xdotool("keydown", HOTKEY)
-    voice.wait_for("[listening]", start)
-    pulse.play_into_mic(audio)
-    while not pulse.mic_idle():
-        time.sleep(0.02)
-    time.sleep(0.3)
-    xdotool("keyup", HOTKEY)
-    return time.monotonic()
+    return float(pulse.hold_key_and_speak(HOTKEY, audio,
+                                          lambda: voice.wait_for("[listening]", start)))
 
 
 def ask_aloud(voice: VoiceProcess, server: LLMServer, pulse: Any, monitor: Monitor,
