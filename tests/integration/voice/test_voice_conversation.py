@@ -12,8 +12,8 @@ import pytest
 
 from assistant.events import Proposal
 from assistant.voice.wer import word_error_rate
+from tests.integration.voice.test_voice_command_earcon import VoiceProcess
 from tests.integration.voice.test_voice_hotkey import stop_listening
-from tests.support.display import xdotool
 from tests.support.llm_server import LLMServer, text, tool_call
 from tests.support.require import require
 
@@ -114,14 +114,11 @@ def test_push_to_talk_take_is_transcribed_on_release(display, pulse, speech, tra
         deadline = time.monotonic() + 20
         while speaker.first_audio_at is None and time.monotonic() < deadline:
             time.sleep(0.01)
-        xdotool("keydown", "ctrl+alt+space")
-        assert speaker.wait(0.5), "speech did not stop when the hotkey was pressed"
+        def silenced() -> None:
+            assert speaker.wait(0.5), "speech did not stop when the hotkey was pressed"
+
         entry = speech["piper_email"]  # a long sentence: robust to where the take starts
-        pulse.play_into_mic(read_wav(entry["path"]))
-        while not pulse.mic_idle():
-            time.sleep(0.02)
-        time.sleep(0.3)
-        xdotool("keyup", "ctrl+alt+space")
+        pulse.hold_key_and_speak("ctrl+alt+space", read_wav(entry["path"]), silenced)
         assert done.wait(30), "no transcript after release"
     finally:
         ptt.stop()
@@ -149,22 +146,16 @@ def test_voice_command_holds_a_conversation(display, pulse, speech, server) -> N
         env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True,
     )
-    lines: list[str] = []
-    threading.Thread(target=lambda: lines.extend(iter(process.stderr.readline, "")),
-                     daemon=True).start()
+    voice = VoiceProcess(process)
     try:
+        voice.wait_for("Hold ctrl+alt+space")
+        start = len(voice.lines)
+        pulse.hold_key_and_speak("ctrl+alt+space", read_wav(speech["piper_disk"]["path"]),
+                                 lambda: voice.wait_for("[listening]", start))
+        voice.wait_for("[idle]", start)
         deadline = time.monotonic() + 60
-        while not any("Hold ctrl+alt+space" in line for line in lines):
-            assert process.poll() is None and time.monotonic() < deadline, lines
-            time.sleep(0.05)
-        xdotool("keydown", "ctrl+alt+space")
-        pulse.play_into_mic(read_wav(speech["piper_disk"]["path"]))
-        while not pulse.mic_idle():
-            time.sleep(0.02)
-        time.sleep(0.3)
-        xdotool("keyup", "ctrl+alt+space")
-        while not server.chat_requests or not any("[idle]" in line for line in lines):
-            assert time.monotonic() < deadline + 60, lines
+        while not server.chat_requests:
+            assert time.monotonic() < deadline, voice.lines
             time.sleep(0.05)
         time.sleep(1)
     finally:
