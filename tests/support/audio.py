@@ -259,7 +259,12 @@ def speaker_monitor(pulse) -> Iterator[Monitor]:
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
-    time.sleep(0.3)
+    # A fixed wait lost a short earcon on a loaded machine: parec had not connected yet.
+    # The monitor streams silence once connected, so its first chunk says it is listening.
+    deadline = time.monotonic() + 15
+    while not monitor.chunks:
+        assert time.monotonic() < deadline, "parec recorded nothing from the speaker's monitor"
+        time.sleep(0.01)
     try:
         yield monitor
     finally:
