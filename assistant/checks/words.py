@@ -9,7 +9,7 @@ from collections.abc import Callable
 from assistant.checks.record import TurnRecord
 from assistant.texts import text
 
-LAST_PRINTED = 500  # characters of it that end a stopped turn whose wrap-up was code
+LAST_PRINTED = 500  # characters of it that end a turn stopped after a run
 LISTED_WRITTEN = 10  # files named instead, when no successful run printed anything
 LAST_LINE = 200  # characters of a failed run's last line
 

@@ -166,7 +166,6 @@ class Session:
                 yield from self._end(record, "", "error")
                 return
             from assistant.loop.act import act, close_calls
-            from assistant.loop.wrapup import wrap_up
 
             yield from received(self, reply)
             reply = yield from judged(self, reply, record)
@@ -183,9 +182,12 @@ class Session:
                 return
             results, stop = yield from act(self, reply.calls, record)
             close_calls(self, reply.calls, results, text)
-            if stop:
-                words = yield from wrap_up(self, system, *stop, record)
-                yield from self._end(record, words or "", *stop, noticed=words is not None)
+            if stop:  # words from the record, kept as told: asking the model won nothing
+                from assistant.checks.words import from_record
+
+                words = from_record(record, self.redact)
+                self.messages.append({"role": "assistant", "content": words})
+                yield from self._end(record, words, *stop)
                 return
             if self.screen.wanted_after([call.code for call in reply.calls]):
                 yield from look(self)
@@ -202,23 +204,30 @@ class Session:
                                       rules=self.rules, wants=request))
 
     def _answered(self, words: str, record: TurnRecord) -> Generator[Event, None, None]:
-        """A final answer, as the checks leave it (`last_words`), with a note when a check
-        still doubts it."""
-        from assistant.checks.reply import confirm
-        from assistant.loop.wrapup import last_words
+        """A final answer as the checks leave it (`finish`: without what repeats the loop's
+        words, or the record's words when nothing else is left, so in the history too, since
+        what echoes the loop would be copied), with a note when a check still doubts it."""
+        from assistant.checks.reply import confirm, finish
+        from assistant.checks.verdicts import StandIn
 
-        words = yield from last_words(self, words, record)
+        done = finish(words, record, self.messages, self.redact)
+        if done is not None:
+            self.rules.fire(done.rule, "stand_in" if isinstance(done, StandIn) else "edit")
+            if isinstance(done, StandIn):
+                yield self.emit(Notice(done.notice))
+            self.messages[-1] = {"role": "assistant", "content": done.words}
+            words = done.words
         note = confirm(words, record)
         if note is not None:
             self.rules.fire(note.rule, "annotate")
             yield self.emit(Notice(note.note))
         yield from self._end(record, words, "answered")
 
-    def _end(self, record: TurnRecord, text: str, reason: TurnEndReason, n: int = 0,
-             noticed: bool = False) -> Iterator[Event]:
+    def _end(self, record: TurnRecord, text: str, reason: TurnEndReason, n: int = 0
+             ) -> Iterator[Event]:
         """End the turn in words: the model's, or the record's (what ran, what it printed or
         wrote, how it ended), streamed too when no reply did; an error is said by its Error."""
-        if reason in STOP_NOTICES and not noticed:
+        if reason in STOP_NOTICES:
             yield self.emit(Notice(STOP_NOTICES[reason].format(n=n)))
         if not text.strip() and reason != "error":
             from assistant.checks.words import from_record

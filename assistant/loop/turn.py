@@ -17,10 +17,8 @@ MALFORMED_AGAIN = (
 )
 RELABELLED = text("call.relabelled")
 REPLACED = text("call.replaced")
-WRAP_UP = text("wrapup.ask")
-WRAPPED_UP = {"repeated_failure", "repeated_success", "max_runs"}
 
-# Said to the user when the loop ends a turn, and to the model when it is asked to wrap up.
+# Said to the user when the loop ends a turn.
 STOP_NOTICES = {
     "interrupted": text("stop.interrupted"),
     "declined": text("stop.declined"),

@@ -117,7 +117,7 @@ def test_identical_failing_proposal_runs_once_and_stops_at_the_third(server: LLM
         events = list(a.turn("divide"))
     assert sum(isinstance(e, RunEnd) for e in events) == 1
     assert events[-1].reason == "repeated_failure"
-    assert len(server.chat_requests) == 4  # run, told, stopped, then the wrap-up (code: not run)
+    assert len(server.chat_requests) == 3  # run, told, stopped: the model is not asked again
 
 
 def test_every_tool_call_is_answered_when_a_turn_stops(server: LLMServer) -> None:

@@ -16,18 +16,6 @@ ECHO = ("Check the results against that, then take the next step, or answer the 
         "task is done.")
 
 
-def test_a_wrap_up_that_echoes_the_stop_ends_with_what_last_ran_printed(
-    server: LLMServer, work: Path
-) -> None:
-    server.add(*[fenced("python", "print(2 + 2)") for _ in range(3)],
-               text("The same code was proposed 3 times in a row after it had succeeded."))
-    with make(server, "fenced") as a:
-        events = list(a.turn("what is 2 + 2?"))
-    end = events[-1]
-    assert isinstance(end, TurnEnd) and end.reason == "repeated_success"
-    assert end.text == "The last run printed:\n4"
-
-
 def test_an_answer_that_only_echoes_the_loop_is_not_asked_again_and_ends_in_what_ran(
     server: LLMServer, work: Path
 ) -> None:

@@ -51,21 +51,22 @@ def test_a_third_identical_proposal_after_success_ends_the_turn(
     server: LLMServer, work: Path, style: str
 ) -> None:
     server.add(*[propose(style, "python", "print('same')") for _ in range(3)],
-               text("It printed same."), text("next turn"))
+               text("next turn"))
     with make(server, style) as a:
         events = list(a.turn("print it"))
         assert a.ask("and now?") == "next turn"
     assert len(runs(events)) == 1
     end = events[-1]
     assert isinstance(end, TurnEnd) and end.reason == "repeated_success"
-    assert end.text == "It printed same."  # the stopped turn still ends in words
+    # the stopped turn still ends in words, from its record: the model is not asked for them
+    assert end.text == "The last run printed:\nsame"
     assert notices(events).count("proposed 3 times in a row after it had succeeded") == 1
-    assert len(server.chat_requests) == 5  # three proposals, the wrap-up, the next turn
-    history = str(server.chat_requests[3].body["messages"])
-    assert "Not run: the same code was proposed again right after it ran." in history
-    assert told(server, 3).endswith("after it had succeeded; it was not run again. Propose no "
-                                    "code now: tell the user in one or two plain sentences what "
-                                    "was done and what the outputs showed.")
+    assert len(server.chat_requests) == 4  # three proposals, the next turn
+    history = server.chat_requests[3].body["messages"]
+    assert "Not run: the same code was proposed again right after it ran." in str(history)
+    # the next turn reads the words the user was given
+    assert history[-2:] == [{"role": "assistant", "content": end.text},
+                            {"role": "user", "content": "and now?"}]
 
 
 def test_the_same_check_after_other_code_ran_runs_again(server: LLMServer, work: Path) -> None:
@@ -88,13 +89,13 @@ def test_code_that_just_failed_is_not_run_again_nor_kept_in_the_history(
     with make(server, style, checks_off=RUNS_FAIL) as a:
         events = list(a.turn("divide"))
     assert len(runs(events)) == 1 and events[-1].reason == "repeated_failure"
-    # the wrap-up proposed code again: not run; the words come from the turn's record
+    # the words come from the turn's record
     assert events[-1].text == ("1 run in this turn; the last failed (exit status 1): "
                                "ZeroDivisionError: division by zero")
     assert "same python code that had just failed" in notices(events)
     assert "Stopped: the same code failed 3 times in a row" in notices(events)
     temperatures = [r.body["temperature"] for r in server.chat_requests]
-    assert temperatures == [0.0, 0.0, 0.7, 0.0]  # after the repeat: warmer
+    assert temperatures == [0.0, 0.0, 0.7]  # after the repeat: warmer
     third = server.chat_requests[2].body["messages"]
     assert [m["role"] for m in third].count("assistant") == 1  # the repeat is left out
     assert told(server, 2).endswith(
@@ -410,7 +411,7 @@ def test_an_answer_from_a_successful_run_stands_after_a_later_step_failed(
 
 
 @pytest.mark.parametrize("style", STYLES)
-def test_a_stopped_turn_whose_wrap_up_is_code_ends_with_what_last_ran_printed(
+def test_a_stopped_turn_ends_with_what_last_ran_printed_without_asking_the_model_again(
     server: LLMServer, work: Path, style: str
 ) -> None:
     server.add(*[propose(style, "python", "print(2 + 2)") for _ in range(4)])
@@ -418,7 +419,7 @@ def test_a_stopped_turn_whose_wrap_up_is_code_ends_with_what_last_ran_printed(
         events = list(a.turn("what is 2 + 2?"))
     end = events[-1]
     assert isinstance(end, TurnEnd) and end.reason == "repeated_success"
-    assert len(runs(events)) == 1
+    assert len(runs(events)) == 1 and len(server.chat_requests) == 3
     assert end.text == "The last run printed:\n4"
 
 
@@ -458,12 +459,12 @@ def test_the_same_reply_of_several_checks_again_is_not_run_again(
 ) -> None:
     """Each call follows another, so no single call is a repeat; the reply is."""
     checks = text("```shell\nls\n```\n```shell\necho checked\n```\n")
-    server.add(checks, checks, checks, text("All checked."))
+    server.add(checks, checks, checks)
     with make(server, "fenced") as a:
         events = list(a.turn("check the folder"))
-    assert len(runs(events)) == 2
+    assert len(runs(events)) == 2 and len(server.chat_requests) == 3
     assert "same code as in its last reply" in notices(events)
     assert "Not run again: your last reply was this same code" in told(server, 2)
     end = events[-1]
     assert isinstance(end, TurnEnd) and end.reason == "repeated_success"
-    assert end.text == "All checked."
+    assert end.text == "The last run printed:\nchecked"

@@ -9,46 +9,25 @@ from pathlib import Path
 from assistant.checks.answers import NO_FIGURE
 from assistant.events import Event, RuleFired, TextDelta, TurnEnd
 from tests.support.llm_server import LLMServer, fenced, text
-from tests.support.loop import make, runs, told
+from tests.support.loop import make, runs
 
 COUNT = "ls *.txt | wc -l"
 
 
-def test_a_repeat_stop_whose_wrap_up_has_no_words_ends_with_what_the_run_printed(
+def test_a_repeat_stop_ends_with_what_the_run_printed_said_as_well_as_recorded(
     server: LLMServer, work: Path
 ) -> None:
     (work / "monday.txt").write_text("")
     (work / "tuesday.txt").write_text("")
-    server.add(*[fenced("shell", COUNT) for _ in range(3)], text(""))
+    server.add(*[fenced("shell", COUNT) for _ in range(3)])
     with make(server, "fenced") as a:
         events = list(a.turn("how many text files are here?"))
-    assert len(runs(events)) == 1 and len(server.chat_requests) == 4  # the 4th: the wrap-up
+    assert len(runs(events)) == 1 and len(server.chat_requests) == 3
     end = events[-1]
     assert isinstance(end, TurnEnd) and end.reason == "repeated_success"
     assert end.text == "The last run printed:\n2"
     streamed = "".join(e.text for e in events if isinstance(e, TextDelta))
     assert streamed.endswith(end.text)  # said, not only recorded
-
-
-def test_a_repeat_stop_whose_wrap_up_only_repeats_an_earlier_instruction_ends_in_the_record(
-    server: LLMServer, work: Path
-) -> None:
-    """The wrap-up's words are the check told two replies before, not the stop's: they are
-    the loop's instructions all the same, and never the turn's last words."""
-    (work / "tuesday.txt").write_text("")
-    find = "ls | grep tues"
-    told_back = NO_FIGURE.format("how many")
-    server.add(fenced("shell", find), text("Here it is."), fenced("shell", find),
-               fenced("shell", find), text(told_back))
-    with make(server, "fenced") as a:
-        events = list(a.turn("how many files have a name with tues in it?"))
-    assert told(server, 2).endswith(told_back)  # the check the model was told
-    end = events[-1]
-    assert isinstance(end, TurnEnd) and end.reason == "repeated_success"
-    assert end.text == "The last run printed:\ntuesday.txt"
-    assert ("echo.replace", "stand_in") in [(e.rule, e.action) for e in events
-                                            if isinstance(e, RuleFired)]
-    assert a.messages[-1] == {"role": "assistant", "content": end.text}
 
 
 def test_an_answer_that_is_only_the_loops_instruction_gives_way_to_what_ran(
