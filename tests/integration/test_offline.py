@@ -1,8 +1,8 @@
 """Offline end to end: the embedded model answers from its server, and the CLI with
 nothing configured (or with --local) finds a local model by itself.
 
-Every test runs under the no-network guard; test_offline_guard.py runs this file again
-inside a network namespace that has only loopback.
+Every test runs under the no-network guard; test_offline_guard.py runs this file inside a
+network namespace that has only loopback, and where it can, the suite runs it only there.
 """
 
 from __future__ import annotations

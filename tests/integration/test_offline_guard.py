@@ -11,13 +11,11 @@ import urllib.request
 
 import pytest
 
-from tests.integration.conftest import ROOT
+from tests.integration.conftest import OFFLINE_TESTS, ROOT
 from tests.support import netguard
 from tests.support.llm_server import LLMServer, text
 from tests.support.models import INSTALLED
 from tests.support.require import require
-
-OFFLINE_TESTS = ["tests/integration/test_offline.py"]  # the in-process tests have the guard
 
 
 def test_the_guard_refuses_and_records_outside_connections() -> None:
