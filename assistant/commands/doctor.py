@@ -274,12 +274,17 @@ def check_sandbox(settings: Settings) -> Check:
             else problem
         return Check("sandbox", mode == "off", said, "" if sandbox.bwrap else apt(PACKAGE))
     from assistant.runtime.bus import PACKAGE as PROXY
-    from assistant.runtime.bus import exposed
+    from assistant.runtime.bus import exposed, refused
 
     bus = exposed() if mode != "off" else ""
     if bus:
         return Check("sandbox", False, f"bwrap works; {bus}",
                      "" if shutil.which(PROXY) else apt(PROXY))
+    dropped = refused(settings.run_bus_allow) if mode != "off" else []
+    if dropped:
+        return Check("sandbox", False, f"bwrap works; run_bus_allow: {', '.join(dropped)} not "
+                                       "let through to runs: they can reach the keyring",
+                     "name the services one by one in run_bus_allow, not the keyring's")
     if mode == "guard":
         return Check("sandbox", True, "bwrap works; guard on: runs cannot change the "
                                       "assistant's own files (sandbox = true: the full sandbox)")

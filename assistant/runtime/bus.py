@@ -19,7 +19,6 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
@@ -37,18 +36,25 @@ _ALLOWED = Path(__file__).with_name("bus.toml")
 
 def allowed(extra: Sequence[str] = ()) -> list[str]:
     """The names runs may talk to: bus.toml's and the user's `extra` (the setting
-    `run_bus_allow`), without the keyring's: each one dropped is said on one line, since
-    the keys must stay out of reach whatever the list says."""
+    `run_bus_allow`), without those that reach the keyring (`refused`), since the keys
+    must stay out of reach whatever the list says."""
+    return [name for name in _listed(extra) if not _keyring(name)]
+
+
+def refused(extra: Sequence[str] = ()) -> list[str]:
+    """The names of the list dropped because they reach the keyring (a wildcard may):
+    `assistant doctor` says each, so that a service missing from runs is explained."""
+    return [name for name in _listed(extra) if _keyring(name)]
+
+
+def _listed(extra: Sequence[str]) -> list[str]:
     with _ALLOWED.open("rb") as file:
         names = [str(n) for n in tomllib.load(file).get("talk", [])]
-    kept = []
-    for name in dict.fromkeys([*names, *extra]):
-        if any(_covers(name, secret) for secret in NEVER):
-            print(f"assistant: {name} is not let through to runs: it can reach the "
-                  "keyring", file=sys.stderr)
-        else:
-            kept.append(name)
-    return kept
+    return list(dict.fromkeys([*names, *extra]))
+
+
+def _keyring(name: str) -> bool:
+    return any(_covers(name, secret) for secret in NEVER)
 
 
 def _covers(pattern: str, name: str) -> bool:

@@ -13,7 +13,7 @@ import pytest
 
 from assistant.config import ConfigError, load_settings
 from assistant.runtime import Runtimes
-from assistant.runtime.bus import VARIABLE, allowed, exposed
+from assistant.runtime.bus import VARIABLE, allowed, exposed, refused
 from assistant.runtime.sandbox import Sandbox
 from tests.support.dbus_session import has_owner, session_bus, started
 from tests.support.require import require
@@ -92,13 +92,13 @@ def test_a_guarded_run_connecting_to_the_real_socket_file_reaches_only_the_proxy
     assert "the-api-key" not in end.output and "NO ANSWER" in end.output
 
 
-def test_the_keyring_names_are_dropped_from_the_allow_list_even_when_added(
-    capsys: pytest.CaptureFixture[str]
-) -> None:
-    names = allowed(["org.example.Notes", "org.freedesktop.secrets", "org.freedesktop.*",
-                     "org.kde.kwalletd6", "org.gnome.keyring", "org.mpris.MediaPlayer2.*"])
-    assert names == [*allowed(), "org.example.Notes"]
-    assert capsys.readouterr().err.count("not let through to runs") == 4
+def test_the_keyring_names_are_dropped_from_the_allow_list_even_when_added() -> None:
+    listed = ["org.example.Notes", "org.freedesktop.secrets", "org.freedesktop.*",
+              "org.kde.kwalletd6", "org.gnome.keyring", "org.mpris.MediaPlayer2.*"]
+    assert allowed(listed) == [*allowed(), "org.example.Notes"]
+    assert refused(listed) == ["org.freedesktop.secrets", "org.freedesktop.*",
+                               "org.kde.kwalletd6", "org.gnome.keyring"]
+    assert refused() == []
     assert "org.freedesktop.Notifications" in allowed() and "org.a11y.Bus" in allowed()
 
 
@@ -118,6 +118,25 @@ def test_a_service_the_user_allows_in_the_config_answers_runs_and_others_do_not(
             assert 'string "notes"' in run(runtimes, "shell", ask("org.example.Notes")).output
             secret = run(runtimes, "shell", ask("org.freedesktop.secrets")).output
             assert "the-api-key" not in secret and "NO ANSWER" in secret
+
+
+def test_doctor_names_the_listed_services_not_let_through_and_how_to_list_them(
+    bus: str, isolated_dirs: Path
+) -> None:
+    from assistant.commands.doctor import check_sandbox
+
+    config = isolated_dirs / "config"
+    (config / "config.toml").write_text('sandbox = "guard"\n'
+                                        'run_bus_allow = ["org.example.Notes"]\n')
+    fine = check_sandbox(load_settings(env={"ASSISTANT_CONFIG_DIR": str(config)}))
+    assert fine.ok, fine.detail
+    (config / "config.toml").write_text('sandbox = "guard"\n'
+                                        'run_bus_allow = ["org.example.Notes", "org.gnome.*"]\n')
+    check = check_sandbox(load_settings(env={"ASSISTANT_CONFIG_DIR": str(config)}))
+    assert not check.ok
+    assert check.detail == ("bwrap works; run_bus_allow: org.gnome.* not let through to runs: "
+                            "they can reach the keyring")
+    assert "one by one" in check.fix
 
 
 def test_run_bus_allow_must_be_a_list_of_names(tmp_path: Path) -> None:
