@@ -17,7 +17,6 @@ from pathlib import Path
 from assistant.checks.made import problems
 from assistant.checks.requested import EXTENSIONS, Request, runner
 from assistant.checks.rules import Rules
-from assistant.llm.fenced import shown_tags
 from assistant.runtime.changes import NO_CHANGES
 from assistant.texts import text
 
@@ -42,14 +41,10 @@ NO_RUN = text("answer.no_run")
 UNSEEN_NUMBERS = text("answer.numbers")
 UNCHANGED = text("answer.unchanged")
 UNSEEN_NAMES = text("answer.names")
-SHOWN_ONLY = text("answer.shown")
-MISSING_FILES = text("answer.missing")
 
 NO_FIGURE = text("answer.no_figure")
 MADE = text("answer.made")
 NEVER_RAN = text("answer.never_ran")
-ELSEWHERE = text("run.elsewhere")
-NOT_LOOKED = text("answer.folder")
 REFUSED = text("answer.refused")
 # An answer that says the model has no way to act: small models trained as chat bots say
 # so of this machine, where their code does run.
@@ -67,11 +62,8 @@ FINDINGS = {
     "refused": (REFUSED, "nothing ran{}"),
     "no_run": (NO_RUN, "nothing ran to find this out"),
     "made": (MADE, "{}"),
-    "folder": (NOT_LOOKED, "no code looked in {}/"),
     "never_ran": (NEVER_RAN, "no code ran {}"),
     "no_figure": (NO_FIGURE, "the answer gives no figure for \"{}\""),
-    "missing": (MISSING_FILES, "{} does not exist"),
-    "shown": (SHOWN_ONLY, "the {} block was only shown; nothing was written"),
     "unchanged": (UNCHANGED, "no file in the working folder changed"),
     "names": (UNSEEN_NAMES, "{} appears in no output"),
     "numbers": (UNSEEN_NUMBERS, "{} appears in no output"),
@@ -153,11 +145,6 @@ class AnswerCheck:
         return [name for name, existed in self._existed.items()
                 if not existed and not (self.folder / name).exists()]
 
-    def unlooked(self) -> list[str]:
-        """The folders the request names that no code of the turn has named yet."""
-        return [name for name in self._folders if not any(
-            re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", code) for code in self.code)]
-
     @property
     def asked(self) -> set[str]:
         """The kinds of finding the model was told of in this turn, from the rules fired."""
@@ -225,14 +212,6 @@ class AnswerCheck:
         if not self.outputs and REFUSAL.search(answer):
             yield "refused", ("",)
         present = [name for name, existed in self._existed.items() if existed]
-        missing = self.to_make()
-        acts = self.asks.makes or self.asks.changes
-        shown = shown_tags(answer) if acts and not self.code else []
-        if shown:  # the file to write, named: a small model told "do it" read it instead
-            yield "shown", (text("answer.shown_writes").format(missing[0]) if missing
-                            else text("answer.shown_does"), shown[0])
-        if missing and not NEGATION.search(answer):
-            yield "missing", (", ".join(missing),)
         made = problems(self.asks, self.folder, self.wrote, self.lines)
         if made and not NEGATION.search(answer):
             yield "made", (" ".join(made),)
@@ -246,9 +225,6 @@ class AnswerCheck:
                 yield "no_run", ("",)
                 yield from self._unseen(answer)
             return
-        unlooked = self.unlooked()
-        if unlooked:
-            yield "folder", (unlooked[0],)
         if self.asks.figure and not FIGURE.search(answer) and not NEGATION.search(answer):
             yield "no_figure", (self.asks.figure,)
         if (not self.changed and self.asks.changes and not NEGATION.search(answer)

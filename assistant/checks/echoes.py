@@ -34,7 +34,7 @@ RESULTS_FRAME = re.compile(
 REPORTED = re.compile(
     "^(?:" + "|".join([shaped("results.failed", head=True), shaped("results.output", head=True),
                        shaped("results.changes", head=True), shaped("results.no_changes"),
-                       shaped("made.written"), BLOCK]) + ").*$", re.MULTILINE)
+                       BLOCK]) + ").*$", re.MULTILINE)
 UNTRUSTED = re.compile(r'<(\w+) untrusted="true">\n.*?\n</\1>', re.DOTALL)
 
 

@@ -69,20 +69,6 @@ def peek(request: Request | str, folder: Path) -> str:
     return "\n\n" + untrusted("files", "\n\n".join(heads))
 
 
-def written(request: Request | str, folder: Path, paths: list[str]) -> str:
-    """The heads of the files a request names that a run just wrote (`paths`): the check
-    of the result a small model skips, done for it. It called counts.json "written with the
-    counts" when it held one of three extensions, and averages.csv done with a column
-    named score where the user asked for average."""
-    asks = request if isinstance(request, Request) else Request.parse(request)
-    names = [name for name in asks.files if name in paths]
-    heads = [head for name in names[:FILES] if (head := _head(folder, name))]
-    if not heads:
-        return ""
-    return text("made.written") + "\n" + untrusted(
-        "files", "\n\n".join(heads))
-
-
 def _head(folder: Path, name: str) -> str:
     path = folder / name
     if path.suffix.lower() not in DATA:

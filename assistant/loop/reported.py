@@ -7,11 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from assistant.checks.answers import ELSEWHERE
 from assistant.checks.hints import describe_run, failure_line
 from assistant.checks.made import problems
 from assistant.checks.record import TurnRecord
-from assistant.loop.peek import written
 from assistant.loop.turn import Ran
 from assistant.loop.vetting import Cleared
 
@@ -33,16 +31,9 @@ def reported(state: TurnRecord, ran: Ran, cleared: Cleared,
     failures = state.repeats.record(cleared.language, cleared.code, ok, redact(brief))
     told = cleared.preface + redact(describe_run(end, changes, str(folder), cleared.code, making,
                                                  rules))
-    unlooked = check.unlooked() if ok and rules.on("run.elsewhere") else []
-    if unlooked:
-        rules.fire("run.elsewhere", "annotate", unlooked[0])
-        told += "\n" + ELSEWHERE.format(unlooked[0])
-    if wrote:
-        heads = (written(check.asks, folder, wrote)
-                 if check.lines and rules.on("run.written") else "")
-        made = problems(check.asks, folder, wrote, check.lines) if rules.on("run.made") else []
-        for rule, found in (("run.written", heads), ("run.made", " ".join(made))):
-            if found:
-                rules.fire(rule, "annotate")
-        told = "\n".join(part for part in (told, redact(heads), *made) if part)
+    if wrote and rules.on("run.made"):
+        made = problems(check.asks, folder, wrote, check.lines)
+        if made:
+            rules.fire("run.made", "annotate")
+        told = "\n".join(part for part in (told, *made) if part)
     return told, failures

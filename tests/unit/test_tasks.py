@@ -217,9 +217,9 @@ def test_acted_in_runs_only_the_tasks_where_the_rules_switched_off_acted(tmp_pat
 
     base = tmp_path / "all.json"
     base.write_text(json.dumps({"tasks": [
-        row("acted", [{"rule": "answer.missing", "action": "send_back"}]),
+        row("acted", [{"rule": "answer.no_figure", "action": "send_back"}]),
         row("other", [{"rule": "hint.missing_file", "action": "annotate"}]),
-        row("skipped", [{"rule": "answer.missing", "action": "skipped"}]),
+        row("skipped", [{"rule": "answer.no_figure", "action": "skipped"}]),
         row("done", []), row("not-chosen", [])]}))
     chosen = {"heldout": [{"name": n} for n in ("acted", "other", "skipped", "done")]}
     rows = tasks.carried(base, "answer", chosen, {("heldout", "done", "ours")})

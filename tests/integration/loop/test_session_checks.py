@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assistant.checks.answers import ELSEWHERE, NEVER_RAN, REFUSED
+from assistant.checks.answers import NEVER_RAN, REFUSED
 from assistant.checks.placeholders import ROOTED
 from assistant.events import TurnEnd
 from assistant.loop.turn import FRAMED
@@ -122,18 +122,6 @@ def test_code_that_copies_the_results_is_not_run_and_the_model_is_told_why(
     assert FRAMED in told(server, 2)
     assert "copies the results the model was given: not run" in notices(events)
     assert isinstance(events[-1], TurnEnd) and events[-1].text == "It is 42."
-
-
-def test_a_run_that_did_not_look_in_the_named_folder_is_told_so(server: LLMServer,
-                                                                work: Path) -> None:
-    (work / "reports").mkdir()
-    (work / "reports" / "big.txt").write_text("x" * 5000)
-    server.add(fenced("shell", "ls -S | head -n 1"), fenced("shell", "ls -S reports | head -n 1"),
-               text("big.txt is the largest."))
-    with make(server, "fenced") as a:
-        list(a.turn("which file in the reports folder is the largest?"))
-    assert ELSEWHERE.format("reports") in told(server, 1)
-    assert "No code so far looked" not in told(server, 2)
 
 
 def test_code_repeated_after_success_is_told_the_step_still_missing(server: LLMServer,

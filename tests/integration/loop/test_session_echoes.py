@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assistant.checks.answers import MISSING_FILES, NO_FIGURE
+from assistant.checks.answers import NO_FIGURE, UNCHANGED
 from assistant.events import TurnEnd
 from tests.support.llm_server import LLMServer, fenced, text
 from tests.support.loop import make, notices, runs, told
@@ -34,15 +34,14 @@ def test_an_answer_that_only_echoes_the_loop_is_not_asked_again_and_ends_in_what
 def test_an_echo_after_a_run_that_falls_short_is_told_what_is_missing(
     server: LLMServer, work: Path
 ) -> None:
-    (work / "inventory.csv").write_text("sku,qty\nA1,4\n")
-    server.add(fenced("python", "print(open('inventory.csv').read())"), text(ECHO),
-               text("inventory.json is not written yet."))
+    (work / "a.md").write_text("colour\n")
+    server.add(fenced("shell", "cat a.md"), text(ECHO), text("a.md is not changed yet."))
     with make(server, "fenced") as a:
-        events = list(a.turn("convert inventory.csv into inventory.json"))
-    assert told(server, 2).endswith(MISSING_FILES.format("inventory.json"))
+        events = list(a.turn("replace colour with color in a.md"))
+    assert told(server, 2).endswith(UNCHANGED.format("a.md"))
     assert "checked against what ran" in notices(events)
     end = events[-1]
-    assert isinstance(end, TurnEnd) and end.text == "inventory.json is not written yet."
+    assert isinstance(end, TurnEnd) and end.text == "a.md is not changed yet."
 
 
 def test_a_final_answer_loses_the_paragraphs_that_repeat_what_the_loop_told(

@@ -319,20 +319,6 @@ def test_a_question_about_this_machine_gets_code_not_a_guess(server: LLMServer,
     assert isinstance(events[-1], TurnEnd) and events[-1].text == "There are 3 files."
 
 
-def test_a_file_printed_instead_of_written_is_sent_back(server: LLMServer, work: Path) -> None:
-    (work / "inventory.csv").write_text("sku,qty\nA1,4\n")
-    printed = "import csv, json\nprint(json.dumps(list(csv.DictReader(open('inventory.csv')))))"
-    written = ("import csv, json\nwith open('inventory.json', 'w') as out:\n"
-               "    json.dump(list(csv.DictReader(open('inventory.csv'))), out)")
-    server.add(tool_call("python", printed), text("The task is done."),
-               tool_call("python", written), text("inventory.json is written."))
-    with make(server, "tools") as a:
-        events = list(a.turn("convert inventory.csv to inventory.json"))
-    assert "inventory.json does not exist in the working folder" in told(server, 2)
-    assert '"sku": "A1"' in (work / "inventory.json").read_text()
-    assert isinstance(events[-1], TurnEnd) and events[-1].text == "inventory.json is written."
-
-
 def test_a_change_that_changed_nothing_is_sent_back(server: LLMServer, work: Path) -> None:
     config = work / "config.ini"
     config.write_text("[server]\nport = 8080\n")

@@ -5,13 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from assistant.checks.answers import (
-    MISSING_FILES,
     NEVER_RAN,
     NO_FIGURE,
     NO_RUN,
-    NOT_LOOKED,
     REFUSED,
-    SHOWN_ONLY,
     UNCHANGED,
     UNSEEN_NAMES,
     UNSEEN_NUMBERS,
@@ -61,24 +58,6 @@ def test_figures_from_the_output_request_or_earlier_turns_are_accepted(tmp_path:
     check.proposed("...")
     check.ran("total: 5186.5\n", NO_CHANGES)
     assert check.problem("The total is $5,186.50 for 2026, at 19.6 % tax, in 3 rows.") is None
-
-
-def test_a_file_to_make_that_is_missing_is_sent_back(tmp_path: Path) -> None:
-    """Saying that nothing else changed, "as expected", is not saying it failed."""
-    (tmp_path / "inventory.csv").write_text("sku\n")
-    for answer in ("The task is done.", "The output is correct. No files have changed."):
-        check = after_run("convert inventory.csv to inventory.json", tmp_path, "[...]\n",
-                          code="print(rows)")
-        assert check.problem(answer) == MISSING_FILES.format("inventory.json"), answer
-
-
-def test_a_missing_file_is_accepted_when_made_or_when_the_answer_says_it_failed(
-        tmp_path: Path) -> None:
-    made = after_run("write hello to hello.txt", tmp_path, "", CREATED, code="...")
-    (tmp_path / "hello.txt").write_text("hello")
-    assert made.problem("Done.") is None
-    failed = after_run("save the list as list.txt", tmp_path, "", code="...")
-    assert failed.problem("I could not write list.txt: the folder is read-only.") is None
 
 
 def test_nothing_is_asked_when_every_proposal_was_declined(tmp_path: Path) -> None:
@@ -140,30 +119,6 @@ def test_a_quoted_value_no_output_showed_is_sent_back(tmp_path: Path) -> None:
     assert check.problem("The hostname is `localhost`.") == UNSEEN_NAMES.format("localhost")
     quoted = after_run("what is the hostname of this computer?", tmp_path, "vm\n", code="hostname")
     assert quoted.problem("The hostname of this computer is `vm` (from `hostname`).") is None
-
-
-def test_a_file_to_make_answered_in_words_is_sent_back(tmp_path: Path) -> None:
-    check = AnswerCheck("create a package.json for a Node.js project named tiny", tmp_path)
-    assert check.problem("Done: package.json is ready.") == MISSING_FILES.format("package.json")
-    assert check.unconfirmed("Done.") == "Not confirmed by what ran: package.json does not exist."
-
-
-def test_a_file_only_shown_in_a_block_is_sent_back_saying_blocks_like_it_never_run(
-    tmp_path: Path,
-) -> None:
-    check = AnswerCheck("create a package.json for a project named tiny-tool", tmp_path)
-    problem = check.problem('```json\n{"name": "tiny-tool"}\n```')
-    assert problem == SHOWN_ONLY.format("writes it to package.json", "json")
-    assert "code that writes it to package.json, then check" in problem
-    assert check.unconfirmed("```json\n{}\n```") == (
-        "Not confirmed by what ran: the json block was only shown; nothing was written.")
-    (tmp_path / "settings.json").write_text('{"debug": true}')
-    edit = AnswerCheck("in settings.json, set debug to false", tmp_path)
-    assert edit.problem('```\n{"debug": false}\n```') == SHOWN_ONLY.format("does it",
-                                                                             "untagged")
-    question = AnswerCheck("what is in settings.json?", tmp_path)
-    shown = question.problem('```json\n{"debug": false}\n```')
-    assert shown != SHOWN_ONLY.format("does it", "json")
 
 
 def test_a_change_to_files_here_that_changed_nothing_is_sent_back(tmp_path: Path) -> None:
@@ -234,19 +189,6 @@ def test_each_kind_of_check_is_asked_once_and_two_at_most(tmp_path: Path) -> Non
     assert check.problem("I cannot access your files.") is None
     assert check.unconfirmed("I cannot access your files.") == (
         "Not confirmed by what ran: nothing ran.")
-
-
-def test_an_answer_from_code_that_never_looked_in_the_named_folder_is_sent_back(
-        tmp_path: Path) -> None:
-    (tmp_path / "reports").mkdir()
-    request = "which file in the reports folder is the largest?"
-    check = after_run(request, tmp_path, "total 4.0K\n", code="ls -lh | sort -hr | head -n 1")
-    assert check.problem("There are no files.") == NOT_LOOKED.format("reports")
-    looked = after_run(request, tmp_path, "big.txt\n", code="ls -S reports | head -1")
-    assert looked.problem("big.txt is the largest.") is None
-    made = after_run("make a folder called old and move the logs into old/", tmp_path, "",
-                     CREATED, code="mkdir old && mv *.log old")
-    assert made.problem("Done.") is None
 
 
 def test_a_script_the_request_asks_to_run_that_no_code_ran_is_sent_back(tmp_path: Path) -> None:

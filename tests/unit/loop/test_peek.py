@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from assistant.config import Settings
-from assistant.loop.peek import peek, wanted, written
+from assistant.loop.peek import peek, wanted
 
 
 def test_named_text_files_show_their_size_and_first_lines(tmp_path: Path) -> None:
@@ -53,22 +53,6 @@ def test_only_models_on_this_machine_or_network_see_files_unless_told() -> None:
     assert wanted(Settings(model="gpt-4o", peek_files="always"))
     assert not wanted(Settings(model="openai/m", api_base="http://127.0.0.1:8080/v1",
                                peek_files="never"))
-
-
-def test_files_a_request_names_are_shown_as_written_after_a_run_wrote_them(
-    tmp_path: Path,
-) -> None:
-    (tmp_path / "averages.csv").write_text("team,score\nblue,9.0\n")
-    (tmp_path / "scratch.csv").write_text("x\n")
-    request = "write the average per team in scores.csv to averages.csv"
-    assert written(request, tmp_path, ["averages.csv", "scratch.csv"]) == (
-        "As written now (check it against the request):\n"
-        '<files untrusted="true">\naverages.csv (2 lines), first lines:\nteam,score\nblue,9.0\n'
-        "</files>"
-    )
-    assert written(request, tmp_path, ["scratch.csv"]) == ""  # not what the user asked for
-    (tmp_path / "tool.js").write_text("console.log('hi')\n")
-    assert written("make tool.js print hi", tmp_path, ["tool.js"]) == ""  # code, not data
 
 
 def test_a_named_folder_is_listed_with_the_size_of_each_file(tmp_path: Path) -> None:
