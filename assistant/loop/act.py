@@ -86,7 +86,7 @@ def act_on(session: Session, call: CodeCall, record: TurnRecord, last: bool = Tr
            ) -> Generator[Event, None, Outcome]:
     """One call: vetted (corrected, sent back, refused as a repeat), previewed (and sent
     back when that failed), declined, or run. `last`: no call of the reply follows it."""
-    notices, vetted = vet(call, record, session.folder(), session.redact)
+    notices, vetted = vet(call, record, session.redact)
     for notice in notices:
         yield session.emit(notice)
     if not isinstance(vetted, Cleared):

@@ -16,7 +16,6 @@ MALFORMED_AGAIN = (
     "to fenced for this model"
 )
 RELABELLED = text("call.relabelled")
-REPLACED = text("call.replaced")
 
 # Said to the user when the loop ends a turn.
 STOP_NOTICES = {

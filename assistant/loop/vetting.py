@@ -1,16 +1,14 @@
 """What a call goes through before the user is asked: a malformed call goes back as a
-correction, a made-up path goes back or is put right, a repeat is told or ends the turn,
-and mislabelled code is relabelled. Apart from the loop so that each rule reads alone.
+correction, a repeat is told or ends the turn, and mislabelled code is relabelled. Apart
+from the loop so that each rule reads alone.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from assistant.checks.labels import actual_language
-from assistant.checks.placeholders import misplaced
 from assistant.checks.record import TurnRecord
 from assistant.checks.repeats import REPEAT_NOT_RUN, REPEAT_TOLD
 from assistant.checks.verdicts import Rewrite
@@ -21,7 +19,6 @@ from assistant.loop.turn import (
     MALFORMED_AGAIN,
     NOT_RUN,
     RELABELLED,
-    REPLACED,
     Outcome,
 )
 
@@ -36,8 +33,8 @@ class Cleared:
     preface: str = ""
 
 
-def vet(call: CodeCall, state: TurnRecord, folder: Path,
-        redact: Callable[[str], str]) -> tuple[list[Notice | Error], Cleared | Outcome]:
+def vet(call: CodeCall, state: TurnRecord, redact: Callable[[str], str]
+        ) -> tuple[list[Notice | Error], Cleared | Outcome]:
     """The notices for the user, and the call cleared to be proposed, or what the model is
     told in place of a run (with the reason to end the turn, if any)."""
     rules = state.answer.rules
@@ -51,28 +48,11 @@ def vet(call: CodeCall, state: TurnRecord, folder: Path,
     state.corrected = False
     language = (actual_language(call.language, call.code) if rules.on("label.relabel")
                 else call.language)
-    wrong = misplaced(call.code, state.answer.request, folder)
-    if wrong and rules.on("path.told"):
-        rules.fire("path.told", "refuse", wrong.path)
-        return [Notice(f"Not proposed: the code names {wrong.path}, not a path of the user's; "
-                       "the model was told to use the working folder.")], (wrong.told, None)
-    # Told already: the user is shown the code as it should read, and it is what repeats
-    # are judged by.
-    rewrites: list[Rewrite] = []
-    if wrong and wrong.instead and rules.on("path.replaced"):
-        rewrites.append(Rewrite(
-            "path.replaced", language, call.code.replace(wrong.path, wrong.instead),
-            REPLACED.format(wrong.path, wrong.instead),
-            f"The code names {wrong.path} again, not a path of the user's: it is proposed "
-            f"with {wrong.instead} in its place."))
-    if language != call.language:
-        rewrites.append(Rewrite(
-            "label.relabel", language, rewrites[0].code if rewrites else call.code,
-            RELABELLED.format(call.language, language),
-            f"This code is {language}, not {call.language}: it is shown and rated as "
-            f"{language}, and runs as {language}."))
-    code = rewrites[-1].code if rewrites else call.code
-    verdict, times = state.repeats.check(language, code)
+    rewrite = None if language == call.language else Rewrite(
+        "label.relabel", language, call.code, RELABELLED.format(call.language, language),
+        f"This code is {language}, not {call.language}: it is shown and rated as "
+        f"{language}, and runs as {language}.")
+    verdict, times = state.repeats.check(language, call.code)
     if verdict == "told" and not rules.on("repeat.success_told"):
         verdict = "run"
     if verdict == "stop":
@@ -84,7 +64,7 @@ def vet(call: CodeCall, state: TurnRecord, folder: Path,
         return [Notice(f"Not run again: the model proposed the same {language} code that had "
                        "just succeeded; it was shown that result.")], (
             state.answer.with_pending(REPEAT_TOLD.format(state.repeats.result())), None)
-    for rewrite in rewrites:  # legal here only: nobody has been asked to approve it yet
-        rules.fire(rewrite.rule, "rewrite")
-    preface = "".join(rewrite.preface for rewrite in reversed(rewrites))
-    return [Notice(rewrite.notice) for rewrite in rewrites], Cleared(language, code, preface)
+    if rewrite is None:
+        return [], Cleared(language, call.code)
+    rules.fire(rewrite.rule, "rewrite")  # legal here only: nobody has been asked yet
+    return [Notice(rewrite.notice)], Cleared(rewrite.language, rewrite.code, rewrite.preface)

@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from assistant.checks.answers import NEVER_RAN, REFUSED
-from assistant.checks.placeholders import ROOTED
 from assistant.events import TurnEnd
 from assistant.loop.turn import FRAMED
 from tests.support.llm_server import LLMServer, fenced, text
@@ -77,39 +76,6 @@ def test_a_refusal_is_answered_that_the_code_runs_here(server: LLMServer, work: 
     assert (work / "a.md").read_text() == "color\n"
 
 
-def test_the_users_folder_made_absolute_is_sent_back_before_anyone_is_asked(
-    server: LLMServer, work: Path
-) -> None:
-    (work / "lib").mkdir()
-    (work / "lib" / "dates.py").write_text("def parse_date(text):\n    return text\n")
-    server.add(fenced("shell", "grep -rl 'def parse_date' /lib/"),
-               fenced("shell", "grep -rl 'def parse_date' lib/"), text("In lib/dates.py."))
-    asked: list[str] = []
-    with make(server, "fenced", approver=lambda p: asked.append(p.code) or True) as a:
-        events = list(a.turn("in which file under lib/ is the function parse_date defined?"))
-    assert asked == ["grep -rl 'def parse_date' lib/"]
-    assert ROOTED.format("/lib/", "lib/") in told(server, 1)
-    assert "names /lib/, not a path of the user's" in notices(events)
-    assert isinstance(events[-1], TurnEnd) and events[-1].text == "In lib/dates.py."
-
-
-def test_a_placeholder_path_proposed_again_is_shown_with_the_working_folder(
-    server: LLMServer, work: Path
-) -> None:
-    (work / "a.md").write_text("colour\n")
-    tutorial = "ls /path/to/your/directory"
-    server.add(fenced("shell", tutorial), fenced("shell", tutorial),
-               text("The folder holds a.md."))
-    asked: list[str] = []
-    with make(server, "fenced", approver=lambda p: asked.append(p.code) or True) as a:
-        events = list(a.turn("list the files here"))
-    assert asked == ["ls ."]  # told once; the second time the user sees what will run
-    assert "For example: ls ." in told(server, 1)
-    assert "Ran with . in place of /path/to/your/directory" in told(server, 2)
-    assert "it is proposed with . in its place" in notices(events)
-    assert [end.output for end in runs(events)] == ["a.md\n"]
-
-
 def test_code_that_copies_the_results_is_not_run_and_the_model_is_told_why(
     server: LLMServer, work: Path
 ) -> None:
@@ -148,15 +114,3 @@ def test_a_block_copying_the_results_beside_real_code_is_not_run(server: LLMServ
     assert [end.output for end in runs(events)] == ["42\n"]
     assert FRAMED in told(server, 1)
     assert "copies the results the model was given: not run" in notices(events)
-
-
-def test_code_shown_with_the_working_folder_is_judged_as_shown_for_repeats(
-    server: LLMServer, work: Path
-) -> None:
-    tutorial = "ls /path/to/your/directory"
-    server.add(*[fenced("shell", tutorial) for _ in range(6)])
-    with make(server, "fenced") as a:
-        events = list(a.turn("list the files here"))
-    assert len(runs(events)) == 1  # ls . once; then told it just ran; then the stop
-    end = events[-1]
-    assert isinstance(end, TurnEnd) and end.reason == "repeated_success"

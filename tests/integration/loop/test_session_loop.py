@@ -423,23 +423,6 @@ def test_a_stopped_turn_whose_runs_printed_nothing_ends_naming_the_files_written
     assert end.text == "Files written in this turn: a.md."
 
 
-def test_code_naming_a_placeholder_path_is_sent_back_once_before_anyone_is_asked(
-    server: LLMServer, work: Path
-) -> None:
-    (work / "a.md").write_text("colour\n")
-    tutorial = "import os\nprint(os.listdir('/path/to/your/directory'))"
-    server.add(fenced("python", tutorial), fenced("python", "import os\nprint(os.listdir('.'))"),
-               text("The folder holds a.md."))
-    asked: list[str] = []
-    with make(server, "fenced", approver=lambda p: asked.append(p.code) or True) as a:
-        events = list(a.turn("list the markdown files here"))
-    assert asked == ["import os\nprint(os.listdir('.'))"]  # the user never saw the first
-    assert "names /path/to/your/directory, not a path of the user's" in notices(events)
-    assert told(server, 1).startswith("Results of the code you proposed:\n\npython block:\n"
-                                      "Not run: /path/to/your/directory is a placeholder")
-    assert [end.output for end in runs(events)] == ["['a.md']\n"]
-
-
 def test_the_same_reply_of_several_checks_again_is_not_run_again(
     server: LLMServer, work: Path
 ) -> None:

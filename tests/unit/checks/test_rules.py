@@ -49,18 +49,18 @@ def test_rules_that_read_english_are_skipped_visibly_for_another_language() -> N
 
 def test_a_rule_acts_at_most_its_times_a_turn() -> None:
     rules = Rules()
-    assert catalogue()["path.told"].times == 1
-    assert rules.on("path.told")
-    rules.fire("path.told", "refuse")
-    assert not rules.on("path.told")
-    assert rules.count("path.told") == 1
+    assert catalogue()["answer.failed_last"].times == 1
+    assert rules.on("answer.failed_last")
+    rules.fire("answer.failed_last", "send_back")
+    assert not rules.on("answer.failed_last")
+    assert rules.count("answer.failed_last") == 1
 
 
 def test_send_backs_past_the_budget_are_skipped_and_said() -> None:
     rules = Rules(budget=1)
     assert rules.affordable("answer.no_figure")
     rules.fire("answer.no_figure", "send_back", "how many")
-    rules.fire("path.told", "refuse")  # a refused call is no extra model call
+    rules.fire("call.malformed", "refuse")  # a refused call is no extra model call
     assert rules.extra_calls() == 1
     assert not rules.affordable("answer.numbers")
     assert rules.pending()[-1] == RuleFired("answer.numbers", "answer", "skipped",
@@ -87,8 +87,8 @@ def test_what_protects_is_never_off_in_any_profile() -> None:
 def test_calls_refused_cost_no_extra_call_and_send_backs_stop_at_the_budget() -> None:
     rules = Rules(budget=2)
     assert rules.send_back("answer.no_figure")
-    assert rules.send_back("path.told", costs=False)  # calls refused: no extra call
+    assert rules.send_back("repeat.failed_again", costs=False)  # calls refused: no extra call
     assert rules.extra_calls() == 1
     assert [(e.rule, e.action) for e in rules.fired] == [
-        ("answer.no_figure", "send_back"), ("path.told", "refuse")]
+        ("answer.no_figure", "send_back"), ("repeat.failed_again", "refuse")]
     assert rules.send_back("answer.numbers") and not rules.send_back("answer.names")

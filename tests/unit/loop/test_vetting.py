@@ -9,7 +9,7 @@ from assistant.checks.record import TurnRecord
 from assistant.checks.repeats import REPEAT_NOT_RUN
 from assistant.events import Error, Notice
 from assistant.llm import CodeCall
-from assistant.loop.turn import CORRECTION, NOT_RUN, RELABELLED, REPLACED
+from assistant.loop.turn import CORRECTION, NOT_RUN, RELABELLED
 from assistant.loop.vetting import Cleared, vet
 
 
@@ -24,40 +24,28 @@ def keep(text: str) -> str:
 def test_a_malformed_call_is_sent_back_once_then_ends_the_turn(tmp_path: Path) -> None:
     turn = state(tmp_path)
     bad = CodeCall("1", "python", "", problem="arguments are not JSON")
-    notices, outcome = vet(bad, turn, tmp_path, keep)
+    notices, outcome = vet(bad, turn, keep)
     assert outcome == (CORRECTION.format("arguments are not JSON"), None)
     assert isinstance(notices[0], Notice) and "malformed" in notices[0].text
-    notices, outcome = vet(bad, turn, tmp_path, keep)
+    notices, outcome = vet(bad, turn, keep)
     assert outcome == (NOT_RUN, ("error", 0))
     assert isinstance(notices[0], Error)
-    assert isinstance(vet(CodeCall("2", "shell", "ls"), turn, tmp_path, keep)[1], Cleared)
+    assert isinstance(vet(CodeCall("2", "shell", "ls"), turn, keep)[1], Cleared)
     assert not turn.corrected  # a good call in between: the next bad one is told again
-
-
-def test_a_placeholder_path_is_told_once_then_shown_put_right(tmp_path: Path) -> None:
-    turn = state(tmp_path)
-    call = CodeCall("1", "shell", "ls /path/to/your/directory")
-    notices, outcome = vet(call, turn, tmp_path, keep)
-    assert not isinstance(outcome, Cleared)
-    assert "/path/to/your/directory is a placeholder" in outcome[0]
-    notices, outcome = vet(call, turn, tmp_path, keep)
-    assert outcome == Cleared("shell", "ls .", REPLACED.format("/path/to/your/directory", "."))
-    assert "it is proposed with . in its place" in notices[0].text
 
 
 def test_code_that_just_succeeded_is_told_then_stops_the_turn(tmp_path: Path) -> None:
     turn = state(tmp_path)
     call = CodeCall("1", "shell", "ls")
-    assert vet(call, turn, tmp_path, keep)[1] == Cleared("shell", "ls")
+    assert vet(call, turn, keep)[1] == Cleared("shell", "ls")
     turn.repeats.record("shell", "ls", True, "a.txt")
-    notices, outcome = vet(call, turn, tmp_path, keep)
+    notices, outcome = vet(call, turn, keep)
     assert not isinstance(outcome, Cleared) and "a.txt" in outcome[0] and outcome[1] is None
     assert turn.stuck and "same shell code that had just succeeded" in notices[0].text
-    assert vet(call, turn, tmp_path, keep) == ([], (REPEAT_NOT_RUN, ("repeated_success", 3)))
+    assert vet(call, turn, keep) == ([], (REPEAT_NOT_RUN, ("repeated_success", 3)))
 
 
 def test_mislabelled_code_is_cleared_as_what_it_is(tmp_path: Path) -> None:
-    notices, outcome = vet(CodeCall("1", "python", "cd data && ls -la"), state(tmp_path),
-                           tmp_path, keep)
+    notices, outcome = vet(CodeCall("1", "python", "cd data && ls -la"), state(tmp_path), keep)
     assert outcome == Cleared("shell", "cd data && ls -la", RELABELLED.format("python", "shell"))
     assert "This code is shell, not python" in notices[0].text
