@@ -72,7 +72,11 @@ def voice_command(server: LLMServer, home: Path, **env: str) -> Iterator[VoicePr
         yield voice
     finally:
         process.send_signal(signal.SIGINT)
-        process.wait(30)
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:  # fails the test, and leaves no process behind
+            process.kill()
+            raise
     assert process.returncode == 0, voice.lines
 
 

@@ -160,7 +160,11 @@ def test_voice_command_holds_a_conversation(display, pulse, speech, server) -> N
         time.sleep(1)
     finally:
         process.send_signal(signal.SIGINT)
-        out, _ = process.communicate(timeout=30)
+        try:
+            out, _ = process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:  # fails the test, and leaves no process behind
+            process.kill()
+            raise
     asked = server.chat_requests[0].body["messages"][-1]["content"]
     assert word_error_rate(speech["piper_disk"]["text"], asked) <= 0.15, asked
     assert "You have plenty of space left." in out
