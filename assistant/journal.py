@@ -45,6 +45,23 @@ class JournalError(Exception):
     """The journal cannot be used; the message says which file and why."""
 
 
+def _to_wal(db: sqlite3.Connection, wait_s: float = 5.0) -> None:
+    """Switch to write-ahead logging, waiting while another process switches the same file.
+
+    SQLite answers "database is locked" at once, without its busy wait, when two processes
+    open a new journal together and both ask for the switch; so the wait is done here.
+    """
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
 class Journal:
     """One open journal file; safe to share between threads of one process."""
 
@@ -63,9 +80,9 @@ class Journal:
                 os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600))
             os.chmod(self.path, 0o600)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA busy_timeout=5000")
+            _to_wal(self._db)
+            self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(SCHEMA)
         except (OSError, sqlite3.Error) as exc:
             raise JournalError(f"{self.path}: cannot open the journal ({exc})") from None

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from multiprocessing.queues import Queue
+from multiprocessing.synchronize import Barrier
 from pathlib import Path
 
 import pytest
@@ -99,3 +101,32 @@ def test_a_second_journal_in_this_process_keeps_the_first_ones_locks(tmp_path: P
     first.record(cid, 1, {"kind": "user", "text": "two"})
     assert [r["text"] for r in first.conversation(cid)["records"]] == ["one", "two"]
     first.close()
+
+
+def _open_and_write(path: Path, start: Barrier, results: Queue[str]) -> None:
+    start.wait()
+    try:
+        journal = Journal(path)
+        journal.record(journal.start_conversation("m"), 1, {"kind": "user", "text": "hi"})
+        journal.close()
+        results.put("ok")
+    except JournalError as exc:
+        results.put(str(exc))
+
+
+def test_programs_opening_a_new_journal_at_the_same_moment_all_open_it(tmp_path: Path) -> None:
+    """Two commands started together (a daemon and a typed command) create the journal at
+    once; neither may fail with "database is locked" while the other switches it to WAL."""
+    context = multiprocessing.get_context("fork")
+    for round_ in range(15):
+        path = tmp_path / f"{round_}" / "journal.db"
+        start, results = context.Barrier(4), context.Queue()
+        workers = [context.Process(target=_open_and_write, args=(path, start, results))
+                   for _ in range(4)]
+        for worker in workers:
+            worker.start()
+        outcomes = [results.get(timeout=60) for _ in workers]
+        for worker in workers:
+            worker.join(timeout=60)
+        assert outcomes == ["ok"] * 4, outcomes
+        assert len(Journal(path).conversations()) == 4
