@@ -333,8 +333,17 @@ def csv_rows(c: Context, a: dict[str, Any]) -> str | None:
     blank = [b.lower() for b in a.get("blank_as", [])]
     got = [tuple("" if x.lower() in blank else x for x in row) for row in data]
     want = [tuple(row) for row in a["rows"]]
-    if (got if a.get("ordered") else sorted(got)) != (want if a.get("ordered") else sorted(want)):
-        return f"{a['path']} has {len(got)} data rows, not the {len(a['rows'])} wanted"
+    if a.get("ordered"):
+        for n, (row, wanted) in enumerate(zip(got, want, strict=False), start=1):
+            if row != wanted:
+                return f"{a['path']} data row {n} is {list(row)}, not {list(wanted)}"
+    else:
+        extra = [list(row) for row in sorted(set(got) - set(want))]
+        lacking = [list(row) for row in sorted(set(want) - set(got))]
+        if extra or lacking:
+            return f"{a['path']} has rows {extra} not wanted and lacks {lacking}"
+    if sorted(got) != sorted(want):
+        return f"{a['path']} has {len(got)} data rows, not the {len(want)} wanted"
     return None
 
 

@@ -290,3 +290,23 @@ def test_a_spoken_answer_gives_its_numbers_and_times_but_not_its_dates_or_ids() 
     assert tasks_spoken.clock_times("at 5:42 PM, not 09:12:03") == ["17:42", "09:12"]
     assert tasks_spoken.months("January 2024, then 2023/07 and 02-2024") == [
         "2024-01", "2023-07", "2024-02"]
+
+
+def test_a_csv_with_the_wrong_rows_names_the_rows_that_differ(tmp_path: Path) -> None:
+    import tasks_checks
+    import tasks_data
+    import tasks_reading
+
+    reading = tasks_reading.Reading(**{k: v[0] for k, v in tasks_data.READINGS.items()})
+    context = tasks_reading.Context(tmp_path, "", {}, reading)
+    (tmp_path / "out.csv").write_text("month,total\njan,10\nfeb,21\n")
+    wanted = {"path": "out.csv", "header": ["month", "total"],
+              "rows": [["jan", "10"], ["feb", "20"]]}
+    assert tasks_checks.csv_rows(context, wanted) == (
+        "out.csv has rows [['feb', '21']] not wanted and lacks [['feb', '20']]")
+    assert tasks_checks.csv_rows(context, {**wanted, "ordered": True}) == (
+        "out.csv data row 2 is ['feb', '21'], not ['feb', '20']")
+    (tmp_path / "out.csv").write_text("month,total\njan,10\nfeb,20\nfeb,20\n")
+    assert tasks_checks.csv_rows(context, wanted) == "out.csv has 3 data rows, not the 2 wanted"
+    assert tasks_checks.csv_rows(context, {**wanted, "rows": wanted["rows"] * 2}) == (
+        "out.csv has 3 data rows, not the 4 wanted")
