@@ -11,10 +11,8 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,28 +22,11 @@ from assistant.voice.wav import read_wav
 from tests.support.audio import Monitor, bursts, earcon_heard, speaker_monitor, speech_times
 from tests.support.llm_server import LLMServer, delay, text
 from tests.support.require import require
+from tests.support.voice_process import VoiceProcess
 
 HOTKEY = "ctrl+alt+space"
 THINKING_S = 1.5  # the scripted LLM's wait before its first word
 ANSWER = "You have plenty of space left."
-
-
-class VoiceProcess:
-    """`assistant voice` running; `lines` is its stderr so far (its states: [listening])."""
-
-    def __init__(self, process: subprocess.Popen[str]) -> None:
-        self.process = process
-        self.lines: list[str] = []
-        assert process.stderr is not None
-        threading.Thread(target=lambda: self.lines.extend(iter(process.stderr.readline, "")),
-                         daemon=True).start()
-
-    def wait_for(self, words: str, after: int = 0, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while not any(words in line for line in self.lines[after:]):
-            assert self.process.poll() is None, self.lines
-            assert time.monotonic() < deadline, f"no {words!r} in {self.lines}"
-            time.sleep(0.02)
 
 
 @contextlib.contextmanager
@@ -71,12 +52,7 @@ def voice_command(server: LLMServer, home: Path, **env: str) -> Iterator[VoicePr
         voice.wait_for(f"Hold {HOTKEY}")
         yield voice
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:  # fails the test, and leaves no process behind
-            process.kill()
-            raise
+        voice.interrupt()
     assert process.returncode == 0, voice.lines
 
 

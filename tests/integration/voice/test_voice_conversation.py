@@ -12,10 +12,10 @@ import pytest
 
 from assistant.events import Proposal
 from assistant.voice.wer import word_error_rate
-from tests.integration.voice.test_voice_command_earcon import VoiceProcess
 from tests.integration.voice.test_voice_hotkey import stop_listening
 from tests.support.llm_server import LLMServer, text, tool_call
 from tests.support.require import require
+from tests.support.voice_process import VoiceProcess
 
 
 @pytest.fixture
@@ -131,7 +131,6 @@ def test_voice_command_holds_a_conversation(display, pulse, speech, server) -> N
     LLM's answer printed."""
     require(shutil.which("xdotool") is not None, "xdotool is not installed")
     import os
-    import signal
     import subprocess
     import sys
 
@@ -159,12 +158,7 @@ def test_voice_command_holds_a_conversation(display, pulse, speech, server) -> N
             time.sleep(0.05)
         time.sleep(1)
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            out, _ = process.communicate(timeout=30)
-        except subprocess.TimeoutExpired:  # fails the test, and leaves no process behind
-            process.kill()
-            raise
+        out = voice.interrupt()
     asked = server.chat_requests[0].body["messages"][-1]["content"]
     assert word_error_rate(speech["piper_disk"]["text"], asked) <= 0.15, asked
     assert "You have plenty of space left." in out
