@@ -17,6 +17,7 @@ from pathlib import Path
 from assistant.checks.made import problems
 from assistant.checks.requested import EXTENSIONS, Request, runner
 from assistant.checks.rules import Rules
+from assistant.llm.fenced import shown_tags
 from assistant.runtime.changes import NO_CHANGES
 from assistant.texts import text
 
@@ -41,6 +42,7 @@ NO_RUN = text("answer.no_run")
 UNSEEN_NUMBERS = text("answer.numbers")
 UNCHANGED = text("answer.unchanged")
 UNSEEN_NAMES = text("answer.names")
+SHOWN_ONLY = text("answer.shown")
 
 NO_FIGURE = text("answer.no_figure")
 MADE = text("answer.made")
@@ -64,6 +66,7 @@ FINDINGS = {
     "made": (MADE, "{}"),
     "never_ran": (NEVER_RAN, "no code ran {}"),
     "no_figure": (NO_FIGURE, "the answer gives no figure for \"{}\""),
+    "shown": (SHOWN_ONLY, "the {} block was only shown; nothing was written"),
     "unchanged": (UNCHANGED, "no file in the working folder changed"),
     "names": (UNSEEN_NAMES, "{} appears in no output"),
     "numbers": (UNSEEN_NUMBERS, "{} appears in no output"),
@@ -212,6 +215,12 @@ class AnswerCheck:
         if not self.outputs and REFUSAL.search(answer):
             yield "refused", ("",)
         present = [name for name, existed in self._existed.items() if existed]
+        acts = self.asks.makes or self.asks.changes
+        shown = shown_tags(answer) if acts and not self.code else []
+        if shown:  # the file to write, named: a small model told "do it" read it instead
+            missing = self.to_make()
+            yield "shown", (text("answer.shown_writes").format(missing[0]) if missing
+                            else text("answer.shown_does"), shown[0])
         made = problems(self.asks, self.folder, self.wrote, self.lines)
         if made and not NEGATION.search(answer):
             yield "made", (" ".join(made),)

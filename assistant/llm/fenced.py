@@ -43,6 +43,13 @@ def blocks(
             if not closed or closes(lines[end - 1], "```") or closes(lines[end - 1], "~~~")]
 
 
+def shown_tags(text: str) -> list[str]:
+    """The tags of blocks that are only shown, never run (```json, ```text, untagged)."""
+    runnable = {end for _, _, end in _runnable(text, None)}
+    return ["json" if tag and canonical_language(tag) and is_data(body) else tag or "untagged"
+            for tag, body, end in _all_blocks(text) if end not in runnable]
+
+
 def _runnable(
     text: str, tools: Callable[[str], str | None] | None
 ) -> Iterator[tuple[str, str, int]]:

@@ -331,6 +331,19 @@ def test_a_change_that_changed_nothing_is_sent_back(server: LLMServer, work: Pat
     assert isinstance(events[-1], TurnEnd) and events[-1].text == "Changed to 9090."
 
 
+def test_a_file_only_shown_in_a_block_that_never_runs_is_sent_back_and_then_written(
+        server: LLMServer, work: Path) -> None:
+    shown = '```javascript\n{"port": 8080, "debug": true}\n```'
+    server.add(text(shown), fenced("shell", "printf '{\"port\": 8080}' > config.json"),
+               text("config.json is written."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("use node to write a config.json with port 8080"))
+    assert "blocks with that tag never run" in told(server, 1)
+    assert "code that writes it to config.json" in told(server, 1)
+    assert (work / "config.json").read_text() == '{"port": 8080}'
+    assert isinstance(events[-1], TurnEnd) and events[-1].text == "config.json is written."
+
+
 def test_an_answer_that_stays_unsupported_is_shown_with_a_notice(server: LLMServer,
                                                                   work: Path) -> None:
     server.add(tool_call("shell", "echo box-7"), text("The hostname is `localhost`."),

@@ -9,6 +9,7 @@ from assistant.checks.answers import (
     NO_FIGURE,
     NO_RUN,
     REFUSED,
+    SHOWN_ONLY,
     UNCHANGED,
     UNSEEN_NAMES,
     UNSEEN_NUMBERS,
@@ -119,6 +120,26 @@ def test_a_quoted_value_no_output_showed_is_sent_back(tmp_path: Path) -> None:
     assert check.problem("The hostname is `localhost`.") == UNSEEN_NAMES.format("localhost")
     quoted = after_run("what is the hostname of this computer?", tmp_path, "vm\n", code="hostname")
     assert quoted.problem("The hostname of this computer is `vm` (from `hostname`).") is None
+
+
+def test_a_file_only_shown_in_a_block_is_sent_back_saying_blocks_like_it_never_run(
+    tmp_path: Path,
+) -> None:
+    """Won a task of the fresh suite: config.json shown in a ```javascript block, never
+    written, until the model was told such blocks never run."""
+    check = AnswerCheck("create a package.json for a project named tiny-tool", tmp_path)
+    problem = check.problem('```json\n{"name": "tiny-tool"}\n```')
+    assert problem == SHOWN_ONLY.format("writes it to package.json", "json")
+    assert "code that writes it to package.json, then check" in problem
+    assert check.unconfirmed("```json\n{}\n```") == (
+        "Not confirmed by what ran: the json block was only shown; nothing was written.")
+    (tmp_path / "settings.json").write_text('{"debug": true}')
+    edit = AnswerCheck("in settings.json, set debug to false", tmp_path)
+    assert edit.problem('```\n{"debug": false}\n```') == SHOWN_ONLY.format("does it",
+                                                                             "untagged")
+    question = AnswerCheck("what is in settings.json?", tmp_path)
+    shown = question.problem('```json\n{"debug": false}\n```')
+    assert shown != SHOWN_ONLY.format("does it", "json")
 
 
 def test_a_change_to_files_here_that_changed_nothing_is_sent_back(tmp_path: Path) -> None:

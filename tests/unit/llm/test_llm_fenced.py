@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.llm.fenced import blocks, find_blocks
+from assistant.llm.fenced import blocks, find_blocks, shown_tags
 
 
 def test_tagged_blocks_are_found_in_order() -> None:
@@ -83,10 +83,17 @@ def test_code_keeps_inner_blank_lines_and_indentation() -> None:
     assert find_blocks(f"```python\n{code}\n```") == [("python", code)]
 
 
+def test_blocks_that_only_show_are_named_by_tag() -> None:
+    text = "```json\n{}\n```\n```\nplain\n```\n```python\nprint(1)\n```"
+    assert shown_tags(text) == ["json", "untagged"]
+    assert shown_tags("```python\nprint(1)\n```") == []
+
+
 def test_a_json_object_or_list_is_shown_whatever_its_tag() -> None:
     text = ('Done:\n```python\n{"debug": false, "paths": ["a"]}\n```\n'
             "```javascript\n[1, 2]\n```\n```python\nprint([1, 2])\n```")
     assert find_blocks(text) == [("python", "print([1, 2])")]
+    assert shown_tags(text) == ["json", "json"]
     assert find_blocks("```python\n{'debug': False}\n```") == [("python", "{'debug': False}")]
 
 
