@@ -129,4 +129,6 @@ def test_programs_opening_a_new_journal_at_the_same_moment_all_open_it(tmp_path:
         for worker in workers:
             worker.join(timeout=60)
         assert outcomes == ["ok"] * 4, outcomes
-        assert len(Journal(path).conversations()) == 4
+        reader = Journal(path)
+        assert len(reader.conversations()) == 4
+        reader.close()
