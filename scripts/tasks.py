@@ -18,19 +18,17 @@ A family that acted in few tasks is measured on those alone (`--acted-in /tmp/al
 the other tasks' rows are carried over from the run with all rules, as that family never
 acted in them.
 
-Each task (data in benchmarks/tasks/<suite>.yaml, loaded by tasks_suite.py for `own` and
-tasks_<suite>.py for the blind ones) runs in a fresh folder with its files, in a separate
-process per system (tasks_run.py), stopped at 120 s; its check reads the folder and the
-final answer. The incumbent is installed into .bench/ as `scripts/bench.py --peers` does.
-Results: pass rate, median and worst task time, and tokens counted by the server, per
-system, model and suite.
+Each task (data in benchmarks/tasks/<suite>.yaml, loaded by tasks_data.py) runs in a fresh
+folder with its files, in a separate process per system (tasks_run.py), stopped at 120 s;
+its check reads the folder and the final answer. The incumbent is installed into .bench/
+as `scripts/bench.py --peers` does. Results: pass rate, median and worst task time, and
+tokens counted by the server, per system, model and suite.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.util
 import json
 import os
 import shutil
@@ -49,26 +47,22 @@ ROOT = SCRIPTS.parent
 # Suites written without reading the prompt or the loop code: `blind` first, `fresh` after
 # the loop had been tuned while looking at how it failed `blind`, `unseen` after it had
 # been tuned on `fresh`, `heldout` after the failure reasons of `unseen` had been read.
-BLIND = {"blind": SCRIPTS / "tasks_blind.py", "fresh": SCRIPTS / "tasks_fresh.py",
-         "unseen": SCRIPTS / "tasks_unseen.py", "heldout": SCRIPTS / "tasks_heldout.py"}
+BLIND = ("blind", "fresh", "unseen", "heldout")
 SUITES = ("own", *BLIND)
 MAX_TOKENS = 1024
 
 
 def suites(chosen: list[str]) -> dict[str, list[dict[str, Any]]]:
-    """suite name -> its tasks; a blind suite only where its module is present."""
+    """suite name -> its tasks; a blind suite only where its file is present."""
+    import tasks_data
     import tasks_suite
 
     found: dict[str, list[dict[str, Any]]] = {}
     if "own" in chosen:
         found["own"] = tasks_suite.TASKS
-    for name, path in BLIND.items():
-        if name in chosen and path.is_file():
-            spec = importlib.util.spec_from_file_location(f"tasks_{name}", path)
-            assert spec is not None and spec.loader is not None
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-            found[name] = module.TASKS
+    for name in BLIND:
+        if name in chosen and tasks_data.path_of(name).is_file():
+            found[name] = tasks_data.load(name)
     return found
 
 

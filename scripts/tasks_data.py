@@ -1,5 +1,8 @@
 """The task suites as data: loading benchmarks/tasks/<suite>.yaml, checking its shape, and
-the self-test every suite passes (see benchmarks/tasks/README.md for the format).
+the self-test every suite passes (see benchmarks/tasks/README.md for the format). Run it
+with a suite's name to self-test that suite:
+
+    .venv/bin/python scripts/tasks_data.py heldout
 
 A loaded task is the dict the runner takes: `name`, `request`, `files` and
 `check(folder, answer)`, which returns None when the job is done, else one line saying
@@ -9,6 +12,7 @@ what is wrong; its checks are the suite's data, judged by the kinds in tasks_che
 from __future__ import annotations
 
 import re
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -232,3 +236,9 @@ def self_test(suite: str) -> int:
               + (": " + "; ".join(problems) if problems else ""))
     print(f"{len(tasks)} tasks, {len(tasks) - failures} passed, {failures} failed")
     return failures
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in names():
+        sys.exit(f"usage: tasks_data.py SUITE, one of {', '.join(names())}")
+    sys.exit(1 if self_test(sys.argv[1]) else 0)

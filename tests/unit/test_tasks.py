@@ -19,6 +19,7 @@ from tests.support.require import require
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
+import tasks_data  # noqa: E402
 import tasks_run  # noqa: E402
 import tasks_suite  # noqa: E402
 
@@ -230,12 +231,11 @@ def test_acted_in_runs_only_the_tasks_where_the_rules_switched_off_acted(tmp_pat
         "| m without answer | 2/3 (ran 1) | 0 | 0 | 0 |"
 
 
-@pytest.mark.parametrize("module", ["tasks_blind.py", "tasks_fresh.py", "tasks_unseen.py",
-                                    "tasks_heldout.py"])
-def test_each_blind_suite_passes_its_own_self_test(module: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("suite", tasks_data.names())
+def test_each_suite_file_passes_its_own_self_test(suite: str, tmp_path: Path) -> None:
     """Their checks fail on the untouched folder and pass on the job done by hand."""
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / module)], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "tasks_data.py"), suite],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert re.search(r"\b0 (failure\(s\)|failed)$", done.stdout.strip())
 
