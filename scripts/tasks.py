@@ -46,8 +46,9 @@ SCRIPTS = Path(__file__).resolve().parent
 ROOT = SCRIPTS.parent
 # Suites written without reading the prompt or the loop code: `blind` first, `fresh` after
 # the loop had been tuned while looking at how it failed `blind`, `unseen` after it had
-# been tuned on `fresh`, `heldout` after the failure reasons of `unseen` had been read.
-BLIND = ("blind", "fresh", "unseen", "heldout")
+# been tuned on `fresh`, `heldout` after the failure reasons of `unseen` had been read,
+# `novel` without reading the other suites either, once the rules had been pruned on three.
+BLIND = ("blind", "fresh", "unseen", "heldout", "novel")
 SUITES = ("own", *BLIND)
 MAX_TOKENS = 1024
 

@@ -178,7 +178,9 @@ def markdown(runs: list[dict[str, Any]], chart: str | None) -> str:
         "those changes (the loop was later changed again, looking at how it failed them); "
         "`unseen`: 24 more written the same way after that (the loop was changed later, having "
         "read only one line per failed task); `heldout`: 32 more written the same way, never "
-        "looked at before these runs.",
+        "looked at before these runs; `novel`: 24 more written the same way without reading "
+        "the other suites' tasks either, after the loop's rules had been pruned on three of "
+        "them, never tuned on.",
         "",
     ]
     for run in runs:
