@@ -10,29 +10,25 @@ the run (the network, the screen, a time limit) proves nothing and is passed ove
 
 from __future__ import annotations
 
-from assistant.checks.hints import describe_run, failure_line
 from assistant.checks.record import TurnRecord
 from assistant.checks.verdicts import Refuse
 from assistant.events import Effect, RunEnd
+from assistant.llm.results import describe_run, failure_line
 from assistant.texts import text
 
 
-def judge(effect: Effect, end: RunEnd | None, record: TurnRecord, code: str,
+def judge(effect: Effect, end: RunEnd | None, record: TurnRecord,
           last: bool) -> Refuse | None:
-    """The verdict on a proposal of `code` whose preview had `effect` and ended with `end`;
+    """The verdict on a proposal whose preview had `effect` and ended with `end`;
     `last`: it is the reply's last call (an earlier one may only set up the next, in
     silence). None when the person should be asked."""
     if end is None or effect.unpreviewable:
         return None
     rules = record.rules
     check = record.answer
-    folder = str(check.folder)
     if effect.exit_status not in (0, None) and rules.on("preview.failed"):
-        making = check.to_make()
-        why = failure_line(end, check.folder, code, making).splitlines()[0]
-        return Refuse("preview.failed",
-                      text("preview.failed") + "\n"
-                      + describe_run(end, "", folder, code, making, rules),
+        why = failure_line(end)
+        return Refuse("preview.failed", text("preview.failed") + "\n" + describe_run(end),
                       f"Tried in a copy of your files: failed ({why}); the model was shown "
                       "why.", why)
     asked = check.asks.changes or check.asks.makes

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from assistant.events import RunEnd
 from assistant.llm.reply import CodeCall
 from assistant.texts import text
 
@@ -31,6 +32,30 @@ def tool_messages(results: list[tuple[CodeCall, str]]) -> list[dict[str, Any]]:
         {"role": "tool", "tool_call_id": call.id, "content": output or NO_OUTPUT}
         for call, output in results
     ]
+
+
+def describe_run(end: RunEnd, changes: str = "") -> str:
+    """What the model reads about its run: how it ended, its output, and what changed on
+    disk (`changes`).
+
+    Small models read a bare "(no output)" as someone's words, or as failure; the exit
+    status first and the output fenced below make it plainly their own call's result.
+    """
+    if end.exit_status is None:
+        status = text("results.unfinished")
+    elif end.exit_status == 0:
+        status = text("results.succeeded")
+    else:
+        status = text("results.failed").format(end.exit_status)
+    output = (text("results.output").format(fence(end.output)) if end.output.strip()
+              else text("results.output_none"))
+    return "\n".join(part for part in (status, output, changes) if part)
+
+
+def failure_line(end: RunEnd) -> str:
+    """A failed run in brief: the last line of its output."""
+    lines = [line.strip() for line in end.output.splitlines() if line.strip()]
+    return lines[-1][:300] if lines else text("results.failed_brief").format(end.exit_status)
 
 
 def fenced_message(results: list[tuple[CodeCall, str]], request: str = "") -> dict[str, Any]:

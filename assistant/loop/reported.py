@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from assistant.checks.hints import describe_run, failure_line
 from assistant.checks.made import problems
 from assistant.checks.record import TurnRecord
+from assistant.llm.results import describe_run, failure_line
 from assistant.loop.turn import Ran
 from assistant.loop.vetting import Cleared
 
@@ -23,16 +23,12 @@ def reported(state: TurnRecord, ran: Ran, cleared: Cleared,
     rules = check.rules
     ok = end.exit_status == 0
     check.ran(end.output, changes, ok, wrote)
-    folder = check.folder
-    making = check.to_make()
-    brief = (describe_run(end, folder=str(folder)) if ok
-             else failure_line(end, folder, cleared.code, making, rules))
+    brief = describe_run(end) if ok else failure_line(end)
     state.ends.append(end)
     failures = state.repeats.record(cleared.language, cleared.code, ok, redact(brief))
-    told = cleared.preface + redact(describe_run(end, changes, str(folder), cleared.code, making,
-                                                 rules))
+    told = cleared.preface + redact(describe_run(end, changes))
     if wrote and rules.on("run.made"):
-        made = problems(check.asks, folder, wrote, check.lines)
+        made = problems(check.asks, check.folder, wrote, check.lines)
         if made:
             rules.fire("run.made", "annotate")
         told = "\n".join(part for part in (told, *made) if part)

@@ -1,5 +1,4 @@
-"""Which well-known packages the Python runtime has: said in the system message and in the
-hint after a failed import, from one place."""
+"""Which well-known packages the Python runtime has, as the system message says it."""
 
 from __future__ import annotations
 

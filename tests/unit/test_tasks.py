@@ -187,15 +187,15 @@ def test_the_rules_fired_approvals_asked_and_the_ablation_table_are_read_from_th
     sent = [{"rule": "answer.no_figure", "action": "send_back"},
             {"rule": "screen.attach", "action": "skipped"},
             {"proposal": "shell", "code": "ls", "risk": "low"},
-            {"rule": "hint.missing_file", "action": "annotate"}]
+            {"rule": "peek.request", "action": "annotate"}]
     full = {"model": "m", "without": "", "command": "all", "code": "abc", "date": "today",
             "load": [1.0], "tasks": [row("heldout", True, sent), row("fresh", False, [], "")]}
     off = {**full, "without": "answer", "command": "off",
            "tasks": [row("heldout", False, []), row("fresh", False, [])]}
     runs = tasks_report.merged([full, off])
     assert [tasks_rules.label(r) for r in runs] == ["m", "m without answer"]
-    assert tasks_rules.fired(full["tasks"][0]) == ["answer.no_figure", "hint.missing_file"]
-    assert ("rules fired: answer.no_figure×1, hint.missing_file×1; extra model calls per "
+    assert tasks_rules.fired(full["tasks"][0]) == ["answer.no_figure", "peek.request"]
+    assert ("rules fired: answer.no_figure×1, peek.request×1; extra model calls per "
             "task (median) 1; approvals asked per task (mean) 1; answers without words 0"
             ) in tasks_report.text_table(runs[0])
     assert tasks_rules.ablation(runs).splitlines() == [
@@ -219,7 +219,7 @@ def test_acted_in_runs_only_the_tasks_where_the_rules_switched_off_acted(tmp_pat
     base = tmp_path / "all.json"
     base.write_text(json.dumps({"tasks": [
         row("acted", [{"rule": "answer.no_figure", "action": "send_back"}]),
-        row("other", [{"rule": "hint.missing_file", "action": "annotate"}]),
+        row("other", [{"rule": "peek.request", "action": "annotate"}]),
         row("skipped", [{"rule": "answer.no_figure", "action": "skipped"}]),
         row("done", []), row("not-chosen", [])]}))
     chosen = {"heldout": [{"name": n} for n in ("acted", "other", "skipped", "done")]}

@@ -84,16 +84,17 @@ def test_a_turn_stopped_by_declines_ends_in_words_from_the_record(server: LLMSer
     assert streamed.endswith("\n\nNothing ran: 3 proposals declined.")
 
 
-def test_the_hosted_profile_skips_the_small_model_hints(server: LLMServer, work: Path) -> None:
+def test_the_hosted_profile_skips_what_only_a_small_model_needs(server: LLMServer,
+                                                                work: Path) -> None:
     (work / "data.csv").write_text("a,b\n1,2\n")
-    for profile, hinted in (("small", True), ("hosted", False)):
-        server.add(fenced("shell", "cat dat.csv"), text("There is no such file."))
+    for profile, peeked in (("small", True), ("hosted", False)):
+        start = len(server.chat_requests)
+        server.add(fenced("shell", "wc -l < data.csv"), text("data.csv has 2 lines."))
         with make(server, "fenced", checks_profile=profile) as a:
-            events = list(a.turn("show me dat.csv"))
-        result = told(server, len(server.chat_requests) - 1)
-        assert ("There is no dat.csv there yet; the working folder holds: data.csv."
-                in result) is hinted, profile
-        assert (("hint.missing_file", "annotate") in fired(events)) is hinted, profile
+            events = list(a.turn("how many lines does data.csv have?"))
+        asked = str(server.chat_requests[start].body["messages"][-1]["content"])
+        assert ("data.csv (2 lines), first lines:\na,b\n" in asked) is peeked, profile
+        assert (("peek.request", "annotate") in fired(events)) is peeked, profile
 
 
 def test_a_reply_writing_its_block_again_is_cut_after_the_first_unless_the_rule_is_off(

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from assistant.checks.echoes import echoes, framed, without_echoes
-from assistant.checks.hints import describe_run
 from assistant.events import RunEnd
 from assistant.llm.reply import CodeCall
-from assistant.llm.results import fenced_message
+from assistant.llm.results import describe_run, fenced_message
 
 REQUEST = "in which file under lib/ is the function parse_date defined?"
 NOT_RUN = ("Not run: /lib/ is not the user's lib/, which is in the working folder: use the "

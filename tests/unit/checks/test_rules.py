@@ -18,7 +18,7 @@ from assistant.events import RuleFired
 
 
 def test_a_family_stands_for_its_rules_and_an_unknown_name_is_one_line() -> None:
-    assert resolve("hint") == frozenset(families()["hint"])
+    assert resolve("repeat") == frozenset(families()["repeat"])
     assert resolve(["answer.no_figure", "peek"]) == {"answer.no_figure", "peek.request"}
     assert resolve(" , ") == frozenset()
     with pytest.raises(ValueError, match=r"unknown check 'answer\.nope': name a rule id .* "
@@ -32,8 +32,8 @@ def test_every_rule_has_a_family_and_says_what_it_does() -> None:
 
 
 def test_a_rule_that_is_off_never_acts() -> None:
-    rules = Rules(resolve("hint"))
-    assert not rules.on("hint.missing_file") and rules.on("answer.no_figure")
+    rules = Rules(resolve("repeat"))
+    assert not rules.on("repeat.warmer") and rules.on("answer.no_figure")
 
 
 def test_rules_that_read_english_are_skipped_visibly_for_another_language() -> None:
@@ -71,7 +71,7 @@ def test_the_profile_follows_the_model_unless_one_is_named() -> None:
     local = turn_rules("auto", "", "", local=True)
     hosted = turn_rules("auto", "answer.numbers", "", local=False)
     assert local.off == profiles()["small"].off and local.budget == 8
-    assert "hint.missing_file" in hosted.off and "answer.numbers" in hosted.off
+    assert "peek.request" in hosted.off and "answer.numbers" in hosted.off
     assert hosted.budget == profile_for("hosted").extra_calls == 3
     assert turn_rules("all", "", "", local=False).off == frozenset()
     with pytest.raises(ValueError, match="unknown checks profile 'tiny': one of all, small"):

@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from assistant.checks.hints import describe_run
 from assistant.events import RunEnd
 from assistant.llm.reply import CodeCall
 from assistant.llm.results import (
     NEXT_STEP,
     RESULTS_HEADER,
+    describe_run,
     fenced_message,
     is_results_message,
     sendable,
