@@ -112,8 +112,8 @@ def test_profiles_are_never_executed(tmp_path: Path) -> None:
 
 
 def test_checks_off_takes_rule_ids_and_families_and_names_a_wrong_one() -> None:
-    settings = load_settings({"checks_off": "hint,answer.no_figure"}, env={})
-    assert settings.checks_off == "hint,answer.no_figure"
+    settings = load_settings({"checks_off": "peek,answer.no_figure"}, env={})
+    assert settings.checks_off == "peek,answer.no_figure"
     assert load_settings(env={"ASSISTANT_CHECKS_PROFILE": "hosted"}).checks_profile == "hosted"
     with pytest.raises(ConfigError, match=r"option --checks-off: checks_off: unknown check "
                                           r"'hints': name a rule id"):
