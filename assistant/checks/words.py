@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from assistant.checks.record import TurnRecord
+from assistant.llm.results import last_line
 from assistant.texts import text
 
 LAST_PRINTED = 500  # characters of it that end a turn stopped after a run
@@ -39,9 +40,9 @@ def from_record(record: TurnRecord, redact: Callable[[str], str]) -> str:
     runs = text("record.one_run") if record.runs == 1 else text("record.runs").format(record.runs)
     if end.exit_status == 0:
         return text("record.quiet").format(runs)
-    lines = [line.strip() for line in end.output.splitlines() if line.strip()]
     how = text("run.stopped_midway") if end.interrupted else ended(end.exit_status)
-    said = text("record.said").format(lines[-1][:LAST_LINE]) if lines else text("record.silent")
+    last = last_line(end.output, LAST_LINE)
+    said = text("record.said").format(last) if last else text("record.silent")
     return redact(text("record.ended").format(runs, how, said))
 
 

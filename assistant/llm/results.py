@@ -52,10 +52,16 @@ def describe_run(end: RunEnd, changes: str = "") -> str:
     return "\n".join(part for part in (status, output, changes) if part)
 
 
+def last_line(output: str, limit: int) -> str:
+    """The last line of `output` that is not blank, stripped and cut to `limit`
+    characters; "" when there is none. A failed run usually says why on its last line."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    return lines[-1][:limit] if lines else ""
+
+
 def failure_line(end: RunEnd) -> str:
     """A failed run in brief: the last line of its output."""
-    lines = [line.strip() for line in end.output.splitlines() if line.strip()]
-    return lines[-1][:300] if lines else text("results.failed_brief").format(end.exit_status)
+    return last_line(end.output, 300) or text("results.failed_brief").format(end.exit_status)
 
 
 def fenced_message(results: list[tuple[CodeCall, str]], request: str = "") -> dict[str, Any]:
