@@ -2,26 +2,32 @@
 
 Code whose preview failed, where the preview covered all it does, goes back to the model
 with what it printed, as a failed run would; so does code that, asked for a change,
-changed nothing and printed nothing. A person is asked only about code that did something
-in the copy of their files. This is correction from outside the model (an exit status, the
-files a run left), the kind that works for small models; a preview that could not cover
-the run (the network, the screen, a time limit) proves nothing and is passed over.
+changed nothing and printed nothing, and code whose filter left out files of the type it
+names because their extension is in capitals (`Scan.PDF` for '.pdf'). A person is asked
+only about code that did something in the copy of their files. This is correction from
+outside the model (an exit status, the files a run left), the kind that works for small
+models; a preview that could not cover the run (the network, the screen, a time limit)
+proves nothing and is passed over.
 """
 
 from __future__ import annotations
 
+from assistant.checks.cases import NAMES_SHOWN, left_out
 from assistant.checks.record import TurnRecord
 from assistant.checks.verdicts import Refuse
-from assistant.events import Effect, RunEnd
+from assistant.llm import CodeCall
 from assistant.llm.results import describe_run, failure_line
+from assistant.runtime.languages import LANGUAGES
 from assistant.texts import text
+from assistant.whatif.preview import Preview
 
 
-def judge(effect: Effect, end: RunEnd | None, record: TurnRecord,
+def judge(seen: Preview, call: CodeCall, folder: str, record: TurnRecord,
           last: bool) -> Refuse | None:
-    """The verdict on a proposal whose preview had `effect` and ended with `end`;
-    `last`: it is the reply's last call (an earlier one may only set up the next, in
-    silence). None when the person should be asked."""
+    """The verdict on `call`, whose preview in the working `folder` was `seen`; `last`: it
+    is the reply's last call (an earlier one may only set up the next, in silence). None
+    when the person should be asked."""
+    effect, end, language = seen.effect, seen.end, call.language
     if end is None or effect.unpreviewable:
         return None
     rules = record.rules
@@ -31,6 +37,18 @@ def judge(effect: Effect, end: RunEnd | None, record: TurnRecord,
         return Refuse("preview.failed", text("preview.failed") + "\n" + describe_run(end),
                       f"Tried in a copy of your files: failed ({why}); the model was shown "
                       "why.", why)
+    missed = left_out(call.code, folder, effect) \
+        if language in LANGUAGES and rules.on("preview.case") else []
+    if missed:
+        names = ", ".join(missed[:NAMES_SHOWN]) + (", …" if len(missed) > NAMES_SHOWN else "")
+        ext = "." + missed[0].rpartition(".")[2].lower()
+        examples = {"python": text("preview.case_python"), "shell": text("preview.case_shell"),
+                    "javascript": text("preview.case_javascript")}
+        example = examples[language].format(ext=ext)
+        return Refuse("preview.case",
+                      text("preview.case").format(names=names, ext=ext, example=example),
+                      f"Tried in a copy of your files: it left out {len(missed)} file(s) "
+                      f"whose extension is in capitals ({names}); the model was told.", names)
     asked = check.asks.changes or check.asks.makes
     if last and asked and effect.exit_status == 0 and not effect.changes_files \
             and not effect.output.strip() and rules.on("preview.unchanged"):

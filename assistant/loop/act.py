@@ -98,7 +98,8 @@ def act_on(session: Session, call: CodeCall, record: TurnRecord, last: bool = Tr
             isinstance(session.runtimes, TransactionalRuntimes):
         seen = session.runtimes.foresee(language, code)  # the effect is what is approved
         if seen is not None and not seen.problem:
-            refused = judge(seen.effect, seen.end, record, last)
+            refused = judge(seen, replace(call, language=language, code=code),
+                            str(session.folder()), record, last)
             if refused is not None:
                 return (yield from foreseen(session, record, vetted, seen.end, refused))
             # A preview that changed no files and could not cover the run (the screen, a

@@ -108,18 +108,53 @@ def test_a_later_block_of_the_same_reply_is_not_tried_after_a_failed_preview(
 
 
 def test_a_change_that_changes_nothing_goes_back_once(server: LLMServer, work: Path) -> None:
-    (work / "report.PDF").write_text("%PDF")
+    (work / "scans").mkdir()
+    (work / "scans" / "report.pdf").write_text("%PDF")
     quiet = "import glob, shutil\nfor name in glob.glob('*.pdf'):\n    shutil.move(name, 'docs/')"
     server.add(fenced("python", quiet),
                fenced("python", "import os, shutil\nos.makedirs('docs', exist_ok=True)\n"
-                                "shutil.move('report.PDF', 'docs/')"),
-               text("Moved report.PDF into docs/."))
+                                "shutil.move('scans/report.pdf', 'docs/')"),
+               text("Moved report.pdf into docs/."))
     with make(server, "fenced") as a:
         events = list(a.turn("move the pdf files into docs"))
     assert len(asked(events)) == 1 and "makedirs" in asked(events)[0].code
     assert ("preview.unchanged", "refuse") in fired(events)
     assert "changed no file and printed nothing" in told(server, 1)
-    assert (work / "docs" / "report.PDF").exists()
+    assert (work / "docs" / "report.pdf").exists()
+
+
+def test_a_filter_that_leaves_out_capitalised_files_goes_back_once_with_their_names(
+        server: LLMServer, work: Path) -> None:
+    (work / "a.pdf").write_text("a")
+    (work / "Scan_001.PDF").write_text("scan")
+    lower = ("import os, shutil\nos.makedirs('docs', exist_ok=True)\n"
+             "for f in os.listdir('.'):\n    if f.endswith('.pdf'):\n"
+             "        shutil.move(f, 'docs/')")
+    fixed = lower.replace("f.endswith", "f.lower().endswith")
+    server.add(fenced("python", lower), fenced("python", fixed),
+               text("Moved a.pdf and Scan_001.PDF into docs/."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("move the pdf files into docs"))
+    assert [p.code for p in asked(events)] == [fixed]
+    assert ("preview.case", "refuse") in fired(events)
+    tries = [e for e in events if isinstance(e, Tried)]
+    assert len(tries) == 1 and "Scan_001.PDF" in tries[0].text and "capitals" in tries[0].text
+    assert "Scan_001.PDF" in told(server, 1) and "lower().endswith('.pdf')" in told(server, 1)
+    assert sorted(p.name for p in (work / "docs").iterdir()) == ["Scan_001.PDF", "a.pdf"]
+
+
+def test_a_capitalised_file_left_out_again_is_asked_about_after_one_send_back(
+        server: LLMServer, work: Path) -> None:
+    (work / "a.jpg").write_text("a")
+    (work / "B.JPG").write_text("b")
+    code = "mkdir -p pics && mv *.jpg pics/"
+    again = "mkdir -p pics; mv ./*.jpg pics/"
+    server.add(fenced("shell", code), fenced("shell", again), text("Moved a.jpg."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("move the jpg photos into pics"))
+    assert [p.code for p in asked(events)] == [again]
+    assert fired(events).count(("preview.case", "refuse")) == 1
+    assert (work / "B.JPG").exists() and (work / "pics" / "a.jpg").exists()
 
 
 def test_a_preview_that_could_not_cover_the_run_is_asked_as_before(

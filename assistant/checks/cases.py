@@ -1,0 +1,60 @@
+"""Files a proposal's filter leaves out because their extension is written in capitals.
+
+A small model filters files by a lower-case extension (`name.endswith('.pdf')`, `*.jpg`,
+`find -name '*.csv'`), and a person's folder holds `Scan_001.PDF` and `beach.JPG` beside
+them: the run succeeds, leaves those out, and nothing it prints says so. The folder is the
+witness from outside the model: its listing names the files of that type in another case,
+and the preview shows the run did not touch them. Code that folds case itself (`.lower()`,
+`-iname`, `re.I`, `[pP]`) is trusted to have matched them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from assistant.events import Effect
+from assistant.runtime.changes import list_folder
+
+# An extension as a filter writes it: quoted alone ('.pdf'), after a wildcard (*.pdf) or
+# after a backslash (\.pdf$ in a regular expression), and ending there. A quoted file
+# name ('report.pdf') is not a filter and does not match.
+FILTER = re.compile(r"""(?:["'*]|\\)\.([A-Za-z][A-Za-z0-9]{1,4})(?=["'\s)\]},;|$]|$)""")
+# Code that matches names in any case already.
+FOLDS = re.compile(r"""\.lower\(|\.upper\(|\.casefold\(|toLowerCase|toUpperCase|IGNORECASE"""
+                   r"""|re\.I\b|\(\?i\)|-i(?:name|regex|path|wholename)\b|nocaseglob"""
+                   r"""|case_sensitive|grep\s+(?:-\w*i|--ignore-case)|\[[a-z][A-Z]\]"""
+                   r"""|\[[A-Z][a-z]\]""")
+NAMES_SHOWN = 5
+
+
+def spellings(code: str) -> dict[str, set[str]]:
+    """The extensions `code` filters by: lower-cased extension -> the spellings used."""
+    found: dict[str, set[str]] = {}
+    for match in FILTER.finditer(code):
+        found.setdefault(match.group(1).lower(), set()).add(match.group(1))
+    return found
+
+
+def left_out(code: str, folder: str, effect: Effect) -> list[str]:
+    """The files under `folder` whose extension `code` filters by in another case only,
+    and that its preview's `effect` did not touch (sorted, folder-relative); empty when
+    the code folds case, filters by no extension, or the folder has no such file."""
+    wanted = spellings(code)
+    if not wanted or FOLDS.search(code):
+        return []
+    listing = list_folder(folder)
+    if listing is None:
+        return []
+    touched = set(effect.modified) | set(effect.deleted) | {old for old, _ in effect.moved}
+    copied = {os.path.basename(path) for path in effect.created}
+    missed = []
+    for path, (is_dir, _, _) in listing.entries.items():
+        stem, dot, extension = path.rpartition(".")
+        if is_dir or not dot or "/" in extension or not stem.rpartition("/")[2]:
+            continue
+        used = wanted.get(extension.lower())
+        if used and extension not in used and path not in touched \
+                and os.path.basename(path) not in copied:
+            missed.append(path)
+    return sorted(missed)
