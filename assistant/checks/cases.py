@@ -25,6 +25,11 @@ FOLDS = re.compile(r"""\.lower\(|\.upper\(|\.casefold\(|toLowerCase|toUpperCase|
                    r"""|re\.I\b|\(\?i\)|-i(?:name|regex|path|wholename)\b|nocaseglob"""
                    r"""|case_sensitive|grep\s+(?:-\w*i|--ignore-case)|\[[a-z][A-Z]\]"""
                    r"""|\[[A-Z][a-z]\]""")
+# Code that names a folder outside the working one (an absolute path, the home folder):
+# a file of the working folder is within its reach only where the code names its folder.
+ELSEWHERE = re.compile(r"""["'\s(=]/(?!dev/null)\w|~/|expanduser|Path\.home|\$HOME|homedir""")
+# Code that goes down into folders it does not name.
+RECURSES = re.compile(r"""os\.walk|\.rglob\(|\*\*|\bfind\s|recursive|\bls\s+-\w*R|globstar""")
 NAMES_SHOWN = 5
 
 
@@ -38,8 +43,9 @@ def spellings(code: str) -> dict[str, set[str]]:
 
 def left_out(code: str, folder: str, effect: Effect) -> list[str]:
     """The files under `folder` whose extension `code` filters by in another case only,
-    and that its preview's `effect` did not touch (sorted, folder-relative); empty when
-    the code folds case, filters by no extension, or the folder has no such file."""
+    within the code's reach, that its preview's `effect` did not touch (sorted,
+    folder-relative); empty when the code folds case, filters by no extension, or the
+    folder has no such file."""
     wanted = spellings(code)
     if not wanted or FOLDS.search(code):
         return []
@@ -55,6 +61,19 @@ def left_out(code: str, folder: str, effect: Effect) -> list[str]:
             continue
         used = wanted.get(extension.lower())
         if used and extension not in used and path not in touched \
-                and os.path.basename(path) not in copied:
+                and os.path.basename(path) not in copied and within_reach(path, code):
             missed.append(path)
     return sorted(missed)
+
+
+def within_reach(path: str, code: str) -> bool:
+    """Whether `code` may have meant the file at `path` (relative to the working folder):
+    it names one of the file's folders, or, naming no folder elsewhere, the file is at the
+    top or the code goes down into folders. A filter over ~/Downloads says nothing about
+    a capitalised file in the working folder."""
+    folders = path.split("/")[:-1]
+    if any(re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", code) for name in folders):
+        return True
+    if ELSEWHERE.search(code):
+        return False
+    return not folders or bool(RECURSES.search(code))

@@ -35,7 +35,8 @@ def test_the_extensions_a_filter_names_are_read_with_their_spelling(
 def test_a_lower_case_filter_leaves_out_the_capitalised_files_it_did_not_touch(
         tmp_path: Path) -> None:
     root = folder(tmp_path, "a.pdf", "Scan_001.PDF", "docs/old/Tax.Pdf", "notes.txt")
-    code = "for f in os.listdir('.'):\n    if f.endswith('.pdf'):\n        shutil.move(f, 'd')"
+    code = ("for r, _, fs in os.walk('.'):\n    for f in fs:\n        if f.endswith('.pdf'):\n"
+            "            shutil.move(os.path.join(r, f), 'd')")
     effect = Effect(moved=(("a.pdf", "d/a.pdf"),), exit_status=0)
     assert left_out(code, root, effect) == ["Scan_001.PDF", "docs/old/Tax.Pdf"]
 
@@ -74,3 +75,23 @@ def test_a_filter_in_the_files_own_spelling_or_with_no_such_file_finds_nothing(
     assert left_out("glob.glob('*.csv')", root, Effect(exit_status=0)) == []
     assert left_out("print(open('a.txt').read())", root, Effect(exit_status=0)) == []
     assert left_out("glob.glob('*.gz')", root, Effect(exit_status=0)) == ["archive.tar.GZ"]
+
+
+def test_a_filter_over_a_folder_elsewhere_leaves_nothing_out_here(tmp_path: Path) -> None:
+    root = folder(tmp_path, "Scan.PDF", "sub/Tax.PDF")
+    code = ("d = os.path.expanduser('~/Downloads')\n"
+            "print([f for f in os.listdir(d) if f.endswith('.pdf')])")
+    assert left_out(code, root, Effect(exit_status=0)) == []
+    assert left_out("ls /srv/files/*.pdf", root, Effect(exit_status=0)) == []
+
+
+def test_a_nested_file_is_within_reach_where_the_code_names_its_folder_or_goes_down(
+        tmp_path: Path) -> None:
+    root = folder(tmp_path, "photos/2023/SUNSET.JPG", "other/OLD.JPG", "TOP.JPG")
+    named = "print([f for f in os.listdir('photos/2023') if f.endswith('.jpg')])"
+    assert left_out(named, root, Effect(exit_status=0)) == ["TOP.JPG", "photos/2023/SUNSET.JPG"]
+    top = "print([f for f in os.listdir('.') if f.endswith('.jpg')])"
+    assert left_out(top, root, Effect(exit_status=0)) == ["TOP.JPG"]
+    walks = "find . -name '*.jpg'"
+    assert left_out(walks, root, Effect(exit_status=0)) == [
+        "TOP.JPG", "other/OLD.JPG", "photos/2023/SUNSET.JPG"]
