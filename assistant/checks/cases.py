@@ -30,7 +30,6 @@ FOLDS = re.compile(r"""\.lower\(|\.upper\(|\.casefold\(|toLowerCase|toUpperCase|
 ELSEWHERE = re.compile(r"""["'\s(=]/(?!dev/null)\w|~/|expanduser|Path\.home|\$HOME|homedir""")
 # Code that goes down into folders it does not name.
 RECURSES = re.compile(r"""os\.walk|\.rglob\(|\*\*|\bfind\s|recursive|\bls\s+-\w*R|globstar""")
-NAMES_SHOWN = 5
 
 
 def spellings(code: str) -> dict[str, set[str]]:
@@ -56,10 +55,8 @@ def left_out(code: str, folder: str, effect: Effect) -> list[str]:
     copied = {os.path.basename(path) for path in effect.created}
     missed = []
     for path, (is_dir, _, _) in listing.entries.items():
-        stem, dot, extension = path.rpartition(".")
-        if is_dir or not dot or "/" in extension or not stem.rpartition("/")[2]:
-            continue
-        used = wanted.get(extension.lower())
+        extension = os.path.splitext(path)[1][1:]
+        used = None if is_dir else wanted.get(extension.lower())
         if used and extension not in used and path not in touched \
                 and os.path.basename(path) not in copied and within_reach(path, code):
             missed.append(path)

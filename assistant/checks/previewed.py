@@ -12,13 +12,16 @@ proves nothing and is passed over.
 
 from __future__ import annotations
 
-from assistant.checks.cases import NAMES_SHOWN, left_out
+import os
+
+from assistant.checks.cases import left_out
 from assistant.checks.record import TurnRecord
 from assistant.checks.verdicts import Refuse
 from assistant.llm import CodeCall
 from assistant.llm.results import describe_run, failure_line
 from assistant.runtime.languages import LANGUAGES
 from assistant.texts import text
+from assistant.whatif.effect import names as listed
 from assistant.whatif.preview import Preview
 
 
@@ -40,8 +43,8 @@ def judge(seen: Preview, call: CodeCall, folder: str, record: TurnRecord,
     missed = left_out(call.code, folder, effect) \
         if language in LANGUAGES and rules.on("preview.case") else []
     if missed:
-        names = ", ".join(missed[:NAMES_SHOWN]) + (", …" if len(missed) > NAMES_SHOWN else "")
-        ext = "." + missed[0].rpartition(".")[2].lower()
+        names = listed(missed)
+        ext = os.path.splitext(missed[0])[1].lower()
         examples = {"python": text("preview.case_python"), "shell": text("preview.case_shell"),
                     "javascript": text("preview.case_javascript")}
         example = examples[language].format(ext=ext)
