@@ -15,14 +15,13 @@ from assistant.events import RunEnd
 @dataclass
 class TurnRecord:
     """One turn so far. `answer` holds the request and what the runs printed and wrote;
-    `ends` is every run's end, in order; `declined` the reason given for each proposal the
-    user declined; `foreseen` the end of each preview that went back to the model in place
-    of asking anyone (assistant.checks.previewed)."""
+    `tries` the end of every run and of every preview that went back to the model in place
+    of asking anyone (assistant.checks.previewed), in order, each marked previewed or not;
+    `declined` the reason given for each proposal the user declined."""
 
     answer: AnswerCheck
-    ends: list[RunEnd] = field(default_factory=list)
+    tries: list[tuple[RunEnd, bool]] = field(default_factory=list)  # (end, previewed)
     declined: list[str] = field(default_factory=list)
-    foreseen: list[RunEnd] = field(default_factory=list)  # previews sent back, not run
     corrected: bool = False  # the last call was malformed and the model was told
     stuck: bool = False  # the last reply repeated code or was sent back: the next is warmer
     repeats: Repeats = field(default_factory=Repeats)
@@ -30,6 +29,31 @@ class TurnRecord:
     @property
     def rules(self) -> Rules:
         return self.answer.rules
+
+    def ran(self, end: RunEnd) -> None:
+        self.tries.append((end, False))
+
+    def foresaw(self, end: RunEnd) -> None:
+        self.tries.append((end, True))
+
+    @property
+    def ends(self) -> list[RunEnd]:
+        """Every run's end, in order."""
+        return [end for end, previewed in self.tries if not previewed]
+
+    @property
+    def foreseen(self) -> list[RunEnd]:
+        """The end of every preview sent back, not run, in order."""
+        return [end for end, previewed in self.tries if previewed]
+
+    @property
+    def failed_preview(self) -> RunEnd | None:
+        """The last thing tried, when it was a preview that failed and went back: nothing
+        ran after it, so an answer now rests on code that never ran."""
+        if not self.tries:
+            return None
+        end, previewed = self.tries[-1]
+        return end if previewed and end.exit_status != 0 else None
 
     @property
     def runs(self) -> int:

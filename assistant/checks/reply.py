@@ -13,6 +13,7 @@ from assistant.checks.labels import actual_language
 from assistant.checks.record import TurnRecord
 from assistant.checks.verdicts import Annotate, Edit, SendBack, StandIn
 from assistant.checks.words import ended, from_record
+from assistant.events import RunEnd
 from assistant.llm import CodeCall, Reply
 from assistant.llm.fenced import blocks
 from assistant.llm.results import RESULTS_HEADER, results_message
@@ -48,9 +49,10 @@ def review(reply: Reply, record: TurnRecord) -> SendBack | None:
     rules = record.rules
     if reply.calls:
         return failed_again(reply.calls[0], record)
-    if (record.failed and rules.on("answer.failed_last")
+    previewed = record.failed_preview
+    if ((record.failed or previewed) and rules.on("answer.failed_last")
             and not record.answer.grounded(reply.text)):
-        return SendBack("answer.failed_last", failed_last_message(record.last_exit),
+        return SendBack("answer.failed_last", failed_last_message(record.last_exit, previewed),
                         "The model answered right after a failed run; it was asked to fix "
                         "it or to say that it did not work.")
     found = record.answer.finding(reply.text)
@@ -75,9 +77,14 @@ def failed_again(call: CodeCall, record: TurnRecord) -> SendBack | None:
                     "just failed; it was asked for different code.")
 
 
-def failed_last_message(exit_status: int | None) -> dict[str, Any]:
-    """Said once when the model answers right after its last run failed: small models
-    often call a failed task done."""
+def failed_last_message(exit_status: int | None, previewed: RunEnd | None = None
+                        ) -> dict[str, Any]:
+    """Said once when the model answers right after its last run failed, or right after
+    its code failed in a preview and never ran: small models often call a failed task
+    done, or answer from what they meant their code to find."""
+    if previewed is not None:
+        return check_message(text("answer.failed_preview").format(
+            ended(previewed.exit_status)))
     return check_message(text("answer.failed_last").format(ended(exit_status)))
 
 

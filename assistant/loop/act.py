@@ -137,7 +137,7 @@ def foreseen(session: Session, record: TurnRecord, cleared: Cleared, end: RunEnd
     again would."""
     assert end is not None, "judge passes over a preview that did not end"
     record.rules.fire(refused.rule, "refuse", session.redact(refused.detail))
-    record.foreseen.append(end)
+    record.foresaw(end)
     yield session.emit(Tried(cleared.language, cleared.code, session.redact(refused.notice)))
     told = cleared.preface + session.redact(refused.told)
     failures = record.repeats.record(cleared.language, cleared.code, end.exit_status == 0,

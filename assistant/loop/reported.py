@@ -24,7 +24,7 @@ def reported(state: TurnRecord, ran: Ran, cleared: Cleared,
     ok = end.exit_status == 0
     check.ran(end.output, changes, ok, wrote)
     brief = describe_run(end) if ok else failure_line(end)
-    state.ends.append(end)
+    state.ran(end)
     failures = state.repeats.record(cleared.language, cleared.code, ok, redact(brief))
     told = cleared.preface + redact(describe_run(end, changes))
     if wrote and rules.on("run.made"):

@@ -98,13 +98,31 @@ def test_after_two_failed_previews_the_person_decides(server: LLMServer, work: P
 def test_a_later_block_of_the_same_reply_is_not_tried_after_a_failed_preview(
         server: LLMServer, work: Path) -> None:
     server.add(Step(text="```shell\ncd build\n```\n\n```shell\nrm -rf *\n```\n"),
-               text("There is no build folder."))
+               text("There is no build folder."), text("There is no build folder here."))
     (work / "keep.txt").write_text("k")
     with make(server, "fenced") as a:
         events = list(a.turn("clean the build folder"))
     assert asked(events) == []
     assert ("call.after_failure", "refuse") in fired(events)
     assert (work / "keep.txt").read_text() == "k"
+
+
+def test_an_answer_guessed_after_a_failed_preview_goes_back_and_the_fix_runs(
+        server: LLMServer, work: Path) -> None:
+    (work / "expenses.csv").write_text("category,amount\nrent,900\ngroceries,412.50\n")
+    wrong = "import csv\nrows = list(csv.DictReader(open('transactions.csv')))\nprint(rows)"
+    right = ("import csv\nrows = list(csv.DictReader(open('expenses.csv')))\n"
+             "print(max(rows, key=lambda r: float(r['amount']))['category'])")
+    server.add(fenced("python", wrong), text("The category that cost the most is groceries."),
+               fenced("python", right), text("Rent cost the most."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("which category in expenses.csv cost the most?"))
+    assert ("preview.failed", "refuse") in fired(events)
+    assert ("answer.failed_last", "send_back") in fired(events)
+    assert "Your last code never ran: it failed (exit status 1)" in told(server, 2)
+    assert [p.code for p in asked(events)] == [right]
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.text == "Rent cost the most."
 
 
 def test_a_change_that_changes_nothing_goes_back_once(server: LLMServer, work: Path) -> None:

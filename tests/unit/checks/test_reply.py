@@ -8,9 +8,9 @@ from pathlib import Path
 
 from assistant.checks.answers import AnswerCheck
 from assistant.checks.record import TurnRecord
-from assistant.checks.reply import finish, guessed
+from assistant.checks.reply import finish, guessed, review
 from assistant.checks.rules import Rules, resolve
-from assistant.checks.verdicts import Edit, StandIn
+from assistant.checks.verdicts import Edit, SendBack, StandIn
 from assistant.events import RunEnd
 from assistant.llm import CodeCall, Reply
 from assistant.llm.results import NEXT_STEP, fenced_message
@@ -26,7 +26,7 @@ def keep(text: str) -> str:
 def turn(folder: Path, off: str = "") -> tuple[TurnRecord, list[dict]]:
     record = TurnRecord(AnswerCheck(REQUEST, folder, rules=Rules(resolve(off))))
     record.answer.ran(FAILED, "", False)
-    record.ends.append(RunEnd("1", 1, FAILED, 0.1))
+    record.ran(RunEnd("1", 1, FAILED, 0.1))
     messages = [{"role": "user", "content": REQUEST},
                 {"role": "assistant", "content": "```shell\ncat notes.txt\n```"},
                 fenced_message([(CodeCall("1", "shell", "cat notes.txt"), "Exit status 1 "
@@ -67,3 +67,25 @@ def test_what_follows_the_last_block_is_left_out_of_the_history_as_a_guess() -> 
         "history.guess", "```python\nopen('a', 'w')\n```\nThen:\n```shell\nls\n```")
     assert guessed(fenced_reply("```json\n{}\n```\nNo code.", 0)) is None
     assert guessed(fenced_reply("```shell\nls\n```")) is None  # nothing follows
+
+
+def test_an_answer_right_after_a_failed_preview_goes_back_once(tmp_path: Path) -> None:
+    record = TurnRecord(AnswerCheck("which category cost the most?", tmp_path))
+    record.answer.proposed("import csv\nrows = list(csv.reader(open('transactions.csv')))")
+    record.foresaw(RunEnd("1", 1, "FileNotFoundError: 'transactions.csv'\n", 0.1))
+    guess = fenced_reply("The category that cost the most is groceries.", 0)
+    back = review(guess, record)
+    assert isinstance(back, SendBack) and back.rule == "answer.failed_last"
+    assert "never ran: it failed (exit status 1) when tried" in str(back.told["content"])
+    record.rules.fire(back.rule, "send_back")
+    assert review(guess, record) is None  # once a turn: the next answer stands
+
+
+def test_a_preview_failure_before_a_successful_run_does_not_hold_back_its_answer(
+        tmp_path: Path) -> None:
+    record = TurnRecord(AnswerCheck("which category cost the most?", tmp_path))
+    record.foresaw(RunEnd("1", 1, "FileNotFoundError: 'transactions.csv'\n", 0.1))
+    record.answer.ran("groceries 412.50\n", "", True)
+    record.ran(RunEnd("2", 0, "groceries 412.50\n", 0.1))
+    assert record.failed_preview is None and record.foreseen and record.runs == 1
+    assert review(fenced_reply("Groceries cost the most: 412.50.", 0), record) is None

@@ -22,7 +22,7 @@ def record(folder: Path) -> TurnRecord:
 def test_what_the_last_successful_run_printed_stands_in(tmp_path: Path) -> None:
     turn = record(tmp_path)
     turn.answer.ran("tuesday.txt\n", "", True)
-    turn.ends.append(RunEnd("1", 0, "tuesday.txt\n", 0.1))
+    turn.ran(RunEnd("1", 0, "tuesday.txt\n", 0.1))
     assert stand_in(turn, keep) == from_record(turn, keep) == "The last run printed:\ntuesday.txt"
 
 
@@ -38,15 +38,15 @@ def test_a_failed_last_run_is_said_with_its_last_line_redacted(tmp_path: Path) -
     turn = record(tmp_path)
     for status, output in ((0, ""), (1, "Traceback\nKeyError: 's3cret'\n")):
         turn.answer.ran(output, "", status == 0)
-        turn.ends.append(RunEnd("1", status, output, 0.1))
+        turn.ran(RunEnd("1", status, output, 0.1))
     assert from_record(turn, keep) == (
         "2 runs in this turn; the last failed (exit status 1): KeyError: '[redacted]'")
-    turn.ends.append(RunEnd("2", None, "", 0.1))
+    turn.ran(RunEnd("2", None, "", 0.1))
     assert from_record(turn, keep).endswith("the last did not finish, with no output")
 
 
 def test_a_quiet_success_says_nothing_changed(tmp_path: Path) -> None:
     turn = record(tmp_path)
-    turn.ends.append(RunEnd("1", 0, "", 0.1))
+    turn.ran(RunEnd("1", 0, "", 0.1))
     assert from_record(turn, keep) == (
         "1 run in this turn; the last succeeded and printed nothing, and no file changed.")
