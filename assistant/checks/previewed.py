@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 
 from assistant.checks.cases import left_out
+from assistant.checks.missing import noted
 from assistant.checks.record import TurnRecord
 from assistant.checks.verdicts import Refuse
 from assistant.llm import CodeCall
@@ -37,7 +38,8 @@ def judge(seen: Preview, call: CodeCall, folder: str, record: TurnRecord,
     check = record.answer
     if effect.exit_status not in (0, None) and rules.on("preview.failed"):
         why = failure_line(end)
-        return Refuse("preview.failed", text("preview.failed") + "\n" + describe_run(end),
+        return Refuse("preview.failed",
+                      text("preview.failed") + "\n" + describe_run(end) + noted(end, record),
                       f"Tried in a copy of your files: failed ({why}); the model was shown "
                       "why.", why)
     missed = left_out(call.code, folder, effect) \

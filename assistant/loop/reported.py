@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from assistant.checks.made import problems
+from assistant.checks.missing import noted
 from assistant.checks.record import TurnRecord
 from assistant.llm.results import describe_run, failure_line
 from assistant.loop.turn import Ran
@@ -26,7 +27,7 @@ def reported(state: TurnRecord, ran: Ran, cleared: Cleared,
     brief = describe_run(end) if ok else failure_line(end)
     state.ran(end)
     failures = state.repeats.record(cleared.language, cleared.code, ok, redact(brief))
-    told = cleared.preface + redact(describe_run(end, changes))
+    told = cleared.preface + redact(describe_run(end, changes) + noted(end, state))
     if wrote and rules.on("run.made"):
         made = problems(check.asks, check.folder, wrote, check.lines)
         if made:

@@ -120,6 +120,10 @@ def test_an_answer_guessed_after_a_failed_preview_goes_back_and_the_fix_runs(
     assert ("preview.failed", "refuse") in fired(events)
     assert ("answer.failed_last", "send_back") in fired(events)
     assert "Your last code never ran: it failed (exit status 1)" in told(server, 2)
+    # what the folder holds went back with the failure, and the model named the file
+    assert ("transactions.csv is not there. The working directory holds: expenses.csv."
+            in told(server, 1))
+    assert ("run.missing", "annotate") in fired(events)
     assert [p.code for p in asked(events)] == [right]
     end = events[-1]
     assert isinstance(end, TurnEnd) and end.text == "Rent cost the most."

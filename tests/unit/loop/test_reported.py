@@ -40,3 +40,16 @@ def test_a_failure_counts_and_what_it_printed_is_redacted(tmp_path: Path) -> Non
     assert "s3cret" not in told and "[redacted]" in told
     assert state.failed and state.last_exit == 1 and state.runs == 2
     assert state.repeats.result() == "token [redacted] refused"
+
+
+def test_a_run_failing_on_a_guessed_name_is_told_what_the_folder_holds(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "expenses.csv").write_text("category,amount\n")
+    state = TurnRecord(AnswerCheck("which category cost the most?", work, lines=True))
+    end = RunEnd("1", 1, "FileNotFoundError: [Errno 2] No such file or directory: "
+                 "'transactions.csv'\n", 0.1)
+    told, _ = reported(state, (end, NO_CHANGES, []), Cleared("python", "open('t.csv')"),
+                       secret_free)
+    assert told.endswith("\ntransactions.csv is not there. The working directory holds: "
+                         "expenses.csv.")
