@@ -27,8 +27,10 @@ CHANGES = re.compile(r"\b(change|set|update|replace|edit|modify|rename|move|add(
                      r"append|insert|remove|delete|drop|fix|sort|dedupe|dedup|clean|bump|increase|"
                      r"decrease|uppercase|lowercase)\b", re.IGNORECASE)
 # A request for a copy that leaves the original as it is: "back it up", "copy every CSV
-# into backup/", not "delete the extra copies" nor "copy them, then remove the originals".
-COPIES = re.compile(r"\b(cop(y|ies|ied)|back(ed)? ?up|backups?)\b", re.IGNORECASE)
+# into backup/", not "delete the extra copies" nor "copy them, then remove the originals"
+# (nor "the last backup in backup.log": a noun alone asks for nothing).
+COPIES = re.compile(r"\b(cop(y|ies|ied)|back(ed)? up|backups? of|make a backup)\b",
+                    re.IGNORECASE)
 REMOVES = re.compile(r"\b(move|delete|remove|rid of|rename|clean|dedupe|dedup|duplicates?|"
                      r"extra|erase|replace)\b", re.IGNORECASE)
 # The request is about the working folder: "the .jpeg files here", "*.log".

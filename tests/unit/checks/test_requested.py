@@ -77,6 +77,8 @@ def test_a_request_is_parsed_once_into_what_it_names_and_asks_for() -> None:
     ("get rid of the duplicate files", False),
     ("copy the logs into old/, then remove the originals", False),
     ("move the pdfs into docs", False),
+    ("how many days passed between the first and the last backup in backup.log?", False),
+    ("make a backup of settings.json before you change it", True),
 ])
 def test_a_copy_is_asked_for_only_where_nothing_is_to_be_removed(
         request_text: str, copies: bool) -> None:
