@@ -52,9 +52,10 @@ def review(reply: Reply, record: TurnRecord) -> SendBack | None:
     previewed = record.failed_preview
     if ((record.failed or previewed) and rules.on("answer.failed_last")
             and not record.answer.grounded(reply.text)):
+        after = "its code failed in a preview" if previewed else "a failed run"
         return SendBack("answer.failed_last", failed_last_message(record.last_exit, previewed),
-                        "The model answered right after a failed run; it was asked to fix "
-                        "it or to say that it did not work.")
+                        f"The model answered right after {after}; it was asked to fix it or "
+                        "to say that it did not work.")
     found = record.answer.finding(reply.text)
     if found:
         return SendBack(found[0], check_message(found[1]), CHECKED)

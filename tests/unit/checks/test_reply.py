@@ -77,6 +77,7 @@ def test_an_answer_right_after_a_failed_preview_goes_back_once(tmp_path: Path) -
     back = review(guess, record)
     assert isinstance(back, SendBack) and back.rule == "answer.failed_last"
     assert "never ran: it failed (exit status 1) when tried" in str(back.told["content"])
+    assert back.notice.startswith("The model answered right after its code failed in a preview")
     record.rules.fire(back.rule, "send_back")
     assert review(guess, record) is None  # once a turn: the next answer stands
 
