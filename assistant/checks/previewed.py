@@ -3,8 +3,7 @@
 Code whose preview failed, where the preview covered all it does, goes back to the model
 with what it printed, as a failed run would; so does code that, asked for a change,
 changed nothing and printed nothing, and code whose filter left out files of the type it
-names because their extension is in capitals (`Scan.PDF` for '.pdf'), and code that moves
-or deletes a file where the user asked for a copy of it. A person is asked
+names because their extension is in capitals (`Scan.PDF` for '.pdf'). A person is asked
 only about code that did something in the copy of their files. This is correction from
 outside the model (an exit status, the files a run left), the kind that works for small
 models; a preview that could not cover the run (the network, the screen, a time limit)
@@ -55,12 +54,6 @@ def judge(seen: Preview, call: CodeCall, folder: str, record: TurnRecord,
                       text("preview.case").format(names=names, ext=ext, example=example),
                       f"Tried in a copy of your files: it left out {len(missed)} file(s) "
                       f"whose extension is in capitals ({names}); the model was told.", names)
-    taken = [source for source, _ in effect.moved] + list(effect.deleted)
-    if check.asks.copies and taken and rules.on("preview.kept"):
-        names = listed(taken)
-        return Refuse("preview.kept", text("preview.kept").format(names=names),
-                      f"Tried in a copy of your files: it would move or delete {names}, "
-                      "where a copy was asked for; the model was told.", names)
     asked = check.asks.changes or check.asks.makes
     if last and asked and effect.exit_status == 0 and not effect.changes_files \
             and not effect.output.strip() and rules.on("preview.unchanged"):

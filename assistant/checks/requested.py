@@ -26,13 +26,6 @@ MAKES = re.compile(r"\b(write|save|create|make|generate|export|convert|produce|p
 CHANGES = re.compile(r"\b(change|set|update|replace|edit|modify|rename|move|add(?! up\b)|"
                      r"append|insert|remove|delete|drop|fix|sort|dedupe|dedup|clean|bump|increase|"
                      r"decrease|uppercase|lowercase)\b", re.IGNORECASE)
-# A request for a copy that leaves the original as it is: "back it up", "copy every CSV
-# into backup/", not "delete the extra copies" nor "copy them, then remove the originals"
-# (nor "the last backup in backup.log": a noun alone asks for nothing).
-COPIES = re.compile(r"\b(cop(y|ies|ied)|back(ed)? up|backups? of|make a backup)\b",
-                    re.IGNORECASE)
-REMOVES = re.compile(r"\b(move|delete|remove|rid of|rename|clean|dedupe|dedup|duplicates?|"
-                     r"extra|erase|replace)\b", re.IGNORECASE)
 # The request is about the working folder: "the .jpeg files here", "*.log".
 HERE = re.compile(r"\b(here|this (folder|directory))\b|(?<![\w/])\*?\.\w{1,5} files\b|\*\.\w+",
                   re.IGNORECASE)
@@ -131,7 +124,6 @@ class Request:
     changes: bool = False  # asks for something to be changed
     about_machine: bool = False  # asks what only this machine can tell
     here: bool = False  # is about the working folder ("here", "*.log")
-    copies: bool = False  # asks for a copy, and for nothing to be moved or removed
 
     @classmethod
     def parse(cls, text: str, language: str = "") -> Request:
@@ -141,5 +133,4 @@ class Request:
                    tuple(scripts_to_run(text)), kind, tuple(fields),
                    asked[0] if asked else "", bool(MAKES.search(text)),
                    bool(CHANGES.search(text)), bool(ABOUT_THIS_MACHINE.search(text)),
-                   bool(HERE.search(text)),
-                   bool(COPIES.search(text)) and not REMOVES.search(text))
+                   bool(HERE.search(text)))

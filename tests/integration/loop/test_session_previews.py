@@ -179,21 +179,6 @@ def test_a_capitalised_file_left_out_again_is_asked_about_after_one_send_back(
     assert (work / "B.JPG").exists() and (work / "pics" / "a.jpg").exists()
 
 
-def test_a_move_where_a_copy_was_asked_goes_back_and_the_original_stays(
-        server: LLMServer, work: Path) -> None:
-    (work / "thesis.txt").write_text("Chapter 1\n")
-    server.add(fenced("shell", "mv thesis.txt thesis-backup.txt"),
-               fenced("shell", "cp thesis.txt thesis-backup.txt"),
-               text("thesis-backup.txt is a copy of thesis.txt."))
-    with make(server, "fenced") as a:
-        events = list(a.turn("make a copy of thesis.txt called thesis-backup.txt"))
-    assert ("preview.kept", "refuse") in fired(events)
-    assert "the user asked for a copy, and this code would move or delete thesis.txt" in \
-        told(server, 1)
-    assert [p.code for p in asked(events)] == ["cp thesis.txt thesis-backup.txt"]
-    assert (work / "thesis.txt").read_text() == (work / "thesis-backup.txt").read_text()
-
-
 def test_a_preview_that_could_not_cover_the_run_is_asked_as_before(
         server: LLMServer, work: Path) -> None:
     code = "curl -s http://127.0.0.1:9/ > page.html"

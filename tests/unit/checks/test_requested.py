@@ -67,19 +67,3 @@ def test_a_request_is_parsed_once_into_what_it_names_and_asks_for() -> None:
     french = Request.parse("Combien de lignes contient notes.txt dans le dossier data/ ?", "fr")
     assert french.files == ("notes.txt",) and french.folders == ("data",)
     assert not french.figure and not french.makes
-
-
-@pytest.mark.parametrize(("request_text", "copies"), [
-    ("make a copy of thesis.txt with today's date in the name; keep the original", True),
-    ("make a folder called backup and copy every CSV file into it", True),
-    ("back up notes.md as notes.md.bak, then add a line to notes.md", True),
-    ("delete the extra copies so only one of each is left", False),
-    ("get rid of the duplicate files", False),
-    ("copy the logs into old/, then remove the originals", False),
-    ("move the pdfs into docs", False),
-    ("how many days passed between the first and the last backup in backup.log?", False),
-    ("make a backup of settings.json before you change it", True),
-])
-def test_a_copy_is_asked_for_only_where_nothing_is_to_be_removed(
-        request_text: str, copies: bool) -> None:
-    assert Request.parse(request_text).copies is copies
