@@ -42,18 +42,18 @@ class TurnRecord:
         return [end for end, previewed in self.tries if not previewed]
 
     @property
-    def foreseen(self) -> list[RunEnd]:
-        """The end of every preview sent back, not run, in order."""
-        return [end for end, previewed in self.tries if previewed]
+    def last_failed(self) -> bool:
+        """Whether the last thing tried, a run or a preview sent back, failed."""
+        return bool(self.tries) and self.tries[-1][0].exit_status != 0
 
     @property
     def failed_preview(self) -> RunEnd | None:
         """The last thing tried, when it was a preview that failed and went back: nothing
         ran after it, so an answer now rests on code that never ran."""
-        if not self.tries:
+        if not self.last_failed:
             return None
         end, previewed = self.tries[-1]
-        return end if previewed and end.exit_status != 0 else None
+        return end if previewed else None
 
     @property
     def runs(self) -> int:
@@ -62,11 +62,6 @@ class TurnRecord:
     @property
     def declines(self) -> int:
         return len(self.declined)
-
-    @property
-    def foresaw_failure(self) -> bool:
-        """Whether the last preview sent back had failed."""
-        return bool(self.foreseen) and self.foreseen[-1].exit_status != 0
 
     @property
     def failed(self) -> bool:

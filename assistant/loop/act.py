@@ -66,14 +66,13 @@ def act(session: Session, calls: list[CodeCall], record: TurnRecord
                                       "given: not run."))
             results.append((call, FRAMED))
             continue
-        runs, foreseen = record.runs, len(record.foreseen)
+        tried = len(record.tries)
         later = calls[index + 1:]
         result, stop = yield from act_on(session, call, record, last=not later)
         results.append((call, result))
         if stop:
             return results, stop
-        failed = (record.runs > runs and record.failed) or \
-            (len(record.foreseen) > foreseen and record.foresaw_failure)
+        failed = len(record.tries) > tried and record.last_failed
         if failed and later and rules.on("call.after_failure"):
             rules.fire("call.after_failure", "refuse", f"{len(later)} block(s)")
             yield session.emit(Notice(f"{len(later)} more block(s) of this reply not run: the "

@@ -88,5 +88,6 @@ def test_a_preview_failure_before_a_successful_run_does_not_hold_back_its_answer
     record.foresaw(RunEnd("1", 1, "FileNotFoundError: 'transactions.csv'\n", 0.1))
     record.answer.ran("groceries 412.50\n", "", True)
     record.ran(RunEnd("2", 0, "groceries 412.50\n", 0.1))
-    assert record.failed_preview is None and record.foreseen and record.runs == 1
+    assert record.failed_preview is None and record.runs == 1
+    assert [previewed for _, previewed in record.tries] == [True, False]
     assert review(fenced_reply("Groceries cost the most: 412.50.", 0), record) is None
