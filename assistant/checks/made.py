@@ -2,7 +2,8 @@
 
 A small model calls its work done when todo.txt is empty, when it wrote
 tiny-tool/package.json for package.json, or averages.csv with a column named score where
-the user asked for average; shown the file, it still reads it as right. Said in one line
+the user asked for average; shown the file, it still reads it as right. It also calls the
+merge done that it only printed, settings.json never written. Said in one line
 each, from the files themselves, these get fixed.
 """
 
@@ -53,6 +54,8 @@ def problems(request: Request | str, folder: Path, wrote: Iterable[str],
             elsewhere = sorted(p for p in wrote if Path(p).name == Path(name).name)
             if elsewhere:
                 found.append(text("made.elsewhere").format(name=name, wrote=elsewhere[0]))
+            elif name in asks.targets:
+                found.append(text("made.absent").format(name=name))
     return found
 
 

@@ -46,6 +46,24 @@ def test_a_requested_file_written_in_another_folder_is_said(server: LLMServer,
     assert (work / "package.json").is_file()
 
 
+def test_a_merge_only_printed_goes_back_until_the_requested_file_is_written(
+        server: LLMServer, work: Path) -> None:
+    (work / "defaults.json").write_text('{"theme": "light", "size": 12}')
+    (work / "overrides.json").write_text('{"theme": "dark"}')
+    merged = ("import json\nsettings = {**json.load(open('defaults.json')), "
+              "**json.load(open('overrides.json'))}\n")
+    server.add(fenced("python", merged + "print(json.dumps(settings))"),
+               text("The final settings.json is the merge shown above."),
+               fenced("python", merged + "json.dump(settings, open('settings.json', 'w'))"),
+               text("settings.json is written."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("Combine defaults.json and overrides.json into settings.json"))
+    assert ("The request asks for settings.json, and no run wrote it: settings.json is not "
+            "there. Write it in the working folder.") in told(server, 2)
+    assert (work / "settings.json").read_text() == '{"theme": "dark", "size": 12}'
+    assert isinstance(events[-1], TurnEnd) and events[-1].text == "settings.json is written."
+
+
 def test_the_users_column_names_are_held_against_the_written_table(server: LLMServer,
                                                                    work: Path) -> None:
     (work / "scores.csv").write_text("team,score\nred,10\nred,20\nblue,9\n")

@@ -61,4 +61,23 @@ def test_the_requested_file_written_into_another_folder_is_named(tmp_path: Path)
 
 def test_files_the_run_did_not_write_are_not_judged(tmp_path: Path) -> None:
     (tmp_path / "scores.csv").write_text("")
+    (tmp_path / "averages.csv").write_text("team,score\n")
     assert problems(f"read scores.csv; {AVERAGES}", tmp_path, ["other.txt"]) == []
+
+
+def test_a_requested_file_no_run_wrote_is_named(tmp_path: Path) -> None:
+    (tmp_path / "defaults.json").write_text('{"theme": "light"}')
+    (tmp_path / "overrides.json").write_text('{"theme": "dark"}')
+    request = "Combine defaults.json and overrides.json into settings.json"
+    assert problems(request, tmp_path, []) == [
+        "The request asks for settings.json, and no run wrote it: settings.json is not "
+        "there. Write it in the working folder."]
+    (tmp_path / "settings.json").write_text('{"theme": "dark"}')
+    assert problems(request, tmp_path, ["settings.json"]) == []
+
+
+def test_a_file_the_request_reads_is_never_asked_to_be_written(tmp_path: Path) -> None:
+    request = "convert report.txt to report.md and delete report.txt"
+    (tmp_path / "report.md").write_text("# report\n")
+    assert problems(request, tmp_path, ["report.md"]) == []
+    assert problems("does the config point to db.yml?", tmp_path, []) == []

@@ -20,6 +20,32 @@ def test_named_files_are_relative_paths_with_file_extensions() -> None:
 
 
 @pytest.mark.parametrize(("request_text", "expected"), [
+    ("Combine defaults.json and overrides.json into settings.json", ("settings.json",)),
+    ("turn scores.tsv into a markdown table? save it as scores.md", ("scores.md",)),
+    ('copy a.txt to "b c.txt"', ("b c.txt",)),
+    ("write a new file called notes.md", ("notes.md",)),
+    ("pull the addresses out of messages into emails.txt", ("emails.txt",)),
+    ("convert report.txt to report.md and delete report.txt", ("report.md",)),
+    ("does the config point to db.yml?", ()),
+])
+def test_the_files_to_make_are_those_named_after_into_as_or_write(
+        request_text: str, expected: tuple[str, ...]) -> None:
+    assert Request.parse(request_text).targets == expected
+
+
+@pytest.mark.parametrize(("request_text", "expected"), [
+    ('Please rename "meeting notes.txt" to notes-2024.txt',
+     ["meeting notes.txt", "notes-2024.txt"]),
+    ("open \u201cQ1 sales.csv\u201d and `old list.md`", ["Q1 sales.csv", "old list.md"]),
+    ("copy 'my notes/to do.txt' here", ["my notes/to do.txt"]),
+    ("read Ana's notes.txt", ["notes.txt"]),
+    ('say "hi" to notes.txt and "bye"', ["notes.txt"]),
+])
+def test_a_quoted_file_name_keeps_its_spaces(request_text: str, expected: list[str]) -> None:
+    assert named_files(request_text) == expected
+
+
+@pytest.mark.parametrize(("request_text", "expected"), [
     ("write it to averages.csv with the columns team,average", ("column", ["team", "average"])),
     ("an object with keys name and count for each user", ("key", ["name", "count"])),
     ("add a column total to orders.csv", ("column", ["total"])),
