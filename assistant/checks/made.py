@@ -3,7 +3,8 @@
 A small model calls its work done when todo.txt is empty, when it wrote
 tiny-tool/package.json for package.json, or averages.csv with a column named score where
 the user asked for average; shown the file, it still reads it as right. It also calls the
-merge done that it only printed, settings.json never written. Said in one line
+merge done that it only printed, settings.json never written, and the rows it copied
+with pandas, their figures rewritten (checks.rewritten). Said in one line
 each, from the files themselves, these get fixed.
 """
 
@@ -15,11 +16,11 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from assistant.checks.requested import Request
+from assistant.checks.rewritten import TABLES, rewritten
 from assistant.llm.results import untrusted
 from assistant.texts import text
 
 READ_LIMIT = 1_000_000  # bytes of a written file read for its names
-TABLES = {".csv", ".tsv"}
 RECORDS = {".json", ".jsonl"}
 JSON_KEY = re.compile(r'"((?:[^"\\\n]|\\.)*)"\s*:')
 # A word a request looks for: quoted ('colour', "TODO") or in capitals (TODO, FIXME).
@@ -30,9 +31,10 @@ SEARCHED_FILES = 300  # entries of the working folder looked through for it, at 
 def problems(request: Request | str, folder: Path, wrote: Iterable[str],
              lines: bool = False) -> list[str]:
     """What is wrong with the files `request` names, given the files the turn's runs wrote
-    (`wrote`, relative to `folder`): one sentence each; [] when nothing is. With `lines`,
-    an empty file's sentence quotes a line of the user's files holding what the request
-    looks for (only for a model on this machine: it is the files' text)."""
+    (`wrote`, relative to `folder`): one sentence each; [] when nothing is. With `lines`
+    (only for a model on this machine: it is the files' text), an empty file's sentence
+    quotes a line of the user's files holding what the request looks for, and a table
+    whose copied rows have their figures rewritten is said, with a figure of each."""
     asks = request if isinstance(request, Request) else Request.parse(request)
     wrote = set(wrote)
     kind, fields = asks.field_kind, asks.fields
@@ -50,6 +52,11 @@ def problems(request: Request | str, folder: Path, wrote: Iterable[str],
                 if absent:
                     found.append(text("made.fields").format(
                         name=name, kind=kind, absent=", ".join(absent), fields=", ".join(fields)))
+            if lines and held_text and path.suffix.lower() in TABLES and (
+                    changed := rewritten(name, held_text, folder, wrote, asks.files)):
+                ours, theirs, source = changed
+                found.append(text("made.rewritten").format(
+                    name=name, ours=ours, theirs=theirs, source=source))
         elif not path.exists():
             elsewhere = sorted(p for p in wrote if Path(p).name == Path(name).name)
             if elsewhere:

@@ -64,6 +64,26 @@ def test_a_merge_only_printed_goes_back_until_the_requested_file_is_written(
     assert isinstance(events[-1], TurnEnd) and events[-1].text == "settings.json is written."
 
 
+def test_rows_copied_with_pandas_are_told_their_figures_changed_and_copied_again(
+        server: LLMServer, work: Path) -> None:
+    sales = "date,city,amount\n2024-04-01,London,120.50\n2024-04-02,Paris,80.00\n"
+    (work / "sales.csv").write_text(sales)
+    with_pandas = ("import pandas as pd\nt = pd.read_csv('sales.csv')\n"
+                   "t[t.city == 'London'].to_csv('london.csv', index=False)")
+    with_csv = ("import csv\nrows = list(csv.reader(open('sales.csv')))\n"
+                "csv.writer(open('london.csv', 'w', newline='')).writerows("
+                "r for r in rows if r[1] != 'Paris')")
+    server.add(fenced("python", with_pandas), fenced("python", with_csv),
+               text("london.csv holds the London rows."))
+    with make(server, "fenced") as a:
+        list(a.turn("Put the London rows of sales.csv into london.csv"))
+    assert ("london.csv copies rows of sales.csv but writes 120.5 where sales.csv has "
+            "120.50: the values were rewritten, not copied.") in told(server, 1)
+    assert "rewritten" not in told(server, 2)
+    assert (work / "london.csv").read_bytes() == (
+        b"date,city,amount\r\n2024-04-01,London,120.50\r\n")
+
+
 def test_the_users_column_names_are_held_against_the_written_table(server: LLMServer,
                                                                    work: Path) -> None:
     (work / "scores.csv").write_text("team,score\nred,10\nred,20\nblue,9\n")
