@@ -4,7 +4,8 @@ A small model calls its work done when todo.txt is empty, when it wrote
 tiny-tool/package.json for package.json, or averages.csv with a column named score where
 the user asked for average; shown the file, it still reads it as right. It also calls the
 merge done that it only printed, settings.json never written, and the rows it copied
-with pandas, their figures rewritten (checks.rewritten). Said in one line
+with pandas, their figures rewritten (checks.rewritten); asked for each address once, it
+leaves 'a@x.com ' beside 'a@x.com'. Said in one line
 each, from the files themselves, these get fixed.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -52,6 +54,11 @@ def problems(request: Request | str, folder: Path, wrote: Iterable[str],
                 if absent:
                     found.append(text("made.fields").format(
                         name=name, kind=kind, absent=", ".join(absent), fields=", ".join(fields)))
+            if asks.unique and held_text and (twice := _repeated(held_text)):
+                line, count = twice
+                found.append(text("made.repeated").format(
+                    name=name, count=count,
+                    line=untrusted("line", line) if lines else text("made.a_line")))
             if lines and held_text and path.suffix.lower() in TABLES and (
                     changed := rewritten(name, held_text, folder, wrote, asks.files)):
                 ours, theirs, source = changed
@@ -86,6 +93,14 @@ def _sighting(request: str, folder: Path, wrote: set[str]) -> str:
                     term=term, path=relative, number=number,
                     line=untrusted("line", line.strip()[:120]))
     return ""
+
+
+def _repeated(content: str) -> tuple[str, int] | None:
+    """The first line (spaces around it left out) that a text holds more than once, and
+    how often; None when each is there once. 'a@x.com ' and 'a@x.com' are one line: a
+    reader sees one address twice."""
+    counts = Counter(line.strip() for line in content.splitlines() if line.strip())
+    return next(((line, count) for line, count in counts.items() if count > 1), None)
 
 
 def _read(path: Path) -> str | None:

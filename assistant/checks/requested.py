@@ -26,6 +26,10 @@ MAKES = re.compile(r"\b(write|save|create|make|generate|export|convert|produce|p
 CHANGES = re.compile(r"\b(change|set|update|replace|edit|modify|rename|move|add(?! up\b)|"
                      r"append|insert|remove|delete|drop|fix|sort|dedupe|dedup|clean|bump|increase|"
                      r"decrease|uppercase|lowercase)\b", re.IGNORECASE)
+# A request for each line once: "no repeats", "unique", "dedupe", "each one only once".
+UNIQUE = re.compile(r"\b(unique|no (?:repeats|duplicates)|without (?:repeats|duplicates)|"
+                    r"de-?dup(?:e|licate)?|remove (?:the )?duplicates|(?:only|just) once|"
+                    r"once each|each \w+(?: \w+)? (?:only |just )?once)\b", re.IGNORECASE)
 # The request is about the working folder: "the .jpeg files here", "*.log".
 HERE = re.compile(r"\b(here|this (folder|directory))\b|(?<![\w/])\*?\.\w{1,5} files\b|\*\.\w+",
                   re.IGNORECASE)
@@ -151,6 +155,7 @@ class Request:
     makes: bool = False  # asks for a file to be made
     targets: tuple[str, ...] = ()  # the files it names as what to make
     changes: bool = False  # asks for something to be changed
+    unique: bool = False  # asks for each line of what it makes once
     about_machine: bool = False  # asks what only this machine can tell
     here: bool = False  # is about the working folder ("here", "*.log")
 
@@ -162,5 +167,6 @@ class Request:
                    tuple(scripts_to_run(text)), kind, tuple(fields),
                    asked[0] if asked else "", bool(MAKES.search(text)),
                    tuple(targets(text)) if MAKES.search(text) or CHANGES.search(text) else (),
-                   bool(CHANGES.search(text)), bool(ABOUT_THIS_MACHINE.search(text)),
+                   bool(CHANGES.search(text)), bool(UNIQUE.search(text)),
+                   bool(ABOUT_THIS_MACHINE.search(text)),
                    bool(HERE.search(text)))

@@ -84,6 +84,23 @@ def test_rows_copied_with_pandas_are_told_their_figures_changed_and_copied_again
         b"date,city,amount\r\n2024-04-01,London,120.50\r\n")
 
 
+def test_a_dedupe_that_leaves_a_spaced_twin_is_told_the_line_and_done_again(
+        server: LLMServer, work: Path) -> None:
+    (work / "emails.txt").write_text("zoe@x.com\nadam@x.com \nzoe@x.com\nadam@x.com\n")
+    as_set = ("lines = open('emails.txt').readlines()\n"
+              "open('emails.txt', 'w').writelines(sorted(set(lines)))")
+    stripped = ("lines = [l.strip() for l in open('emails.txt')]\n"
+                "open('emails.txt', 'w').write('\\n'.join(dict.fromkeys(lines)) + '\\n')")
+    server.add(fenced("python", as_set), fenced("python", stripped),
+               text("Each address is in emails.txt once."))
+    with make(server, "fenced") as a:
+        list(a.turn("emails.txt has duplicates: clean it up so each one is in there only once"))
+    assert ('emails.txt holds <line untrusted="true">\nadam@x.com\n</line> 2 times') in told(
+        server, 1)
+    assert "times" not in told(server, 2)
+    assert (work / "emails.txt").read_text() == "adam@x.com\nzoe@x.com\n"
+
+
 def test_the_users_column_names_are_held_against_the_written_table(server: LLMServer,
                                                                    work: Path) -> None:
     (work / "scores.csv").write_text("team,score\nred,10\nred,20\nblue,9\n")

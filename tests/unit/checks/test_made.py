@@ -81,3 +81,23 @@ def test_a_file_the_request_reads_is_never_asked_to_be_written(tmp_path: Path) -
     (tmp_path / "report.md").write_text("# report\n")
     assert problems(request, tmp_path, ["report.md"]) == []
     assert problems("does the config point to db.yml?", tmp_path, []) == []
+
+
+def test_a_line_left_twice_where_each_once_was_asked_is_named(tmp_path: Path) -> None:
+    request = "emails.txt has duplicates: clean it up so each one is in there only once"
+    (tmp_path / "emails.txt").write_text("zoe@example.com\nadam@example.com \nadam@example.com")
+    assert problems(request, tmp_path, ["emails.txt"], lines=True) == [
+        'emails.txt holds <line untrusted="true">\nadam@example.com\n</line> 2 times (spaces '
+        "around a line left out): the request asks for each only once."]
+    assert problems(request, tmp_path, ["emails.txt"]) == [
+        "emails.txt holds a line 2 times (spaces around a line left out): the request asks "
+        "for each only once."]  # a hosted model is not sent the line
+    (tmp_path / "emails.txt").write_text("zoe@example.com\nadam@example.com\n")
+    assert problems(request, tmp_path, ["emails.txt"], lines=True) == []
+
+
+def test_repeated_lines_are_not_judged_where_the_request_asks_for_no_uniqueness(
+        tmp_path: Path) -> None:
+    (tmp_path / "sorted.txt").write_text("ana\nana\nbo\n")
+    assert problems("sort names.txt into sorted.txt", tmp_path, ["sorted.txt"],
+                    lines=True) == []

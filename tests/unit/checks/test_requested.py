@@ -93,3 +93,15 @@ def test_a_request_is_parsed_once_into_what_it_names_and_asks_for() -> None:
     french = Request.parse("Combien de lignes contient notes.txt dans le dossier data/ ?", "fr")
     assert french.files == ("notes.txt",) and french.folders == ("data",)
     assert not french.figure and not french.makes
+
+
+@pytest.mark.parametrize(("request_text", "unique"), [
+    ("clean up emails.txt so each one is in there only once", True),
+    ("into emails.txt, one per line with no repeats", True),
+    ("list the unique words in a.txt", True),
+    ("dedupe names.txt", True),
+    ("run build.sh once", False),
+    ("sort names.txt", False),
+])
+def test_a_request_for_each_line_once_is_read(request_text: str, unique: bool) -> None:
+    assert Request.parse(request_text).unique is unique
