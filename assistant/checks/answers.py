@@ -14,12 +14,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from assistant.checks.copies import copies
 from assistant.checks.made import problems
 from assistant.checks.requested import EXTENSIONS, Request, runner
 from assistant.checks.rules import Rules
+from assistant.events import Effect
 from assistant.llm.fenced import shown_tags
 from assistant.runtime.changes import NO_CHANGES
 from assistant.texts import text
+from assistant.whatif.effect import names as listed
 
 # An answer that says the job was not done (bare "no" and "not" are too common to count:
 # "No files changed, as expected").
@@ -45,6 +48,7 @@ UNSEEN_NAMES = text("answer.names")
 SHOWN_ONLY = text("answer.shown")
 
 NO_FIGURE = text("answer.no_figure")
+COPIES = text("answer.copies")
 MADE = text("answer.made")
 NEVER_RAN = text("answer.never_ran")
 REFUSED = text("answer.refused")
@@ -64,6 +68,7 @@ FINDINGS = {
     "refused": (REFUSED, "nothing ran{}"),
     "no_run": (NO_RUN, "nothing ran to find this out"),
     "made": (MADE, "{}"),
+    "copies": (COPIES, "{} still hold the same contents"),
     "never_ran": (NEVER_RAN, "no code ran {}"),
     "no_figure": (NO_FIGURE, "the answer gives no figure for \"{}\""),
     "shown": (SHOWN_ONLY, "the {} block was only shown; nothing was written"),
@@ -224,6 +229,11 @@ class AnswerCheck:
         made = problems(self.asks, self.folder, self.wrote, self.lines)
         if made and not NEGATION.search(answer):
             yield "made", (" ".join(made),)
+        if self.asks.duplicates and self.asks.changes and self.code \
+                and not NEGATION.search(answer):
+            left = copies(str(self.folder), self.asks.folders, Effect()).left
+            if left:
+                yield "copies", (listed(left),)
         for script in self.asks.scripts:
             ran = re.compile(r"(?:\b(?:node|python3?|bash|sh)\s+(?:-\S+\s+)*|require\(['\"])"
                              rf"(?:\./)?{re.escape(script)}\b|(?<![\w.])\./{re.escape(script)}\b")

@@ -3,7 +3,8 @@
 Code whose preview failed, where the preview covered all it does, goes back to the model
 with what it printed, as a failed run would; so does code that, asked for a change,
 changed nothing and printed nothing, and code whose filter left out files of the type it
-names because their extension is in capitals (`Scan.PDF` for '.pdf'). A person is asked
+names because their extension is in capitals (`Scan.PDF` for '.pdf'), and code asked to
+remove duplicate files that would delete every copy of one, or leave two. A person is asked
 only about code that did something in the copy of their files. This is correction from
 outside the model (an exit status, the files a run left), the kind that works for small
 models; a preview that could not cover the run (the network, the screen, a time limit)
@@ -15,6 +16,7 @@ from __future__ import annotations
 import os
 
 from assistant.checks.cases import left_out
+from assistant.checks.copies import copies
 from assistant.checks.missing import noted
 from assistant.checks.record import TurnRecord
 from assistant.checks.verdicts import Refuse
@@ -54,7 +56,21 @@ def judge(seen: Preview, call: CodeCall, folder: str, record: TurnRecord,
                       text("preview.case").format(names=names, ext=ext, example=example),
                       f"Tried in a copy of your files: it left out {len(missed)} file(s) "
                       f"whose extension is in capitals ({names}); the model was told.", names)
-    asked = check.asks.changes or check.asks.makes
+    asks = check.asks
+    if asks.duplicates and asks.changes and effect.exit_status == 0 \
+            and effect.changes_files and rules.on("preview.copies"):
+        found = copies(folder, asks.folders, effect)
+        if found.gone:
+            names = listed(found.gone[0])
+            return Refuse("preview.copies", text("preview.copies_gone").format(names=names),
+                          f"Tried in a copy of your files: it would delete every copy of "
+                          f"{names}; the model was told.", names)
+        if found.left and last:
+            names = listed(found.left)
+            return Refuse("preview.copies", text("preview.copies_left").format(names=names),
+                          f"Tried in a copy of your files: {names} would still be copies of "
+                          "each other; the model was told.", names)
+    asked = asks.changes or asks.makes
     if last and asked and effect.exit_status == 0 and not effect.changes_files \
             and not effect.output.strip() and rules.on("preview.unchanged"):
         return Refuse("preview.unchanged", text("preview.unchanged"),

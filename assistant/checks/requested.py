@@ -24,12 +24,15 @@ ABOUT_THIS_MACHINE = re.compile(
 MAKES = re.compile(r"\b(write|save|create|make|generate|export|convert|produce|put|store|"
                    r"extract|copy|split|merge|combine|collect|gather|pull)\b", re.IGNORECASE)
 CHANGES = re.compile(r"\b(change|set|update|replace|edit|modify|rename|move|add(?! up\b)|"
-                     r"append|insert|remove|delete|drop|fix|sort|dedupe|dedup|clean|bump|increase|"
-                     r"decrease|uppercase|lowercase)\b", re.IGNORECASE)
+                     r"get rid of|append|insert|remove|delete|drop|fix|sort|dedupe|dedup|clean|"
+                     r"bump|increase|decrease|uppercase|lowercase)\b", re.IGNORECASE)
 # A request for each line once: "no repeats", "unique", "dedupe", "each one only once".
 UNIQUE = re.compile(r"\b(unique|no (?:repeats|duplicates)|without (?:repeats|duplicates)|"
                     r"de-?dup(?:e|licate)?|remove (?:the )?duplicates|(?:only|just) once|"
                     r"once each|each \w+(?: \w+)? (?:only |just )?once)\b", re.IGNORECASE)
+# Files that are copies of each other: "duplicate files", "the extra copies".
+DUPLICATES = re.compile(r"\b(duplicates?|duplicated|extra copies|same contents?|identical "
+                        r"files)\b", re.IGNORECASE)
 # The request is about the working folder: "the .jpeg files here", "*.log".
 HERE = re.compile(r"\b(here|this (folder|directory))\b|(?<![\w/])\*?\.\w{1,5} files\b|\*\.\w+",
                   re.IGNORECASE)
@@ -156,6 +159,7 @@ class Request:
     targets: tuple[str, ...] = ()  # the files it names as what to make
     changes: bool = False  # asks for something to be changed
     unique: bool = False  # asks for each line of what it makes once
+    duplicates: bool = False  # speaks of files that are copies of each other
     about_machine: bool = False  # asks what only this machine can tell
     here: bool = False  # is about the working folder ("here", "*.log")
 
@@ -168,5 +172,6 @@ class Request:
                    asked[0] if asked else "", bool(MAKES.search(text)),
                    tuple(targets(text)) if MAKES.search(text) or CHANGES.search(text) else (),
                    bool(CHANGES.search(text)), bool(UNIQUE.search(text)),
+                   bool(DUPLICATES.search(text)),
                    bool(ABOUT_THIS_MACHINE.search(text)),
                    bool(HERE.search(text)))

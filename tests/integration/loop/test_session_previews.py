@@ -165,6 +165,46 @@ def test_a_filter_that_leaves_out_capitalised_files_goes_back_once_with_their_na
     assert sorted(p.name for p in (work / "docs").iterdir()) == ["Scan_001.PDF", "a.pdf"]
 
 
+def test_deleting_every_copy_of_a_duplicate_goes_back_and_one_of_each_stays(
+        server: LLMServer, work: Path) -> None:
+    for name, content in {"report.pdf": "R", "report (1).pdf": "R", "notes.txt": "N"}.items():
+        (work / name).write_text(content)
+    by_bytes = ("import hashlib, os\nseen = set()\nfor name in sorted(os.listdir('.')):\n"
+                "    digest = hashlib.sha256(open(name, 'rb').read()).hexdigest()\n"
+                "    if digest in seen:\n        os.remove(name)\n    seen.add(digest)")
+    server.add(fenced("shell", "find . -type f -exec rm {} \\;"), fenced("python", by_bytes),
+               text("Deleted the extra copy of report.pdf."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("Some files in here are duplicates. Delete the extra copies."))
+    assert [p.code for p in asked(events)] == [by_bytes]
+    assert ("preview.copies", "refuse") in fired(events)
+    tries = [e for e in events if isinstance(e, Tried)]
+    assert tries[0].text == ("Tried in a copy of your files: it would delete every copy of "
+                             "report (1).pdf, report.pdf; the model was told.")
+    assert "would delete every file with the contents of report (1).pdf" in told(server, 1)
+    assert sorted(p.name for p in work.iterdir()) == ["notes.txt", "report (1).pdf"]
+
+
+def test_a_dedupe_by_name_that_leaves_copies_is_sent_back_when_it_answers(
+        server: LLMServer, work: Path) -> None:
+    (work / "scans").mkdir()
+    for name, content in {"a.pdf": "A", "a-copy.pdf": "A", "b.pdf": "B"}.items():
+        (work / "scans" / name).write_text(content)
+    by_name = ("import os\nnames = set()\nfor name in os.listdir('scans'):\n"
+               "    if name in names:\n        os.remove('scans/' + name)\n    names.add(name)\n"
+               "print('removed 0')")
+    server.add(fenced("python", by_name), text("There were no duplicates: 0 removed."),
+               fenced("shell", "rm scans/a-copy.pdf"), text("Removed 1 copy."))
+    with make(server, "fenced") as a:
+        events = list(a.turn("The scans folder has duplicate files. Get rid of the extra "
+                             "copies, and tell me how many you removed."))
+    assert ("answer.copies", "send_back") in fired(events)
+    assert ("scans/a-copy.pdf, scans/a.pdf still hold the same contents, though the request "
+            "asks for the copies to go.") in told(server, 2)
+    assert sorted(p.name for p in (work / "scans").iterdir()) == ["a.pdf", "b.pdf"]
+    assert isinstance(events[-1], TurnEnd) and events[-1].text == "Removed 1 copy."
+
+
 def test_a_capitalised_file_left_out_again_is_asked_about_after_one_send_back(
         server: LLMServer, work: Path) -> None:
     (work / "a.jpg").write_text("a")
