@@ -25,8 +25,8 @@ def test_rows_pandas_copies_with_their_figures_rewritten_are_named(tmp_path: Pat
         "120.5", "120.50", "sales.csv")
     assert problems(REQUEST, tmp_path, ["london.csv"], lines=True) == [
         "london.csv copies rows of sales.csv but writes 120.5 where sales.csv has 120.50: "
-        "the values were rewritten, not copied. Copy the rows as text (the csv module, or "
-        "pandas with dtype=str), so each value stays as it is in sales.csv."]
+        "the values were rewritten, not copied. Read every column as text (the csv module, or "
+        "pd.read_csv('sales.csv', dtype=str)), so each value stays as it is in sales.csv."]
     assert problems(REQUEST, tmp_path, ["london.csv"]) == []  # not for a hosted model
 
 
