@@ -18,11 +18,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from assistant.checks.requested import Request
-from assistant.checks.rewritten import TABLES, rewritten
+from assistant.checks.rewritten import TABLES, read_head, rewritten
 from assistant.llm.results import untrusted
 from assistant.texts import text
 
-READ_LIMIT = 1_000_000  # bytes of a written file read for its names
 RECORDS = {".json", ".jsonl"}
 JSON_KEY = re.compile(r'"((?:[^"\\\n]|\\.)*)"\s*:')
 # A word a request looks for: quoted ('colour', "TODO") or in capitals (TODO, FIXME).
@@ -44,7 +43,7 @@ def problems(request: Request | str, folder: Path, wrote: Iterable[str],
     for name in asks.files:
         path = folder / name
         if name in wrote:
-            held_text = _read(path)
+            held_text = read_head(path)
             if held_text is not None and not held_text.strip():
                 seen = _sighting(asks.text, folder, wrote) if lines else ""
                 found.append(text("made.empty").format(name=name, seen=seen))
@@ -83,7 +82,7 @@ def _sighting(request: str, folder: Path, wrote: set[str]) -> str:
         relative = path.relative_to(folder).as_posix()
         if relative in wrote or not path.is_file():
             continue
-        content = _read(path) or ""
+        content = read_head(path) or ""
         if "\0" in content[:8192]:
             continue
         for number, line in enumerate(content.splitlines(), 1):
@@ -101,14 +100,6 @@ def _repeated(content: str) -> tuple[str, int] | None:
     reader sees one address twice."""
     counts = Counter(line.strip() for line in content.splitlines() if line.strip())
     return next(((line, count) for line, count in counts.items() if count > 1), None)
-
-
-def _read(path: Path) -> str | None:
-    try:
-        with path.open("rb") as file:
-            return file.read(READ_LIMIT).decode("utf-8", errors="replace")
-    except OSError:
-        return None
 
 
 def _names(path: Path, text: str) -> set[str] | None:

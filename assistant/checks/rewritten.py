@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 TABLES = {".csv", ".tsv"}
-READ_LIMIT = 1_000_000  # bytes of a table read
+READ_LIMIT = 1_000_000  # bytes of a file read
 SOURCES = 20  # tables of the working folder compared, at most
 FIGURE = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)")
 
@@ -36,7 +36,7 @@ def rewritten(name: str, written: str, folder: Path, wrote: set[str],
         return None
     for source in _sources(folder, wrote | {name}, named):
         originals: dict[tuple[Cell, ...], list[str]] = {}
-        for row in _rows(source.name, _read(source)):
+        for row in _rows(source.name, read_head(source) or ""):
             originals.setdefault(_key(row), row)
         for row in rows:
             original = originals.get(_key(row))
@@ -59,12 +59,13 @@ def _sources(folder: Path, wrote: set[str], named: tuple[str, ...]) -> list[Path
     return list(itertools.islice((path for path in found if path.is_file()), SOURCES))
 
 
-def _read(path: Path) -> str:
+def read_head(path: Path) -> str | None:
+    """The first READ_LIMIT bytes of a file as text; None when it cannot be read."""
     try:
         with path.open("rb") as file:
             return file.read(READ_LIMIT).decode("utf-8", errors="replace")
     except OSError:
-        return ""
+        return None
 
 
 def _rows(name: str, content: str) -> list[list[str]]:
