@@ -2,10 +2,7 @@
 
 A small model calls its work done when todo.txt is empty, when it wrote
 tiny-tool/package.json for package.json, or averages.csv with a column named score where
-the user asked for average; shown the file, it still reads it as right. It also calls the
-merge done that it only printed, settings.json never written, and the rows it copied
-with pandas, their figures rewritten (checks.rewritten); asked for each address once, it
-leaves 'a@x.com ' beside 'a@x.com'. Said in one line
+the user asked for average; shown the file, it still reads it as right. Said in one line
 each, from the files themselves, these get fixed.
 """
 
@@ -13,15 +10,15 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
 from assistant.checks.requested import Request
-from assistant.checks.rewritten import TABLES, read_head, rewritten
 from assistant.llm.results import untrusted
 from assistant.texts import text
 
+READ_LIMIT = 1_000_000  # bytes of a written file read for its names
+TABLES = {".csv", ".tsv"}
 RECORDS = {".json", ".jsonl"}
 JSON_KEY = re.compile(r'"((?:[^"\\\n]|\\.)*)"\s*:')
 # A word a request looks for: quoted ('colour', "TODO") or in capitals (TODO, FIXME).
@@ -32,10 +29,9 @@ SEARCHED_FILES = 300  # entries of the working folder looked through for it, at 
 def problems(request: Request | str, folder: Path, wrote: Iterable[str],
              lines: bool = False) -> list[str]:
     """What is wrong with the files `request` names, given the files the turn's runs wrote
-    (`wrote`, relative to `folder`): one sentence each; [] when nothing is. With `lines`
-    (only for a model on this machine: it is the files' text), an empty file's sentence
-    quotes a line of the user's files holding what the request looks for, and a table
-    whose copied rows have their figures rewritten is said, with a figure of each."""
+    (`wrote`, relative to `folder`): one sentence each; [] when nothing is. With `lines`,
+    an empty file's sentence quotes a line of the user's files holding what the request
+    looks for (only for a model on this machine: it is the files' text)."""
     asks = request if isinstance(request, Request) else Request.parse(request)
     wrote = set(wrote)
     kind, fields = asks.field_kind, asks.fields
@@ -43,7 +39,7 @@ def problems(request: Request | str, folder: Path, wrote: Iterable[str],
     for name in asks.files:
         path = folder / name
         if name in wrote:
-            held_text = read_head(path)
+            held_text = _read(path)
             if held_text is not None and not held_text.strip():
                 seen = _sighting(asks.text, folder, wrote) if lines else ""
                 found.append(text("made.empty").format(name=name, seen=seen))
@@ -53,22 +49,10 @@ def problems(request: Request | str, folder: Path, wrote: Iterable[str],
                 if absent:
                     found.append(text("made.fields").format(
                         name=name, kind=kind, absent=", ".join(absent), fields=", ".join(fields)))
-            if asks.unique and held_text and (twice := _repeated(held_text)):
-                line, count = twice
-                found.append(text("made.repeated").format(
-                    name=name, count=count,
-                    line=untrusted("line", line) if lines else text("made.a_line")))
-            if lines and held_text and path.suffix.lower() in TABLES and (
-                    changed := rewritten(name, held_text, folder, wrote, asks.files)):
-                ours, theirs, source = changed
-                found.append(text("made.rewritten").format(
-                    name=name, ours=ours, theirs=theirs, source=source))
         elif not path.exists():
             elsewhere = sorted(p for p in wrote if Path(p).name == Path(name).name)
             if elsewhere:
                 found.append(text("made.elsewhere").format(name=name, wrote=elsewhere[0]))
-            elif name in asks.targets:
-                found.append(text("made.absent").format(name=name))
     return found
 
 
@@ -82,7 +66,7 @@ def _sighting(request: str, folder: Path, wrote: set[str]) -> str:
         relative = path.relative_to(folder).as_posix()
         if relative in wrote or not path.is_file():
             continue
-        content = read_head(path) or ""
+        content = _read(path) or ""
         if "\0" in content[:8192]:
             continue
         for number, line in enumerate(content.splitlines(), 1):
@@ -94,12 +78,12 @@ def _sighting(request: str, folder: Path, wrote: set[str]) -> str:
     return ""
 
 
-def _repeated(content: str) -> tuple[str, int] | None:
-    """The first line (spaces around it left out) that a text holds more than once, and
-    how often; None when each is there once. 'a@x.com ' and 'a@x.com' are one line: a
-    reader sees one address twice."""
-    counts = Counter(line.strip() for line in content.splitlines() if line.strip())
-    return next(((line, count) for line, count in counts.items() if count > 1), None)
+def _read(path: Path) -> str | None:
+    try:
+        with path.open("rb") as file:
+            return file.read(READ_LIMIT).decode("utf-8", errors="replace")
+    except OSError:
+        return None
 
 
 def _names(path: Path, text: str) -> set[str] | None:

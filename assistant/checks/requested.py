@@ -22,14 +22,10 @@ ABOUT_THIS_MACHINE = re.compile(
     re.IGNORECASE,
 )
 MAKES = re.compile(r"\b(write|save|create|make|generate|export|convert|produce|put|store|"
-                   r"extract|copy|split|merge|combine|collect|gather|pull)\b", re.IGNORECASE)
+                   r"extract|copy|split|merge|combine)\b", re.IGNORECASE)
 CHANGES = re.compile(r"\b(change|set|update|replace|edit|modify|rename|move|add(?! up\b)|"
                      r"get rid of|append|insert|remove|delete|drop|fix|sort|dedupe|dedup|clean|"
                      r"bump|increase|decrease|uppercase|lowercase)\b", re.IGNORECASE)
-# A request for each line once: "no repeats", "unique", "dedupe", "each one only once".
-UNIQUE = re.compile(r"\b(unique|no (?:repeats|duplicates)|without (?:repeats|duplicates)|"
-                    r"de-?dup(?:e|licate)?|remove (?:the )?duplicates|(?:only|just) once|"
-                    r"once each|each \w+(?: \w+)? (?:only |just )?once)\b", re.IGNORECASE)
 # Files that are copies of each other: "duplicate files", "the extra copies".
 DUPLICATES = re.compile(r"\b(duplicates?|duplicated|extra copies|same contents?|identical "
                         r"files)\b", re.IGNORECASE)
@@ -59,11 +55,6 @@ QUOTED_FILE = re.compile(
     r"""(?<!\w)'([^'\n]* [^'\n]*?\.(?:""" + EXTENSIONS + r"""))'(?!\w)""",
     re.IGNORECASE,
 )
-# The file a request asks to be made, by the words before it: "into settings.json", "save
-# it as scores.md", "write todo.txt", "a new file called notes.md".
-TARGET = re.compile(
-    r"\b(?:into|as|to|called|named|write|save|create|make|generate|produce|export)\s+"
-    r"(?:(?:a|an|the|new|file|called|named)\s+)*[\"\u201c'`]?$", re.IGNORECASE)
 # Names of products that look like files ("a Node.js project"): never a file to check.
 PRODUCTS = {"node.js", "vue.js", "next.js", "nuxt.js", "react.js", "express.js", "three.js",
             "d3.js", "chart.js", "angular.js", "ember.js", "backbone.js", "nest.js"}
@@ -97,18 +88,6 @@ def named_files(request: str) -> list[str]:
 
 # The program that runs a script of each kind, as a user would run it.
 RUNNERS = {".js": "node", ".mjs": "node", ".cjs": "node", ".py": "python3", ".sh": "bash"}
-
-
-def targets(request: str) -> list[str]:
-    """The files a request names as what to make: the name right after "into", "as",
-    "write" and their like; not the files it reads ("combine a.json and b.json into
-    c.json": c.json)."""
-    found = [*QUOTED_FILE.finditer(request), *NAMED_FILE.finditer(QUOTED_FILE.sub(
-        lambda match: " " * len(match[0]), request))]
-    return [name for match in sorted(found, key=lambda match: match.start())
-            if TARGET.search(request, 0, match.start())
-            and (name := next(group for group in match.groups() if group).strip())
-            in named_files(request)]
 
 
 def runner(script: str) -> str:
@@ -156,9 +135,7 @@ class Request:
     fields: tuple[str, ...] = ()
     figure: str = ""  # the words that ask for a figure ("how many"); "" when none do
     makes: bool = False  # asks for a file to be made
-    targets: tuple[str, ...] = ()  # the files it names as what to make
     changes: bool = False  # asks for something to be changed
-    unique: bool = False  # asks for each line of what it makes once
     duplicates: bool = False  # speaks of files that are copies of each other
     about_machine: bool = False  # asks what only this machine can tell
     here: bool = False  # is about the working folder ("here", "*.log")
@@ -170,8 +147,6 @@ class Request:
         return cls(text, language, tuple(named_files(text)), tuple(named_folders(text)),
                    tuple(scripts_to_run(text)), kind, tuple(fields),
                    asked[0] if asked else "", bool(MAKES.search(text)),
-                   tuple(targets(text)) if MAKES.search(text) or CHANGES.search(text) else (),
-                   bool(CHANGES.search(text)), bool(UNIQUE.search(text)),
-                   bool(DUPLICATES.search(text)),
+                   bool(CHANGES.search(text)), bool(DUPLICATES.search(text)),
                    bool(ABOUT_THIS_MACHINE.search(text)),
                    bool(HERE.search(text)))

@@ -46,61 +46,6 @@ def test_a_requested_file_written_in_another_folder_is_said(server: LLMServer,
     assert (work / "package.json").is_file()
 
 
-def test_a_merge_only_printed_goes_back_until_the_requested_file_is_written(
-        server: LLMServer, work: Path) -> None:
-    (work / "defaults.json").write_text('{"theme": "light", "size": 12}')
-    (work / "overrides.json").write_text('{"theme": "dark"}')
-    merged = ("import json\nsettings = {**json.load(open('defaults.json')), "
-              "**json.load(open('overrides.json'))}\n")
-    server.add(fenced("python", merged + "print(json.dumps(settings))"),
-               text("The final settings.json is the merge shown above."),
-               fenced("python", merged + "json.dump(settings, open('settings.json', 'w'))"),
-               text("settings.json is written."))
-    with make(server, "fenced") as a:
-        events = list(a.turn("Combine defaults.json and overrides.json into settings.json"))
-    assert ("The request asks for settings.json, and no run wrote it: settings.json is not "
-            "there. Write it in the working folder.") in told(server, 2)
-    assert (work / "settings.json").read_text() == '{"theme": "dark", "size": 12}'
-    assert isinstance(events[-1], TurnEnd) and events[-1].text == "settings.json is written."
-
-
-def test_rows_copied_with_pandas_are_told_their_figures_changed_and_copied_again(
-        server: LLMServer, work: Path) -> None:
-    sales = "date,city,amount\n2024-04-01,London,120.50\n2024-04-02,Paris,80.00\n"
-    (work / "sales.csv").write_text(sales)
-    with_pandas = ("import pandas as pd\nt = pd.read_csv('sales.csv')\n"
-                   "t[t.city == 'London'].to_csv('london.csv', index=False)")
-    with_csv = ("import csv\nrows = list(csv.reader(open('sales.csv')))\n"
-                "csv.writer(open('london.csv', 'w', newline='')).writerows("
-                "r for r in rows if r[1] != 'Paris')")
-    server.add(fenced("python", with_pandas), fenced("python", with_csv),
-               text("london.csv holds the London rows."))
-    with make(server, "fenced") as a:
-        list(a.turn("Put the London rows of sales.csv into london.csv"))
-    assert ("london.csv copies rows of sales.csv but writes 120.5 where sales.csv has "
-            "120.50: the values were rewritten, not copied.") in told(server, 1)
-    assert "rewritten" not in told(server, 2)
-    assert (work / "london.csv").read_bytes() == (
-        b"date,city,amount\r\n2024-04-01,London,120.50\r\n")
-
-
-def test_a_dedupe_that_leaves_a_spaced_twin_is_told_the_line_and_done_again(
-        server: LLMServer, work: Path) -> None:
-    (work / "emails.txt").write_text("zoe@x.com\nadam@x.com \nzoe@x.com\nadam@x.com\n")
-    as_set = ("lines = open('emails.txt').readlines()\n"
-              "open('emails.txt', 'w').writelines(sorted(set(lines)))")
-    stripped = ("lines = [l.strip() for l in open('emails.txt')]\n"
-                "open('emails.txt', 'w').write('\\n'.join(dict.fromkeys(lines)) + '\\n')")
-    server.add(fenced("python", as_set), fenced("python", stripped),
-               text("Each address is in emails.txt once."))
-    with make(server, "fenced") as a:
-        list(a.turn("emails.txt has duplicates: clean it up so each one is in there only once"))
-    assert ('emails.txt holds <line untrusted="true">\nadam@x.com\n</line> 2 times') in told(
-        server, 1)
-    assert "times" not in told(server, 2)
-    assert (work / "emails.txt").read_text() == "adam@x.com\nzoe@x.com\n"
-
-
 def test_the_users_column_names_are_held_against_the_written_table(server: LLMServer,
                                                                    work: Path) -> None:
     (work / "scores.csv").write_text("team,score\nred,10\nred,20\nblue,9\n")

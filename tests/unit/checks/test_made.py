@@ -61,43 +61,4 @@ def test_the_requested_file_written_into_another_folder_is_named(tmp_path: Path)
 
 def test_files_the_run_did_not_write_are_not_judged(tmp_path: Path) -> None:
     (tmp_path / "scores.csv").write_text("")
-    (tmp_path / "averages.csv").write_text("team,score\n")
     assert problems(f"read scores.csv; {AVERAGES}", tmp_path, ["other.txt"]) == []
-
-
-def test_a_requested_file_no_run_wrote_is_named(tmp_path: Path) -> None:
-    (tmp_path / "defaults.json").write_text('{"theme": "light"}')
-    (tmp_path / "overrides.json").write_text('{"theme": "dark"}')
-    request = "Combine defaults.json and overrides.json into settings.json"
-    assert problems(request, tmp_path, []) == [
-        "The request asks for settings.json, and no run wrote it: settings.json is not "
-        "there. Write it in the working folder."]
-    (tmp_path / "settings.json").write_text('{"theme": "dark"}')
-    assert problems(request, tmp_path, ["settings.json"]) == []
-
-
-def test_a_file_the_request_reads_is_never_asked_to_be_written(tmp_path: Path) -> None:
-    request = "convert report.txt to report.md and delete report.txt"
-    (tmp_path / "report.md").write_text("# report\n")
-    assert problems(request, tmp_path, ["report.md"]) == []
-    assert problems("does the config point to db.yml?", tmp_path, []) == []
-
-
-def test_a_line_left_twice_where_each_once_was_asked_is_named(tmp_path: Path) -> None:
-    request = "emails.txt has duplicates: clean it up so each one is in there only once"
-    (tmp_path / "emails.txt").write_text("zoe@example.com\nadam@example.com \nadam@example.com")
-    assert problems(request, tmp_path, ["emails.txt"], lines=True) == [
-        'emails.txt holds <line untrusted="true">\nadam@example.com\n</line> 2 times (spaces '
-        "around a line left out): the request asks for each only once."]
-    assert problems(request, tmp_path, ["emails.txt"]) == [
-        "emails.txt holds a line 2 times (spaces around a line left out): the request asks "
-        "for each only once."]  # a hosted model is not sent the line
-    (tmp_path / "emails.txt").write_text("zoe@example.com\nadam@example.com\n")
-    assert problems(request, tmp_path, ["emails.txt"], lines=True) == []
-
-
-def test_repeated_lines_are_not_judged_where_the_request_asks_for_no_uniqueness(
-        tmp_path: Path) -> None:
-    (tmp_path / "sorted.txt").write_text("ana\nana\nbo\n")
-    assert problems("sort names.txt into sorted.txt", tmp_path, ["sorted.txt"],
-                    lines=True) == []

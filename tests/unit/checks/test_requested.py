@@ -20,20 +20,6 @@ def test_named_files_are_relative_paths_with_file_extensions() -> None:
 
 
 @pytest.mark.parametrize(("request_text", "expected"), [
-    ("Combine defaults.json and overrides.json into settings.json", ("settings.json",)),
-    ("turn scores.tsv into a markdown table? save it as scores.md", ("scores.md",)),
-    ('copy a.txt to "b c.txt"', ("b c.txt",)),
-    ("write a new file called notes.md", ("notes.md",)),
-    ("pull the addresses out of messages into emails.txt", ("emails.txt",)),
-    ("convert report.txt to report.md and delete report.txt", ("report.md",)),
-    ("does the config point to db.yml?", ()),
-])
-def test_the_files_to_make_are_those_named_after_into_as_or_write(
-        request_text: str, expected: tuple[str, ...]) -> None:
-    assert Request.parse(request_text).targets == expected
-
-
-@pytest.mark.parametrize(("request_text", "expected"), [
     ('Please rename "meeting notes.txt" to notes-2024.txt',
      ["meeting notes.txt", "notes-2024.txt"]),
     ("open \u201cQ1 sales.csv\u201d and `old list.md`", ["Q1 sales.csv", "old list.md"]),
@@ -93,15 +79,3 @@ def test_a_request_is_parsed_once_into_what_it_names_and_asks_for() -> None:
     french = Request.parse("Combien de lignes contient notes.txt dans le dossier data/ ?", "fr")
     assert french.files == ("notes.txt",) and french.folders == ("data",)
     assert not french.figure and not french.makes
-
-
-@pytest.mark.parametrize(("request_text", "unique"), [
-    ("clean up emails.txt so each one is in there only once", True),
-    ("into emails.txt, one per line with no repeats", True),
-    ("list the unique words in a.txt", True),
-    ("dedupe names.txt", True),
-    ("run build.sh once", False),
-    ("sort names.txt", False),
-])
-def test_a_request_for_each_line_once_is_read(request_text: str, unique: bool) -> None:
-    assert Request.parse(request_text).unique is unique
