@@ -178,15 +178,11 @@ def child_env(home: Path, config: dict[str, Any]) -> dict[str, str]:
     download; the same for both systems. Ours imports the copy of its code in
     `pythonpath`, so edits made to the tree during a long run do not mix in. Its own
     folders have names no model guesses: a `data` beside the task's folder once answered
-    a model that dropped `work/` from the path of the task's data folder. Each run has a
-    home of its own, empty: a model that copied a task's notes into ~/notes once left
-    them there for every later run of that task to find."""
+    a model that dropped `work/` from the path of the task's data folder."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ASSISTANT_")}
     if config.get("pythonpath"):
         env["PYTHONPATH"] = config["pythonpath"]
-    (home / "home").mkdir(exist_ok=True)
     env.update({
-        "HOME": str(home / "home"),
         "ASSISTANT_CONFIG_DIR": str(home / "assistant-config"),
         "ASSISTANT_DATA_DIR": str(home / "assistant-data"),
         "DISABLE_TELEMETRY": "true", "LITELLM_LOCAL_MODEL_COST_MAP": "True",

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.conftest import MODEL
-from tests.support.llm_server import LLMServer, text, tool_call
+from tests.support.llm_server import LLMServer, tool_call
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import tasks_run
@@ -37,25 +37,3 @@ def test_a_turn_at_its_time_limit_is_stopped_and_ends_in_words_that_name_the_unf
     assert end["answer"].startswith(
         "1 run in this turn; the last was stopped before it finished: "), records
     assert 3 <= end["seconds"] < 20
-
-
-def test_each_task_run_has_an_empty_home_that_earlier_runs_cannot_reach(
-        server: LLMServer, tmp_path: Path) -> None:
-    """A model that writes into ~ in one run leaves nothing there for the next to find,
-    and never touches the home of the person running the benchmark."""
-    leave = "from pathlib import Path\n(Path.home() / 'notes').mkdir()\nprint(Path.home())"
-    look = "from pathlib import Path\nprint(sorted(p.name for p in Path.home().iterdir()))"
-    server.add(tool_call("python", leave), text("Made ~/notes."),
-               tool_call("python", look), text("Listed the home folder."))
-    settings = {"model": MODEL, "api_base": server.openai_url, "api_key": "k",
-                "code_style": "tools", "undo": False}
-    logs = tmp_path / "server.log"
-    logs.write_text("")
-    outcomes = [tasks_run.run_task(
-        {"request": request, "files": {"a.txt": "a"}, "check": lambda folder, answer: None},
-        "ours", {"settings": settings, "limit_s": 60}, tasks_run.ServerLog(logs))
-        for request in ("make a notes folder in my home", "what is in my home folder?")]
-    assert all(outcome.passed for outcome in outcomes), outcomes
-    homes = [r["output"].strip() for r in outcomes[0].log if "output" in r]
-    assert len(homes) == 1 and homes[0].endswith("/home") and homes[0] != str(Path.home())
-    assert [r["output"] for r in outcomes[1].log if "output" in r] == ["[]\n"]
