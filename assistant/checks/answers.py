@@ -48,7 +48,7 @@ UNSEEN_NAMES = text("answer.names")
 SHOWN_ONLY = text("answer.shown")
 
 NO_FIGURE = text("answer.no_figure")
-COPIES = text("answer.copies")
+COPIES = text("answer.copies").format("{}", how=text("preview.copies_how"))
 MADE = text("answer.made")
 NEVER_RAN = text("answer.never_ran")
 REFUSED = text("answer.refused")
@@ -229,8 +229,7 @@ class AnswerCheck:
         made = problems(self.asks, self.folder, self.wrote, self.lines)
         if made and not NEGATION.search(answer):
             yield "made", (" ".join(made),)
-        if self.asks.duplicates and self.asks.changes and self.code \
-                and not NEGATION.search(answer):
+        if self.asks.dedupes and self.code and not NEGATION.search(answer):
             left = copies(str(self.folder), self.asks.folders, Effect()).left
             if left:
                 yield "copies", (listed(left),)

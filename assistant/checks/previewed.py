@@ -57,7 +57,7 @@ def judge(seen: Preview, call: CodeCall, folder: str, record: TurnRecord,
                       f"Tried in a copy of your files: it left out {len(missed)} file(s) "
                       f"whose extension is in capitals ({names}); the model was told.", names)
     asks = check.asks
-    if asks.duplicates and asks.changes and effect.exit_status == 0 \
+    if asks.dedupes and effect.exit_status == 0 \
             and effect.changes_files and rules.on("preview.copies"):
         found = copies(folder, asks.folders, effect)
         if found.gone:
@@ -67,7 +67,8 @@ def judge(seen: Preview, call: CodeCall, folder: str, record: TurnRecord,
                           f"{names}; the model was told.", names)
         if found.left and last:
             names = listed(found.left)
-            return Refuse("preview.copies", text("preview.copies_left").format(names=names),
+            told = text("preview.copies_left").format(names=names, how=text("preview.copies_how"))
+            return Refuse("preview.copies", told,
                           f"Tried in a copy of your files: {names} would still be copies of "
                           "each other; the model was told.", names)
     asked = asks.changes or asks.makes

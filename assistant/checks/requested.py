@@ -136,7 +136,7 @@ class Request:
     figure: str = ""  # the words that ask for a figure ("how many"); "" when none do
     makes: bool = False  # asks for a file to be made
     changes: bool = False  # asks for something to be changed
-    duplicates: bool = False  # speaks of files that are copies of each other
+    dedupes: bool = False  # asks for files that are copies of each other to go
     about_machine: bool = False  # asks what only this machine can tell
     here: bool = False  # is about the working folder ("here", "*.log")
 
@@ -147,6 +147,7 @@ class Request:
         return cls(text, language, tuple(named_files(text)), tuple(named_folders(text)),
                    tuple(scripts_to_run(text)), kind, tuple(fields),
                    asked[0] if asked else "", bool(MAKES.search(text)),
-                   bool(CHANGES.search(text)), bool(DUPLICATES.search(text)),
+                   bool(CHANGES.search(text)),
+                   bool(DUPLICATES.search(text)) and bool(CHANGES.search(text)),
                    bool(ABOUT_THIS_MACHINE.search(text)),
                    bool(HERE.search(text)))
