@@ -2,13 +2,16 @@
 
 A preview has no network, no display and no devices, stops what the run leaves running,
 and refuses writes outside home and the working folder (every other mount is read-only
-there). Code that needs any of these does something else for real, so the preview says
-which, instead of passing the difference off as the effect.
+there), and into a mount the kernel would not cover. Code that needs any of these does
+something else for real, so the preview says which, instead of passing the difference
+off as the effect.
 """
 
 from __future__ import annotations
 
 import re
+
+from assistant.whatif.mounts import inside
 
 NETWORK = "uses the network, which a preview cuts off"
 DISPLAY = "uses the display, keyboard or mouse (computer.*), which a preview cannot reach"
@@ -43,6 +46,13 @@ def reasons(code: str, output: str) -> list[str]:
     return found
 
 
+def refused_in(paths: list[str], output: str) -> bool:
+    """Whether every write the preview refused (as `output` tells) was inside `paths`,
+    the mounts it could not cover and names on their own."""
+    lines = [line for line in output.splitlines() if IN_OUTPUT[1][1].search(line)]
+    return bool(lines) and all(any(path in line for path in paths) for line in lines)
+
+
 UNDEFINED = re.compile(r"ReferenceError: (\w+) is not defined")
 
 
@@ -67,3 +77,27 @@ def outside(paths: list[str]) -> str:
     """The reason for changes outside home and the working folder."""
     shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
     return f"writes outside home and the working folder ({shown}), which a preview does not cover"
+
+
+REACHES = "reaches "
+"""How the reason for a mount the preview could not cover begins."""
+
+
+def mount(path: str, kind: str, why: str) -> str:
+    """The reason for a mount the preview could not cover, which the run reaches."""
+    return (f"{REACHES}{path} ({kind}), which the preview does not cover ({why}): what it "
+            "does there is not shown and cannot be undone")
+
+
+def reached(mounts: list[dict[str, str]], code: str, output: str, cwd: str,
+            home: str) -> list[dict[str, str]]:
+    """The uncovered `mounts` a run may reach: in or around its working folder `cwd`, or
+    named (also as ~/...) in its code or what it printed."""
+    found = []
+    for mount in mounts:
+        path = mount["path"]
+        names = [path] + ([f"~{path[len(home):]}"] if inside(path, home) and path != home else [])
+        if inside(cwd, path) or inside(path, cwd) or any(
+                name in code or name in output for name in names):
+            found.append(mount)
+    return found
