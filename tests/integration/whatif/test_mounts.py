@@ -107,6 +107,38 @@ def test_a_fuse_mount_under_tmp_leaves_previews_on_elsewhere(tmp_path: Path) -> 
     assert sorted(os.listdir(machine.work)) == ["a.log", "b.log", "notes.txt"]
 
 
+PORTALS = ("/usr/libexec/xdg-document-portal", "/usr/lib/xdg-document-portal")
+WITH_PORTAL = """
+{portal} &
+doc=" $XDG_RUNTIME_DIR/doc "
+for i in $(seq 300); do grep -q "$doc" /proc/self/mountinfo && break; sleep 0.1; done
+grep -q "$doc" /proc/self/mountinfo || {{ echo the portal mounted nothing; exit 3; }}
+printf '%s' 'mkdir old && mv *.log old/' | {preview}
+status=$?
+kill %1
+exit $status
+"""
+
+
+def test_a_desktop_session_with_the_document_portal_leaves_previews_on(tmp_path: Path) -> None:
+    """A desktop session's document portal mounts a FUSE filesystem in its runtime folder
+    (under /tmp for a test's desktop, as here): previews go on beside it."""
+    machine = Machine(tmp_path)
+    portal = next((p for p in PORTALS if os.access(p, os.X_OK)), None)
+    require(portal, "xdg-document-portal is not installed (apt-get install xdg-desktop-portal)")
+    require(shutil.which("dbus-run-session"), "dbus-run-session is not installed (dbus)")
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    script = WITH_PORTAL.format(portal=portal, preview=shlex.join(PREVIEW))
+    (said,) = machine.run(["env", f"XDG_RUNTIME_DIR={runtime}", "dbus-run-session", "--",
+                           "sh", "-c", script], mounts=[])
+    assert said["status"] == 0, said["stderr"] + said["stdout"]
+    effect = json.loads(said["stdout"])
+    assert effect["unpreviewable"] == []
+    assert sorted(map(tuple, effect["moved"])) == [("a.log", "old/a.log"), ("b.log", "old/b.log")]
+    assert sorted(os.listdir(machine.work)) == ["a.log", "b.log", "notes.txt"]
+
+
 def test_the_preview_covers_each_mount_it_can_and_names_the_one_it_cannot(
         tmp_path: Path) -> None:
     machine = Machine(tmp_path)
