@@ -192,3 +192,35 @@ def test_doctor_names_the_mount_and_what_to_do(tmp_path: Path) -> None:
         f"{machine.home}/stack (an overlay mount) is not covered: {STACKED}")
     assert f"umount {machine.home}/stack" in check["fix"]
     assert "drive" not in check["detail"] and "ram" not in check["detail"]
+
+
+AGAIN = """
+import json, subprocess, sys
+from assistant.whatif.probe import problem
+
+def allow(count):
+    with open("/proc/sys/user/max_user_namespaces", "w") as limit:
+        limit.write(str(count))
+
+allow(0)
+refused = problem()
+allow(100)
+kept = problem()
+subprocess.run(["mount", "-t", "tmpfs", "tmpfs", sys.argv[1]], check=True)
+print(json.dumps([refused, kept, problem()]))
+"""
+
+
+def test_a_refusal_is_tried_again_when_the_mounts_change(tmp_path: Path) -> None:
+    """A process that met a refusal (no user namespaces allowed) previews again once the
+    system allows them and a mount came or went: the answer is not kept for its life."""
+    require(shutil.which("unshare"), "unshare (util-linux) is not installed")
+    (tmp_path / "new").mkdir()
+    done = subprocess.run(
+        ["unshare", "-rm", sys.executable, "-c", AGAIN, str(tmp_path / "new")],
+        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    refused, kept, after = json.loads(done.stdout)
+    assert refused.startswith("previews need user namespaces, which this system allows none of")
+    assert kept == refused  # the mounts are as they were: the answer is kept
+    assert after == ""
