@@ -32,11 +32,12 @@ from assistant.whatif.kernel import (
 )
 from assistant.whatif.mounts import Mount, below, holding
 
-COPIED_BYTES = 16 * 2**20
+COPIED_BYTES = 8 * 2**20
 """A file directly in a rebuilt folder larger than this is shown read-only, not copied."""
-COPY_BUDGET = 256 * 2**20
+COPY_BUDGET = 64 * 2**20
 """The most a world copies into its rebuilt folders; files past it are shown read-only."""
 FOLDER = os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC
+PLACED = (-1, -1, -1)
 
 
 @dataclass(frozen=True)
@@ -105,37 +106,56 @@ class Cover:
             os.chmod(target, mode)
         else:
             mount("tmpfs", target, "tmpfs", MS_NOSUID, f"mode={mode:o}")
-        points = {m.point for m in below(path, self.mounts)}
         copied: dict[str, tuple[int, int, int]] = {}
         placed: list[str] = []
         for name in sorted(os.listdir(source)):
-            inner, there, full = f"{source}/{name}", os.path.join(target, name), \
-                os.path.join(path, name)
-            info = os.lstat(inner)
-            if stat.S_ISDIR(info.st_mode):
-                os.mkdir(there, 0o700)
-                self.place(full, os.open(inner, FOLDER), there, fresh=True)
+            full = os.path.join(path, name)
+            try:
+                made = self.entry(f"{source}/{name}", os.path.join(target, name), full, frozen)
+            except (OSError, WorldError) as error:  # left out, and said when reached
+                self.uncovered.append({"path": full, "kind": "an entry the preview could "
+                                       "not show", "why": str(error), "file": "yes"})
+                continue
+            if made == PLACED:
                 placed.append(name)
-            elif stat.S_ISLNK(info.st_mode):
-                os.symlink(os.readlink(inner), there)
-                copied[name] = _made(there)
-            elif stat.S_ISREG(info.st_mode) and full in self.hidden:
-                os.close(os.open(there, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o400))
-                placed.append(name)
-            elif stat.S_ISREG(info.st_mode):
-                if full not in points and not frozen and self.copy(inner, there, info):
-                    copied[name] = _made(there)
-                    continue
-                os.close(os.open(there, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o600))
-                _bind(inner, there)
-                placed.append(name)
-                mounted = holding(full, self.mounts) if full in points else None
-                if mounted is not None and not mounted.read_only:
-                    self.uncovered.append({"path": full, "kind": "a file mounted on its own",
-                                           "why": "it is shown read-only"})
-            # sockets, pipes and devices are left out: a run reaches nothing through them
+            elif made is not None:
+                copied[name] = made
         top = os.open(target, FOLDER)
         self.rebuilt.append(Rebuilt(path, top, real, copied, tuple(placed)))
+
+    def entry(self, inner: str, there: str, full: str, frozen: bool
+              ) -> tuple[int, int, int] | None:
+        """Put the real entry `inner` (at `full`) in a rebuilt folder, at `there`: a copy
+        (its size, time and mode as made are returned), or PLACED (a folder covered on its
+        own, a file shown read-only); None for what is left out (sockets, pipes, devices:
+        a run reaches nothing through them)."""
+        info = os.lstat(inner)
+        if stat.S_ISDIR(info.st_mode):
+            os.mkdir(there, 0o700)
+            self.place(full, os.open(inner, FOLDER), there, fresh=True)
+            return PLACED
+        if stat.S_ISLNK(info.st_mode):
+            os.symlink(os.readlink(inner), there)
+            return _made(there)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        if full in self.hidden:
+            os.close(os.open(there, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o400))
+            return PLACED
+        mounted = holding(full, self.mounts)
+        alone = mounted is not None and mounted.point == full
+        if not alone and not frozen and self.copy(inner, there, info):
+            return _made(there)
+        os.close(os.open(there, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o600))
+        _bind(inner, there)
+        if alone and mounted is not None and not mounted.read_only:
+            self.uncovered.append({"path": full, "kind": "a file mounted on its own",
+                                   "why": "it is shown read-only", "file": "yes"})
+        elif not alone and not frozen and info.st_uid == os.getuid() and \
+                info.st_size > min(COPIED_BYTES, self.budget):
+            self.uncovered.append({"path": full, "kind": "a large file beside a mount",
+                                   "why": "it is shown read-only, not copied", "file": "yes"})
+        return PLACED
 
     def copy(self, source: str, target: str, info: os.stat_result) -> bool:
         """Copy one of the user's files (bytes, mode, times) within the budget."""

@@ -130,4 +130,5 @@ def _diagnosed(said: dict[str, object]) -> Diagnosis:
         return Diagnosis(f"previews need overlayfs in a user namespace, which this kernel "
                          f"refuses ({error}); Linux 5.11 or later has it{UNPREVIEWED}",
                          "a kernel of Linux 5.11 or later with overlayfs")
-    return Diagnosis(f"a what-if world could not be made here ({error}){UNPREVIEWED}", "")
+    return Diagnosis(f"a what-if world could not be made here ({error}){UNPREVIEWED}",
+                     "a Linux kernel of 5.12 or later, with user namespaces and overlayfs")

@@ -9,6 +9,7 @@ off as the effect.
 
 from __future__ import annotations
 
+import os
 import re
 
 from assistant.whatif.mounts import inside
@@ -92,12 +93,17 @@ def mount(path: str, kind: str, why: str) -> str:
 def reached(mounts: list[dict[str, str]], code: str, output: str, cwd: str,
             home: str) -> list[dict[str, str]]:
     """The uncovered `mounts` a run may reach: in or around its working folder `cwd`, or
-    named (also as ~/...) in its code or what it printed."""
+    named (also as ~/...) in its code or what it printed; a file only when named."""
     found = []
     for mount in mounts:
         path = mount["path"]
-        names = [path] + ([f"~{path[len(home):]}"] if inside(path, home) and path != home else [])
-        if inside(cwd, path) or inside(path, cwd) or any(
-                name in code or name in output for name in names):
+        names = [re.escape(path)]
+        if inside(path, home) and path != home:
+            names.append(re.escape(f"~{path[len(home):]}"))
+        if os.path.dirname(path) == cwd:
+            names.append(r"(?:\./)?" + re.escape(os.path.basename(path)))
+        around = not mount.get("file") and (inside(cwd, path) or inside(path, cwd))
+        named = re.compile("|".join(rf"(?<![\w.~/-]){n}(?![\w.-])" for n in names))
+        if around or named.search(code) or named.search(output):
             found.append(mount)
     return found

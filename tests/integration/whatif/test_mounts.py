@@ -143,7 +143,9 @@ def test_the_preview_covers_each_mount_it_can_and_names_the_one_it_cannot(
         tmp_path: Path) -> None:
     machine = Machine(tmp_path)
     before = contents(machine.work)
-    said, stack = preview(machine, CODE + f"echo f > {tmp_path}/fuse/f.txt\n"
+    big = machine.home / "big.bin"  # beside the mounts in home, too large to copy
+    big.write_bytes(b"\0" * (9 * 2**20))
+    said, stack = preview(machine, CODE + f"echo f > {tmp_path}/fuse/f.txt\nrm ~/big.bin\n"
                           ) + machine.run(["cat", str(machine.home / "stack" / "deep.txt")])[:1]
     effect = json.loads(said["stdout"])
     assert sorted(map(tuple, effect["moved"])) == [("a.log", "old/a.log"), ("b.log", "old/b.log")]
@@ -156,6 +158,8 @@ def test_the_preview_covers_each_mount_it_can_and_names_the_one_it_cannot(
     assert "does not allow" not in reasons  # the refused write is the stack's, said above
     assert effect["risk"] == "medium"  # what a run does there is unseen: never unattended
     assert "shelf" not in reasons and "shelf is read-only" in effect["output"]  # as for real
+    assert f"reaches {big} (a large file beside a mount), which the preview does not cover " \
+           "(it is shown read-only, not copied)" in reasons and big.exists()
     assert contents(machine.work) == before
     assert os.listdir(tmp_path / "drive-src") == ["kept.txt"]
     assert os.listdir(tmp_path / "fuse-src") == []
