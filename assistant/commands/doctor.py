@@ -296,14 +296,24 @@ def check_sandbox(settings: Settings) -> Check:
 
 
 def check_preview(settings: Settings) -> Check:
-    """Previews and undo need an unprivileged user namespace with overlayfs: tried once."""
-    from assistant.whatif.preview import problem
+    """Previews and undo need an unprivileged user namespace with overlayfs, and cover
+    home, the working folder and /tmp mount by mount: each one they cannot is named."""
+    from assistant.whatif.preview import covered_roots
+    from assistant.whatif.probe import coverage, diagnosis
 
-    said = problem()
-    if said:
-        return Check("preview and undo", False, said,
-                     "sysctl -w kernel.unprivileged_userns_clone=1 (Debian) or "
-                     "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (Ubuntu 24.04+)")
+    said = diagnosis()
+    if said.problem:
+        return Check("preview and undo", False, said.problem, said.fix)
+    missed = coverage(covered_roots(os.getcwd()))
+    if missed:
+        named = "; ".join(f"{m['path']} ({m['kind']}) is not covered: {m['why']}"
+                          for m in missed)
+        undo = " ".join(("fusermount -u" if "FUSE" in m["kind"] else "umount") + " " + m["path"]
+                        for m in missed)
+        return Check("preview and undo", False,
+                     f"{named}; runs are previewed everywhere else: what they do there is "
+                     "neither shown beforehand nor undone",
+                     f"work outside it, or unmount it when it is not in use ({undo})")
     return Check("preview and undo", True, "user namespaces and overlayfs work: runs are "
                                            "previewed, and undone with assistant undo")
 

@@ -16,7 +16,7 @@ from assistant.safety.findings import Finding, Level, higher
 from assistant.safety.rating import Assessment
 from assistant.whatif.effect import human_size, names
 from assistant.whatif.preview import SCRATCH
-from assistant.whatif.uncovered import READ_ONLY
+from assistant.whatif.uncovered import REACHES, READ_ONLY
 
 MANY_FILES = 10
 """Deleting this many files or more is rated high."""
@@ -51,6 +51,10 @@ def effect_findings(effect: Effect) -> list[Finding]:
             for why in effect.unpreviewable):
         found.append(Finding("outside-write", "medium", "outside home",
                              "is written to, which the preview could not cover"))
+    mounts = [why for why in effect.unpreviewable if why.startswith(REACHES)]
+    if mounts:  # a mount the preview could not cover: what the run does there is unseen
+        found.append(Finding("outside-write", "medium", mounts[0].split(" (")[0][len(REACHES):],
+                             "is reached, which the preview could not cover"))
     return found
 
 

@@ -24,8 +24,9 @@ from assistant.runtime.sandbox import HIDDEN
 from assistant.runtime.secrets import keyring_paths
 from assistant.whatif import uncovered
 from assistant.whatif.effect import effect_of
+from assistant.whatif.mounts import inside
+from assistant.whatif.probe import problem
 from assistant.whatif.survey import Change
-from assistant.whatif.world import inside, problem
 
 SCRATCH = ("/tmp", "/var/tmp", "/dev/shm")
 RENAME_JS = Path(__file__).resolve().parent / "rename.js"
@@ -33,12 +34,14 @@ RENAME_JS = Path(__file__).resolve().parent / "rename.js"
 @dataclass(frozen=True)
 class Preview:
     """A what-if run's outcome: its effect, the raw changes under home and the working
-    folder (absolute paths, hashes), and why there is no effect ("" when there is)."""
+    folder (absolute paths, hashes), why there is no effect ("" when there is), and the
+    mounts it reaches that it could not cover (what a run does there cannot be undone)."""
 
     effect: Effect
     changes: tuple[Change, ...] = ()
     problem: str = ""
     end: RunEnd | None = field(default=None, compare=False)
+    uncovered: tuple[str, ...] = ()
 
 
 def finished(steps: Generator[Event, None, Preview]) -> Preview:
@@ -138,6 +141,10 @@ def _read(report: str, end: RunEnd, code: str, cwd: str) -> Preview:
         path = change["path"]
         (changes if inside(path, cwd) or inside(path, home) else elsewhere).append(change)
     reasons = uncovered.reasons(code, end.output)
+    reached = uncovered.reached(data.get("uncovered", []), code, end.output, cwd, home)
+    if reached and uncovered.refused_in([m["path"] for m in reached], end.output):
+        reasons.remove(uncovered.READ_ONLY)  # said better, mount by mount
+    reasons += [uncovered.mount(m["path"], m["kind"], m["why"]) for m in reached]
     if data.get("left_running"):
         reasons.append(uncovered.left_running(data["left_running"]))
     if elsewhere:
@@ -148,7 +155,7 @@ def _read(report: str, end: RunEnd, code: str, cwd: str) -> Preview:
         reasons.append(f"was stopped by the {end.limit} limit")
     status = data["status"] if data.get("status") is not None else end.exit_status
     effect = effect_of(changes, cwd, status, end.output, reasons)
-    return Preview(effect, tuple(changes), "", end)
+    return Preview(effect, tuple(changes), "", end, tuple(m["path"] for m in reached))
 
 
 def _without(why: str, end: RunEnd | None = None) -> Preview:

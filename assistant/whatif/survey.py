@@ -30,6 +30,32 @@ def survey(upper: str, lower: str, root: str) -> list[Change]:
     return _Survey(upper, lower, root).walk("", False)
 
 
+def rebuilt(top: str, lower: str, root: str, copied: dict[str, tuple[int, int, int]],
+            placed: tuple[str, ...]) -> list[Change]:
+    """The changes directly in a folder rebuilt in a tmpfs (whatif/cover.py), given as the
+    paths to read of the rebuilt one (`top`) and the real one: a copy the run changed
+    (its size, time or mode not as `copied` made it) is compared with the real entry;
+    what was `placed` (folders covered on their own, files shown read-only) is left to
+    its own cover; any other name is new."""
+    walk = _Survey(top, lower, root)
+    now = set(os.listdir(top))
+    for name in sorted(set(copied) - now):
+        walk.gone(name)
+    for name in sorted(now - set(placed)):
+        info = os.lstat(os.path.join(top, name))
+        if name in copied and (info.st_size, info.st_mtime_ns, info.st_mode) == copied[name]:
+            continue
+        real = _lstat(os.path.join(lower, name)) if name in copied else None
+        if real is not None and stat.S_IFMT(real.st_mode) == stat.S_IFMT(info.st_mode) \
+                and not stat.S_ISDIR(info.st_mode):
+            walk.compare(name, info, real)
+            continue
+        if real is not None:
+            walk.gone(name)
+        walk.new(name, info)
+    return walk.out
+
+
 def digest(path: str, info: os.stat_result) -> str:
     """The sha256 of a file's bytes, a link's target; "" when too large to read."""
     if stat.S_ISLNK(info.st_mode):

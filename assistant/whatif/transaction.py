@@ -5,7 +5,8 @@ calls `run` (the loop, the API) gets undo without knowing of it. The real run is
 held to its preview: each path the preview touched must end as previewed, and nothing
 else in the working folder may change; a difference is said, to the user in a Notice and
 to the model in the run's output. Where previews cannot work (no user namespaces), or a
-preview cannot be made, the run goes on as before, and says that it cannot be undone.
+preview cannot be made, the run goes on as before, and says that it cannot be undone. A
+run that reaches a mount its preview could not cover says that what it did there cannot.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 from assistant.events import Event, Notice, RunEnd
 from assistant.runtime import LANGUAGES, Runtimes, canonical_language
 from assistant.runtime.changes import Listing, list_folder
+from assistant.whatif.mounts import inside
+from assistant.whatif.probe import problem
 from assistant.whatif.undo import Kept, State, UndoError, UndoStore, state_of
-from assistant.whatif.world import problem
 
 if TYPE_CHECKING:
     from assistant.config import Settings
@@ -113,6 +115,9 @@ class TransactionalRuntimes(Runtimes):
                     "; ".join(differences[:SHOWN_DIFFERENCES]) + ".")
             yield Notice(said)
             end = replace(end, output=f"{end.output}\n[{said}]\n".lstrip("\n"))
+        if seen.uncovered:
+            yield Notice(f"What it did in {', '.join(seen.uncovered)} cannot be undone: the "
+                         "preview could not cover it.")
         if kept is not None:
             if kept.before:  # a run that changed no files leaves nothing an undo could do
                 run_id = kept.commit(seen.effect.summary, folder, differences)
@@ -142,7 +147,8 @@ def _differences(seen: Preview, end: RunEnd, kept: set[str], folder: str,
         old, new = before.entries, after.entries
         for relative in sorted(set(old) | set(new)):
             path = os.path.join(folder, relative)
-            if path in expected or path in kept:
+            if path in expected or path in kept or any(
+                    inside(path, mount) for mount in seen.uncovered):  # said apart
                 continue
             was, now = old.get(relative), new.get(relative)
             if was is None or now is None or was[:2] != now[:2]:

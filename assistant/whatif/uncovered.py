@@ -2,13 +2,17 @@
 
 A preview has no network, no display and no devices, stops what the run leaves running,
 and refuses writes outside home and the working folder (every other mount is read-only
-there). Code that needs any of these does something else for real, so the preview says
-which, instead of passing the difference off as the effect.
+there), and into a mount the kernel would not cover. Code that needs any of these does
+something else for real, so the preview says which, instead of passing the difference
+off as the effect.
 """
 
 from __future__ import annotations
 
+import os
 import re
+
+from assistant.whatif.mounts import inside
 
 NETWORK = "uses the network, which a preview cuts off"
 DISPLAY = "uses the display, keyboard or mouse (computer.*), which a preview cannot reach"
@@ -43,6 +47,13 @@ def reasons(code: str, output: str) -> list[str]:
     return found
 
 
+def refused_in(paths: list[str], output: str) -> bool:
+    """Whether every write the preview refused (as `output` tells) was inside `paths`,
+    the mounts it could not cover and names on their own."""
+    lines = [line for line in output.splitlines() if IN_OUTPUT[1][1].search(line)]
+    return bool(lines) and all(any(path in line for path in paths) for line in lines)
+
+
 UNDEFINED = re.compile(r"ReferenceError: (\w+) is not defined")
 
 
@@ -67,3 +78,32 @@ def outside(paths: list[str]) -> str:
     """The reason for changes outside home and the working folder."""
     shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
     return f"writes outside home and the working folder ({shown}), which a preview does not cover"
+
+
+REACHES = "reaches "
+"""How the reason for a mount the preview could not cover begins."""
+
+
+def mount(path: str, kind: str, why: str) -> str:
+    """The reason for a mount the preview could not cover, which the run reaches."""
+    return (f"{REACHES}{path} ({kind}), which the preview does not cover ({why}): what it "
+            "does there is not shown and cannot be undone")
+
+
+def reached(mounts: list[dict[str, str]], code: str, output: str, cwd: str,
+            home: str) -> list[dict[str, str]]:
+    """The uncovered `mounts` a run may reach: in or around its working folder `cwd`, or
+    named (also as ~/...) in its code or what it printed; a file only when named."""
+    found = []
+    for mount in mounts:
+        path = mount["path"]
+        names = [re.escape(path)]
+        if inside(path, home) and path != home:
+            names.append(re.escape(f"~{path[len(home):]}"))
+        if os.path.dirname(path) == cwd:
+            names.append(r"(?:\./)?" + re.escape(os.path.basename(path)))
+        around = not mount.get("file") and (inside(cwd, path) or inside(path, cwd))
+        named = re.compile("|".join(rf"(?<![\w.~/-]){n}(?![\w.-])" for n in names))
+        if around or named.search(code) or named.search(output):
+            found.append(mount)
+    return found

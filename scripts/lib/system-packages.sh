@@ -29,6 +29,8 @@ SYSTEM_PACKAGES=(
     "libasound2-plugins|optional|-|sound cannot reach PulseAudio through ALSA: the voice tests cannot run"
     "scrot|optional|-|scripts/bench.py --peers cannot measure the incumbent's click-by-text"
     "bubblewrap|optional|have bwrap|no sandbox: --sandbox refuses to run code"
+    "bindfs|optional|have bindfs|no FUSE mount for the preview tests beside mounts: they cannot run"
+    "xdg-desktop-portal|optional|-|no document portal: the preview test beside a desktop session's FUSE mount cannot run"
     "xdg-dbus-proxy|optional|have xdg-dbus-proxy|runs can reach the session bus, hence the keyring's stored API keys"
     "pkg-config|required|have pkg-config|PyGObject and pycairo (the tray's menu) cannot be built"
     "python3-dev|required|have python3-config|PyGObject and pycairo (the tray's menu) cannot be built"

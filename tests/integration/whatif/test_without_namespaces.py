@@ -34,7 +34,9 @@ def test_preview_says_why_it_cannot_and_changes_nothing(tmp_path: Path) -> None:
                      tmp_path, stdin="rm a.log")
     assert result.returncode == 1
     effect = json.loads(result.stdout)
-    assert effect["unpreviewable"][0].startswith("previews need user namespaces and overlayfs")
+    said = effect["unpreviewable"][0]
+    assert said.startswith("previews need user namespaces, which this system allows none of")
+    assert "sysctl -w user.max_user_namespaces=" in said
     assert (tmp_path / "a.log").read_text() == "a"
 
 
@@ -57,3 +59,4 @@ def test_doctor_shows_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     checks = {c["component"]: c for c in json.loads(result.stdout)}
     assert checks["preview and undo"]["ok"] is False
     assert "user namespaces" in checks["preview and undo"]["detail"]
+    assert checks["preview and undo"]["fix"].startswith("sysctl -w user.max_user_namespaces=")

@@ -1,0 +1,230 @@
+"""Previews beside real mounts made in the test: a FUSE mount (bindfs) under /tmp and in
+a temporary home, a tmpfs, a read-only bind and an overlay stacked on an overlay (one the
+kernel will not overlay again). Each is made in a mount namespace of the test's own
+(`unshare -rm`, so as root and as an ordinary user alike); the assistant runs there as
+a real process: the preview covers the rest and names what it does not, undo puts back
+the rest, and doctor names the mount."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from tests.integration.conftest import ROOT, cli_args
+from tests.support.folders import contents
+from tests.support.llm_server import LLMServer, text, tool_call
+from tests.support.require import lacking, require
+
+CODE = ("mkdir old && mv *.log old/\n"
+        "echo new > ~/drive/new.txt\n"
+        "echo r > ~/ram/r.txt\n"
+        "echo s >> ~/stack/deep.txt\n"
+        "touch ~/shelf/x 2>/dev/null || echo shelf is read-only\n")
+STACKED = "this kernel refuses an overlay over an overlay root"
+
+
+class Machine:
+    """A temporary home with a working folder and the mounts a person's machine has."""
+
+    def __init__(self, base: Path) -> None:
+        require(shutil.which("unshare"), "unshare (util-linux) is not installed")
+        require(shutil.which("bindfs"), "bindfs is not installed (apt-get install bindfs)")
+        require(os.access("/dev/fuse", os.R_OK | os.W_OK), "/dev/fuse cannot be opened here")
+        self.base, self.home = base, base / "home"
+        self.work = self.home / "work"
+        self.work.mkdir(parents=True)
+        for name in ("a.log", "b.log", "notes.txt"):
+            (self.work / name).write_text(f"{name}\n")
+        for folder in ("drive-src", "fuse-src", "shelf-src", "o1/l/deep", "o1/u", "o1/w",
+                       "o2/u", "o2/w"):
+            (base / folder).mkdir(parents=True)
+        (base / "drive-src" / "kept.txt").write_text("on the drive\n")
+        (base / "shelf-src" / "book.txt").write_text("a book\n")
+        (base / "o1" / "l" / "deep" / "deep.txt").write_text("deep\n")
+        self.mounts: list[list[str]] = [
+            ["fuse", str(self.home / "drive"), str(base / "drive-src")],
+            ["fuse", str(base / "fuse"), str(base / "fuse-src")],  # under /tmp, not home
+            ["tmpfs", str(self.home / "ram")],
+            ["ro-bind", str(self.home / "shelf"), str(base / "shelf-src")],
+            ["overlay", str(base / "o1" / "m"), str(base / "o1" / "l"), str(base / "o1" / "u"),
+             str(base / "o1" / "w")],
+            ["overlay", str(self.home / "stack"), str(base / "o1" / "m" / "deep"),
+             str(base / "o2" / "u"), str(base / "o2" / "w")],
+        ]
+
+    def run(self, *steps: list[str], mounts: list[list[str]] | None = None,
+            answer: str = "") -> list[Any]:
+        """`steps` run one after the other in the working folder, with the mounts made;
+        `answer`: the first runs on a terminal, where a person types it when asked."""
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "HOME": str(self.home)}
+        for name in ("DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS"):
+            env.pop(name, None)  # the session's buses are not reachable from the namespace
+        spec = {"mounts": self.mounts if mounts is None else mounts,
+                "steps": [{"argv": argv, "cwd": str(self.work), "env": env}
+                          for argv in steps]}
+        if answer:
+            spec["steps"][0]["answer"] = answer
+        path = self.base / "spec.json"
+        path.write_text(json.dumps(spec))
+        done = subprocess.run(["unshare", "-rm", sys.executable, "-m", "tests.support.mounted",
+                               str(path)], capture_output=True, text=True, cwd=ROOT,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=600)
+        assert done.returncode == 0, done.stderr
+        said = json.loads(done.stdout)
+        refused = {target: why for target, why in said["mounts"].items() if why}
+        if refused:
+            lacking(f"the test's mounts could not be made: {refused}")
+        steps_said: list[Any] = said["steps"]
+        return steps_said
+
+
+def assistant(*args: str) -> list[str]:
+    return [sys.executable, "-m", "assistant.cli", *args]
+
+
+PREVIEW = assistant("preview", "--json", "-l", "shell", "-")
+
+
+def preview(machine: Machine, code: str, **options: Any) -> list[Any]:
+    script = f"printf '%s' {shlex.quote(code)} | " + " ".join(PREVIEW)
+    return machine.run(["sh", "-c", script], **options)
+
+
+def test_a_fuse_mount_under_tmp_leaves_previews_on_elsewhere(tmp_path: Path) -> None:
+    machine = Machine(tmp_path)
+    (said,) = preview(machine, "mkdir old && mv *.log old/",
+                      mounts=[machine.mounts[1]])
+    assert said["status"] == 0, said["stderr"] + said["stdout"]
+    effect = json.loads(said["stdout"])
+    assert effect["unpreviewable"] == []
+    assert sorted(map(tuple, effect["moved"])) == [("a.log", "old/a.log"), ("b.log", "old/b.log")]
+    assert sorted(os.listdir(machine.work)) == ["a.log", "b.log", "notes.txt"]
+
+
+PORTALS = ("/usr/libexec/xdg-document-portal", "/usr/lib/xdg-document-portal")
+WITH_PORTAL = """
+{portal} &
+doc=" $XDG_RUNTIME_DIR/doc "
+for i in $(seq 300); do grep -q "$doc" /proc/self/mountinfo && break; sleep 0.1; done
+grep -q "$doc" /proc/self/mountinfo || {{ echo the portal mounted nothing; exit 3; }}
+printf '%s' 'mkdir old && mv *.log old/' | {preview}
+status=$?
+kill %1
+exit $status
+"""
+
+
+def test_a_desktop_session_with_the_document_portal_leaves_previews_on(tmp_path: Path) -> None:
+    """A desktop session's document portal mounts a FUSE filesystem in its runtime folder
+    (under /tmp for a test's desktop, as here): previews go on beside it."""
+    machine = Machine(tmp_path)
+    portal = next((p for p in PORTALS if os.access(p, os.X_OK)), None)
+    require(portal, "xdg-document-portal is not installed (apt-get install xdg-desktop-portal)")
+    require(shutil.which("dbus-run-session"), "dbus-run-session is not installed (dbus)")
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    script = WITH_PORTAL.format(portal=portal, preview=shlex.join(PREVIEW))
+    (said,) = machine.run(["env", f"XDG_RUNTIME_DIR={runtime}", "dbus-run-session", "--",
+                           "sh", "-c", script], mounts=[])
+    assert said["status"] == 0, said["stderr"] + said["stdout"]
+    effect = json.loads(said["stdout"])
+    assert effect["unpreviewable"] == []
+    assert sorted(map(tuple, effect["moved"])) == [("a.log", "old/a.log"), ("b.log", "old/b.log")]
+    assert sorted(os.listdir(machine.work)) == ["a.log", "b.log", "notes.txt"]
+
+
+def test_the_preview_covers_each_mount_it_can_and_names_the_one_it_cannot(
+        tmp_path: Path) -> None:
+    machine = Machine(tmp_path)
+    before = contents(machine.work)
+    big = machine.home / "big.bin"  # beside the mounts in home, too large to copy
+    big.write_bytes(b"\0" * (9 * 2**20))
+    said, stack = preview(machine, CODE + f"echo f > {tmp_path}/fuse/f.txt\nrm ~/big.bin\n"
+                          ) + machine.run(["cat", str(machine.home / "stack" / "deep.txt")])[:1]
+    effect = json.loads(said["stdout"])
+    assert sorted(map(tuple, effect["moved"])) == [("a.log", "old/a.log"), ("b.log", "old/b.log")]
+    created = " ".join(effect["created"])
+    assert "drive/new.txt" in created and "ram/r.txt" in created  # FUSE and tmpfs: covered
+    reasons = " | ".join(effect["unpreviewable"])
+    assert f"reaches {machine.home}/stack (an overlay mount), which the preview does not " \
+           f"cover ({STACKED}" in reasons
+    assert f"{tmp_path}/fuse/f.txt" in reasons  # written under /tmp, as any write there
+    assert "does not allow" not in reasons  # the refused write is the stack's, said above
+    assert effect["risk"] == "medium"  # what a run does there is unseen: never unattended
+    assert "shelf" not in reasons and "shelf is read-only" in effect["output"]  # as for real
+    assert f"reaches {big} (a large file beside a mount), which the preview does not cover " \
+           "(it is shown read-only, not copied)" in reasons and big.exists()
+    assert contents(machine.work) == before
+    assert os.listdir(tmp_path / "drive-src") == ["kept.txt"]
+    assert os.listdir(tmp_path / "fuse-src") == []
+    assert stack["stdout"] == "deep\n"
+
+
+def test_undo_puts_back_the_rest_and_the_run_says_what_it_cannot(tmp_path: Path) -> None:
+    machine = Machine(tmp_path)
+    before = contents(machine.work)
+    look = ["sh", "-c", "ls ~/ram; cat ~/stack/deep.txt"]
+    with LLMServer([tool_call("shell", CODE), text("Done.")]) as server:
+        # rated medium (it reaches a mount the preview could not cover): a person says yes
+        ran, after_run, undone, after_undo = machine.run(
+            [sys.executable, *cli_args(server, "tidy up")], look, assistant("undo"), look,
+            answer="y")
+    said = " ".join(ran["stdout"].split())
+    assert ran["status"] == 0, ran["stderr"]
+    assert f"What it did in {machine.home}/stack cannot be undone" in said
+    assert "To take it back: assistant undo" in said
+    assert after_run["stdout"] == "r.txt\ndeep\ns\n"
+    assert undone["status"] == 0 and undone["stdout"].startswith("Undid run "), undone["stderr"]
+    assert contents(machine.work) == before
+    assert os.listdir(tmp_path / "drive-src") == ["kept.txt"]  # the FUSE mount's file: gone
+    assert after_undo["stdout"] == "deep\ns\n"  # the tmpfs put back; the stack could not be
+
+
+def test_doctor_names_the_mount_and_what_to_do(tmp_path: Path) -> None:
+    machine = Machine(tmp_path)
+    (said,) = machine.run(assistant("doctor", "--json"))
+    assert said["stdout"].startswith("["), said["stderr"]
+    check = {c["component"]: c for c in json.loads(said["stdout"])}["preview and undo"]
+    assert check["ok"] is False
+    assert check["detail"].startswith(
+        f"{machine.home}/stack (an overlay mount) is not covered: {STACKED}")
+    assert f"umount {machine.home}/stack" in check["fix"]
+    assert "drive" not in check["detail"] and "ram" not in check["detail"]
+
+
+AGAIN = """
+import json, subprocess, sys
+from assistant.whatif.probe import problem
+
+def allow(count):
+    with open("/proc/sys/user/max_user_namespaces", "w") as limit:
+        limit.write(str(count))
+
+allow(0)
+refused = problem()
+allow(100)
+kept = problem()
+subprocess.run(["mount", "-t", "tmpfs", "tmpfs", sys.argv[1]], check=True)
+print(json.dumps([refused, kept, problem()]))
+"""
+
+
+def test_a_refusal_is_tried_again_when_the_mounts_change(tmp_path: Path) -> None:
+    """A process that met a refusal (no user namespaces allowed) previews again once the
+    system allows them and a mount came or went: the answer is not kept for its life."""
+    require(shutil.which("unshare"), "unshare (util-linux) is not installed")
+    (tmp_path / "new").mkdir()
+    done = subprocess.run(
+        ["unshare", "-rm", sys.executable, "-c", AGAIN, str(tmp_path / "new")],
+        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    refused, kept, after = json.loads(done.stdout)
+    assert refused.startswith("previews need user namespaces, which this system allows none of")
+    assert kept == refused  # the mounts are as they were: the answer is kept
+    assert after == ""
