@@ -122,14 +122,20 @@ def run_js_ms(bench: Bench) -> float:
 
 @figure("turn_overhead_ms")
 def turn_overhead_ms(bench: Bench) -> float:
-    """One typed turn (a tool call that runs print(1), then words) against an instant LLM.
+    """One typed turn (a tool call that runs print(1), then words) against an instant LLM,
+    with the preview a user gets (undo on): the figure fails where previews are off, since
+    it would measure a turn no user with previews has.
 
     The server answers at once, so the figure is what the assistant itself adds per turn.
     The history is cleared before each turn so every turn is the same size.
     """
     from assistant import Assistant
-    from assistant.events import RunEnd, TurnEnd
+    from assistant.events import Proposal, RunEnd, TurnEnd
+    from assistant.whatif.world import problem
     from tests.support.llm_server import LLMServer, text, tool_call
+
+    if problem():
+        raise RuntimeError(problem())
 
     with (
         LLMServer() as server,
@@ -155,6 +161,8 @@ def turn_overhead_ms(bench: Bench) -> float:
                 or any(e.exit_status != 0 for e in ran)
             ):
                 raise RuntimeError(f"the turn did not run print(1) and answer: {events!r}"[:600])
+            if not any(isinstance(e, Proposal) and e.effect is not None for e in events):
+                raise RuntimeError(f"print(1) was proposed without its preview: {events!r}"[:600])
 
         return 1000 * median_time(once, bench.reps(20, 3))
 

@@ -28,6 +28,12 @@ HOTKEY = "ctrl+alt+space"
 POPUP = "assistant: run this?"
 PANEL = "assistant: thinking"  # the panel with the request as heard, before any answer
 PROPOSAL_SAID = "Shall I run it?"  # ends the line the daemon says for every proposal
+TRIED = "notice Tried in a copy of your files"  # a proposal that failed its preview
+LISTING = "ls -l ~/Downloads"  # the proposal the popup figures time: it previews cleanly
+LISTING_SAID = "say Changes no files."  # its previewed effect, said before its approval
+# The home's Downloads as a user has it, so LISTING lists something (a proposal whose
+# preview fails goes back to the model unasked, and no popup ever comes).
+DOWNLOADS = {"report.pdf": "report\n", "photo.jpg": "photo\n", "notes.txt": "notes\n"}
 KEEP_ALIVE_S = 20  # keep_alive here: longer than the gaps between a figure's turns
 # the embedded model's server, private or shared, on its command line
 LLM_SERVERS = ("assistant.llm.chatml", "assistant.llm.keepalive")
@@ -56,6 +62,9 @@ class BenchDaemon:
         if shutil.which("trayer") and shutil.which("dbus-daemon"):  # the tray icon is up
             self.stack.enter_context(tray_host.running(display))
         self.home = Path(self.stack.enter_context(tempfile.TemporaryDirectory()))
+        (self.home / "Downloads").mkdir()
+        for name, content in DOWNLOADS.items():
+            (self.home / "Downloads" / name).write_text(content)
         self.pulse = bench_pulse()
         self.data = self.home / "data"
         model: list[str] = []
@@ -80,7 +89,8 @@ class BenchDaemon:
             text=True)
         self.stack.callback(self.stop)
         threading.Thread(target=self._read, daemon=True).start()
-        self.wait_for("assistant daemon: ready", 600 if embedded else 120)  # it loads the model
+        # it loads the model; a busy machine (load 7 on 2 cores) has taken over 120 s
+        self.wait_for("assistant daemon: ready", 600 if embedded else 240)
 
     def _read(self) -> None:
         assert self.process.stderr is not None
@@ -91,10 +101,18 @@ class BenchDaemon:
     def wait_for(self, text: str, timeout: float, after: int = 0) -> None:
         deadline = time.monotonic() + timeout
         while not any(text in line for line in self.lines[after:]):
+            self.not_tried(after)
             if self.process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"the daemon did not log {text!r}: "
                                    + " | ".join(self.lines[-5:]))
             time.sleep(0.01)
+
+    def not_tried(self, after: int) -> None:
+        """Fail at once, saying why, when the scripted proposal failed its preview: it went
+        back to the model and will never be shown or said."""
+        tried = next((line for line in self.lines[after:] if TRIED in line), None)
+        if tried is not None:
+            raise RuntimeError(f"the proposal failed its preview in the bench's home: {tried}")
 
     def state(self) -> str:
         from assistant.daemon.instance import ask
@@ -185,6 +203,7 @@ class BenchDaemon:
         mark = self.say(audio)
         released = time.perf_counter()
         while not self.visible(title):
+            self.not_tried(mark)
             if time.perf_counter() - released > self.patience:
                 raise RuntimeError(f"no window {title!r} within {self.patience:g} s")
             time.sleep(0.005)
@@ -205,11 +224,18 @@ class BenchDaemon:
                        check=True, timeout=10)
 
     def release_to_popup(self, audio: Any) -> float:
-        """Key release to the proposal on screen, the LLM answering at once."""
+        """Key release to the proposal on screen, the LLM answering at once; checked to
+        have been previewed, as a user's is (its effect said, not its plan)."""
+        from assistant.whatif.world import problem
         from tests.support.llm_server import text, tool_call
 
-        return self.release_to(POPUP, audio, tool_call("shell", "ls -l ~/Downloads"),
-                               text("Alright."))
+        mark = len(self.lines)
+        seconds = self.release_to(POPUP, audio, tool_call("shell", LISTING), text("Alright."))
+        said = next(line for line in self.lines[mark:] if PROPOSAL_SAID in line)
+        if LISTING_SAID not in said:
+            raise RuntimeError(f"the proposal was shown without its preview "
+                               f"({problem() or said})")
+        return seconds
 
 
 def settle(daemon: BenchDaemon) -> None:
@@ -335,7 +361,10 @@ def spoken_proposal_s(bench: Bench) -> float:
     return statistics.median(lengths)
 
 
-MOVE = "mkdir -p old && mv notes.log old/"  # a proposal whose preview has an effect to say
+# A proposal whose preview has an effect to say. In a folder of home's own: the
+# assistant's folders live in home, so home's top level stays read-only in a preview
+# (uncovered.READ_ONLY) and a write there has no effect to say.
+MOVE = "mkdir -p ~/Downloads/old && mv ~/Downloads/notes.log ~/Downloads/old/"
 
 
 def effect_spoken(daemon: BenchDaemon, monitor: Any, audio: Any) -> tuple[float, float]:
@@ -346,24 +375,27 @@ def effect_spoken(daemon: BenchDaemon, monitor: Any, audio: Any) -> tuple[float,
     from tests.support.audio import first_word
     from tests.support.llm_server import text, tool_call
 
-    (daemon.home / "notes.log").write_text("notes\n")
+    (daemon.home / "Downloads" / "notes.log").write_text("notes\n")
     sent = len(daemon.llm.finished)
     daemon.llm.add(tool_call("shell", MOVE), text("Alright."))
     mark = daemon.say(audio)
-    released = time.monotonic()
     daemon.wait_for(PROPOSAL_SAID, daemon.patience, mark)
     said_at, said = next((at, line) for at, line in zip(daemon.stamps[mark:],
                                                         daemon.lines[mark:], strict=False)
                          if PROPOSAL_SAID in line)
-    if "Moves 1 file" not in said:
-        raise RuntimeError(f"the daemon did not say the move's effect: {said}")
     complete = daemon.llm.finished[sent]
-    while (heard := first_word(monitor, released)) is None:
-        if time.monotonic() - said_at > 30:
-            raise RuntimeError("the effect was not heard within 30 s of being said")
-        time.sleep(0.01)
-    daemon.cancel()
-    daemon.wait_idle(daemon.patience)
+    try:
+        if "Moves 1 file" not in said:
+            raise RuntimeError(f"the daemon did not say the move's effect: {said}")
+        # Sound after the line was said: under load the earcon can be late and no longer
+        # tell itself apart from speech, and it is never the effect's sentence.
+        while (heard := first_word(monitor, said_at)) is None:
+            if time.monotonic() - said_at > 30:
+                raise RuntimeError("the effect was not heard within 30 s of being said")
+            time.sleep(0.01)
+    finally:  # idle again, so the figures after this one start as they should
+        daemon.cancel()
+        daemon.wait_idle(daemon.patience)
     return said_at - complete, heard - complete
 
 
