@@ -58,7 +58,9 @@ def _split(code: str, filename: str) -> tuple[types.CodeType, types.CodeType | N
     tree = ast.parse(code, filename)
     if not tree.body or not isinstance(tree.body[-1], ast.Expr):
         return compile(tree, filename, "exec"), None
-    last = ast.Expression(tree.body.pop().value)
+    statement = tree.body.pop()
+    assert isinstance(statement, ast.Expr)
+    last = ast.Expression(statement.value)
     return compile(tree, filename, "exec"), compile(last, filename, "eval")
 
 
