@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from assistant.computer import clipboard
-from assistant.computer.capability import load
+from assistant.computer.capability import pyautogui
 
 __all__ = ["hotkey", "press", "typewrite", "write"]
 
@@ -14,7 +14,7 @@ _TYPABLE = set(" \t\n") | {chr(c) for c in range(0x21, 0x7F)}
 
 
 def _gui() -> Any:
-    gui = load("pyautogui")
+    gui = pyautogui()
     gui.PAUSE = 0
     return gui
 

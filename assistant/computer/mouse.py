@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from assistant.computer import a11y, display, textmatch, views, widgets
-from assistant.computer.capability import load
+from assistant.computer.capability import pyautogui
 
 __all__ = ["click", "double_click", "drag", "move", "position", "right_click", "scroll"]
 
@@ -18,7 +18,7 @@ _ours: list[tuple[int, int]] = []  # where this process last put the pointer its
 
 
 def _gui() -> Any:
-    gui = load("pyautogui")
+    gui = pyautogui()
     gui.PAUSE = 0
     gui.MINIMUM_DURATION = 0
     return gui

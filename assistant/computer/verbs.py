@@ -17,11 +17,16 @@ button 'Maybe' in the dialog 'Export'; its buttons: No, Yes").
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from functools import wraps
+from typing import ParamSpec
 
 from assistant.computer import a11y, keyboard, textmatch, tree
 from assistant.computer import windows as x_windows
+from assistant.computer.screen_text import Said
 from assistant.computer.tree import Control, Window
+
+P = ParamSpec("P")
 
 __all__ = ["choose", "close", "fill", "focus", "key", "press", "read", "tick", "type",
            "untick"]
@@ -29,6 +34,14 @@ __all__ = ["choose", "close", "fill", "focus", "key", "press", "read", "tick", "
 KINDS = {"button": tree.BUTTONS, "item": tree.CHOICES, "tick box": tree.TICKS,
          "field": tree.FIELDS}
 ACTIONS = ("click", "press", "activate", "toggle", "jump")
+
+
+def said(verb: Callable[P, str]) -> Callable[P, Said]:
+    """A verb's sentence reads as itself when a run's last line is the call (no quotes)."""
+    @wraps(verb)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> Said:
+        return Said(verb(*args, **kwargs))
+    return wrapper
 
 
 class NotOnScreen(LookupError):
@@ -145,21 +158,30 @@ def _front(window: Window) -> None:
         time.sleep(0.02)
 
 
+@said
 def press(name: str, window: str | None = None) -> str:
     """Press the button `name` (a link, tab or menu item too); a key name with no such
     button on screen ("enter", "esc", "ctrl+s") presses that key."""
+    found = pressed(name, window)
+    if found is None:
+        return key(name)
+    control, where = found
+    _do(control, where)
+    return f"Pressed {control.name} in {where.kind()}."
+
+
+def pressed(name: str, window: str | None = None) -> tuple[Control, Window] | None:
+    """What press(name, window) presses: a button, else a control of another role with
+    exactly that name, else None for a key of that name; a miss names what is there."""
     try:
-        control, where = find(name, "button", window)
+        return find(name, "button", window)
     except NotOnScreen as miss:
         other = _any_control(name, window)
         if other is not None:
-            control, where = other
-        elif keyboard.is_key(name):
-            return key(name)
-        else:
-            raise miss from None
-    _do(control, where)
-    return f"Pressed {control.name} in {where.kind()}."
+            return other
+        if keyboard.is_key(name):
+            return None
+        raise miss from None
 
 
 def _any_control(name: str, window: str | None) -> tuple[Control, Window] | None:
@@ -174,6 +196,7 @@ def _any_control(name: str, window: str | None) -> tuple[Control, Window] | None
     return None
 
 
+@said
 def choose(item: str, window: str | None = None) -> str:
     """Choose `item`: a radio button, a row of a list (its tick box, in a radio list), a
     tab, a menu item, or an entry of a drop-down list."""
@@ -225,11 +248,13 @@ def _in_combo(item: str, window: str | None) -> tuple[Control, Window]:
     return find(item, "item", window)  # raises, naming what is there
 
 
+@said
 def tick(*names: str, window: str | None = None) -> str:
     """Tick the check boxes (or list rows) `names`; one already ticked stays so."""
     return " ".join(_set(name, window, True) for name in _given(names))
 
 
+@said
 def untick(*names: str, window: str | None = None) -> str:
     """Clear the check boxes (or list rows) `names`; one already clear stays so."""
     return " ".join(_set(name, window, False) for name in _given(names))
@@ -252,6 +277,7 @@ def _set(name: str, window: str | None, checked: bool) -> str:
     return f"{done} {control.name} in {where.kind()}."
 
 
+@said
 def type(text: str, into: str | None = None, window: str | None = None) -> str:
     """Type `text` into the field labelled `into` (it then holds just that text), into the
     window titled `window` (where its cursor is), or else where the keyboard focus is."""
@@ -294,6 +320,7 @@ def _fill(control: Control, where: Window, text: str) -> None:
     keyboard.write(text)
 
 
+@said
 def fill(fields: Mapping[str, object], window: str | None = None) -> str:
     """Fill a form: each field, named by its label, gets its text ({"Name:": "Ana"})."""
     if not isinstance(fields, Mapping) or not fields:
@@ -302,12 +329,14 @@ def fill(fields: Mapping[str, object], window: str | None = None) -> str:
                     for label, value in fields.items())
 
 
+@said
 def close(title: str) -> str:
     """Close the window titled like `title`, as its close button would."""
     closed = x_windows.close(title)
     return f"Closed the window {closed['title']!r}."
 
 
+@said
 def focus(title: str) -> str:
     """Bring the window titled like `title` forward, with the keyboard focus."""
     target = tree.window(title)
@@ -331,6 +360,7 @@ def read(title: str | None = None) -> str:
     return screen_text.window_text(target)
 
 
+@said
 def key(*keys: str) -> str:
     """Press a key ("enter"), or keys together ("ctrl+s", or "ctrl", "s")."""
     names = [part for each in keys for part in keyboard.split(each)]

@@ -7,6 +7,7 @@ it falls back to the X server's own window tree and input focus.
 from __future__ import annotations
 
 import builtins
+import contextlib
 import os
 import threading
 from contextlib import contextmanager
@@ -31,7 +32,8 @@ def _x() -> Any:
     where = os.environ.get("DISPLAY", "")
     held = getattr(_connections, "held", None)
     if held is not None and held[0] != where:
-        held[1].close()
+        with contextlib.suppress(Exception):  # that server may be gone already
+            held[1].close()
         held = None
     if held is None:
         held = _connections.held = (where, display.Display())

@@ -56,7 +56,7 @@ def destructive(name: str) -> bool:
 
 def pressed_why(name: str, window: str = "") -> str:
     """The reason a press of a destructive button is rated high, naming it and its window."""
-    where = f" in {window}" if window else ""
+    where = f" in {window!r}" if window else ""
     return f"presses {name!r}{where}, a button that deletes, sends or pays: it cannot be undone"
 WHY = {
     "act": "acts on the desktop (what it clicks or moves may be anything on screen)",

@@ -7,7 +7,9 @@ session with the accessibility bus, and real programs nobody here wrote (zenity,
             assert asked.result() == (0, "")
 
 The shared session display has no window manager (other tests rely on that), so this one
-is separate; it lives for a test module.
+is separate; it lives for a test module. The accessibility bus is the session's one
+(a11y_bus): libatspi connects once per process, and windows of any display find it
+through the D-Bus session.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from tests.support.a11y_bus import accessibility_bus
 from tests.support.a11y_bus import missing as a11y_missing
 from tests.support.dbus_session import end, started
 from tests.support.display import wait_until, xvfb
@@ -52,12 +53,12 @@ def _managed() -> bool:
 
 @contextmanager
 def desktop() -> Iterator[str]:
-    """Xvfb, openbox and the accessibility bus; DISPLAY and DBUS_SESSION_BUS_ADDRESS point
-    at them while this lasts. Yields the display's name."""
+    """Xvfb and openbox; DISPLAY points at them while this lasts (the accessibility bus
+    must be up: the a11y_bus fixture). Yields the display's name."""
     reason = missing()
     if reason:
         lacking(reason)
-    with xvfb() as name, variable("DISPLAY", name), accessibility_bus(name):
+    with xvfb() as name, variable("DISPLAY", name):
         env = {**os.environ, "DISPLAY": name}
         with started(["openbox", "--sm-disable"], env, _managed, 10):
             yield name

@@ -13,7 +13,7 @@ from tests.support.desktop import Program, desktop
 
 
 @pytest.fixture(scope="module", autouse=True)
-def desk() -> Iterator[str]:
+def desk(a11y_bus: str) -> Iterator[str]:
     with desktop() as name:
         yield name
 
