@@ -194,7 +194,8 @@ class _Reader(Values):
         if short in desktop.PRESSES and args:
             name = self.text(args[0])
             if desktop.destructive(name):
-                self.add("desktop", "high", node, desktop.pressed_why(name))
+                window = self.text(keyword["window"]) if "window" in keyword else ""
+                self.add("desktop", "high", node, desktop.pressed_why(name, window))
             if short == "press":  # a key name with no such button on screen is the key
                 self.typist.keys([name])
         if short in ("fill", "verbs.fill") and args and isinstance(args[0], ast.Dict):

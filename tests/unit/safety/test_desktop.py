@@ -125,20 +125,19 @@ def test_each_verb_that_acts_asks_a_person(code: str) -> None:
     assert verdict.risk == "medium" and verdict.families == ("desktop",), verdict
 
 
-@pytest.mark.parametrize(("code", "name"), [
-    ("computer.press('Delete')", "Delete"),
-    ("computer.press('Remove all', window='Drafts')", "Remove all"),
-    ("computer.click('Send')", "Send"),
-    ("computer.mouse.click('Pay now')", "Pay now"),
-    ("computer.press('Uninstall')", "Uninstall"),
-    ("computer.choose('Format disk')", "Format disk"),
-    ("computer.press('Discard changes')", "Discard changes"),
+@pytest.mark.parametrize(("code", "said"), [
+    ("computer.press('Delete')", "presses 'Delete'"),
+    ("computer.press('Remove all', window='Drafts')", "presses 'Remove all' in 'Drafts'"),
+    ("computer.click('Send')", "presses 'Send'"),
+    ("computer.mouse.click('Pay now')", "presses 'Pay now'"),
+    ("computer.press('Uninstall')", "presses 'Uninstall'"),
+    ("computer.choose('Format disk')", "presses 'Format disk'"),
+    ("computer.press('Discard changes')", "presses 'Discard changes'"),
 ])
-def test_a_press_of_a_button_that_cannot_be_undone_is_high(code: str, name: str) -> None:
+def test_a_press_of_a_button_that_cannot_be_undone_is_high(code: str, said: str) -> None:
     verdict = assess(code, "python")
     assert verdict.risk == "high", verdict
-    assert any(f"presses {name!r}" in reason and "cannot be undone" in reason
-               for reason in verdict.reasons)
+    assert any(said in reason and "cannot be undone" in reason for reason in verdict.reasons)
 
 
 def test_text_typed_by_the_verbs_is_what_the_command_is() -> None:
