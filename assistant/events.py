@@ -120,7 +120,10 @@ class Effect(Record):
     each of its files). `sizes` holds each listed file's size in bytes (after, or before
     for a delete). `unpreviewable` says what the preview could not cover (network,
     display, processes left running, writes outside home and the working folder), and
-    `summary` is one sentence written from the rest, never by a model.
+    `summary` is one sentence written from the rest, never by a model. A desktop
+    proposal's `desktop` says what each of its calls acts on, read from the windows'
+    accessibility trees before anyone is asked ("Presses Yes in the dialog 'Export'"),
+    and `pressed` names each button it presses, with its window's title.
     """
 
     kind: ClassVar[str] = "effect"
@@ -133,6 +136,8 @@ class Effect(Record):
     unpreviewable: tuple[str, ...] = ()
     summary: str = ""
     sizes: dict[str, int] = field(default_factory=dict)
+    desktop: tuple[str, ...] = ()
+    pressed: tuple[tuple[str, str], ...] = ()
 
     @property
     def changes_files(self) -> bool:
@@ -143,7 +148,7 @@ class Effect(Record):
         """Changes no files, fails in nothing, and the preview missed nothing: no claim
         about such code can hide a change, so front ends show its code (and say its plan)
         beside the effect."""
-        return not self.changes_files and not self.unpreviewable and \
+        return not self.changes_files and not self.unpreviewable and not self.desktop and \
             self.exit_status in (0, None)
 
 

@@ -1,29 +1,43 @@
 """What code run by the assistant uses to see and drive the desktop.
 
     from assistant import computer
-    computer.mouse.click("Save")           # finds the text on screen and clicks it
-    computer.keyboard.write("ACME")
-    computer.display.view()                # the LLM sees the screen in its next message
+    computer.press("Yes")                  # a button by its name, the focused window first
+    computer.type("Ana", into="Name:")     # a field by its label
+    computer.screen()                      # the windows and their controls, as text
 
-Submodules: display, mouse, keyboard, clipboard, windows, os, ocr. Coordinates are
-those of the last screen the LLM was shown (see display.view); they are mapped to real
-pixels here. This package imports nothing else of `assistant`, and its heavy libraries
-(mss, pyautogui, OCR) load on first use.
+The verbs (verbs.py) name a control by its role and name; the submodules (display,
+mouse, keyboard, clipboard, windows, os, ocr) do the rest. Coordinates are those of the
+last screen the LLM was shown (see display.view); they are mapped to real pixels here.
+This package imports nothing else of `assistant`, and its heavy libraries (mss,
+pyautogui, OCR) load on first use.
 """
 
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
+from typing import Any
 
 from assistant.computer.capability import Unavailable
 
-__all__ = ["Unavailable", "clipboard", "display", "keyboard", "mouse", "ocr", "os", "windows"]
-
 _SUBMODULES = {"clipboard", "display", "keyboard", "mouse", "ocr", "os", "windows"}
+# The verbs, and the names models write anyway (pyautogui's, the submodules'), each the
+# module that holds it and its name there.
+VERBS = {
+    "press": ("verbs", "press"), "choose": ("verbs", "choose"), "tick": ("verbs", "tick"),
+    "untick": ("verbs", "untick"), "type": ("verbs", "type"), "fill": ("verbs", "fill"),
+    "close": ("verbs", "close"), "focus": ("verbs", "focus"), "read": ("verbs", "read"),
+    "key": ("verbs", "key"), "screen": ("screen_text", "screen"),
+    "click": ("mouse", "click"), "double_click": ("mouse", "double_click"),
+    "write": ("verbs", "type"), "typewrite": ("keyboard", "typewrite"),
+    "hotkey": ("verbs", "key"),
+}
+__all__ = ["Unavailable", *sorted(_SUBMODULES), *sorted(VERBS)]
 
 
-def __getattr__(name: str) -> ModuleType:
+def __getattr__(name: str) -> Any:
     if name in _SUBMODULES:
         return importlib.import_module(f"assistant.computer.{name}")
+    if name in VERBS:
+        module, attribute = VERBS[name]
+        return getattr(importlib.import_module(f"assistant.computer.{module}"), attribute)
     raise AttributeError(f"module 'assistant.computer' has no attribute {name!r}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -38,6 +39,23 @@ def load(module: str) -> Any:
         return importlib.import_module(module)
     except ImportError as exc:
         raise Unavailable(f"{module} is not installed ({exc.name}): {INSTALL_HINT}") from None
+
+
+def pyautogui() -> Any:
+    """pyautogui, speaking to the X server DISPLAY names now. It connects once, when
+    imported, and would go on speaking to a display that is gone (another X server, one
+    restarted), as the other connections here do not (display, windows)."""
+    gui = load("pyautogui")
+    backend = sys.modules.get("pyautogui._pyautogui_x11")
+    where = os.environ.get("DISPLAY", "")
+    held = getattr(backend, "_display", None)
+    if held is not None and where and held.get_display_name() != where:
+        from Xlib import display
+
+        with contextlib.suppress(Exception):  # its server may be gone already
+            held.close()
+        backend._display = display.Display(where)  # type: ignore[union-attr]
+    return gui
 
 
 def require_tool(*names: str, package: str) -> str:

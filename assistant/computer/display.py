@@ -7,6 +7,7 @@ They are mapped to real pixels, so HiDPI and multi-monitor layouts need no arith
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
@@ -34,7 +35,8 @@ def _grabber(fresh: bool = False) -> Any:
     where = os.environ.get("DISPLAY", "")
     held = getattr(_grabbers, "held", None)
     if held is not None and (fresh or held[0] != where):
-        held[1].close()
+        with contextlib.suppress(Exception):  # that server may be gone already
+            held[1].close()
         held = None
     if held is None:
         held = _grabbers.held = (where, _mss())

@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from assistant.computer import a11y, display, textmatch, views, widgets
-from assistant.computer.capability import load
+from assistant.computer.capability import pyautogui
 
 __all__ = ["click", "double_click", "drag", "move", "position", "right_click", "scroll"]
 
@@ -18,7 +18,7 @@ _ours: list[tuple[int, int]] = []  # where this process last put the pointer its
 
 
 def _gui() -> Any:
-    gui = load("pyautogui")
+    gui = pyautogui()
     gui.PAUSE = 0
     gui.MINIMUM_DURATION = 0
     return gui
@@ -65,13 +65,10 @@ def _target(text_or_x: str | float | None, y: float | None, id: int | None,
     """The physical pixel meant by coordinates, a name on screen, or a text-map id."""
     port = display.viewport()
     if id is not None:
-        current = views.latest()
-        items = current.items if current else None
-        if not items:
-            raise LookupError("no text map yet: call computer.display.text_map() first")
-        chosen = next((item for item in items if item["id"] == id), None)
+        chosen = views.item(id)
         if chosen is None:
-            raise LookupError(f"id={id} is not in the latest text map (ids 1..{len(items)})")
+            raise LookupError(f"id={id} is in no screen read so far: read it with "
+                              "computer.screen(), or name the control: computer.press('OK')")
         return widgets.Target(port.to_physical(*textmatch.center(chosen["box"])), "text map")
     if wanted is not None:
         return widgets.locate(wanted, port, display.capture(port))
@@ -108,20 +105,31 @@ def move(x: float, y: float) -> None:
 
 
 def click(  # noqa: PLR0913 - generated code's one call: a name, a point or an id, and how
-        text_or_x: str | float | None = None, y: float | None = None, *,
-        button: str = "left", clicks: int = 1, index: int | None = None,
-        near: str | None = None, id: int | None = None, role: str | None = None,
-        window: str | None = None) -> Clicked:
+        text_or_x: str | float | tuple[float, float] | None = None, y: float | None = None, *,
+        x: float | None = None, button: str = "left", clicks: int = 1,
+        index: int | None = None, near: str | None = None, id: int | None = None,
+        role: str | None = None, window: str | None = None, **pyautogui: Any) -> Clicked:
     """Click a control or text by name, found in the windows' accessibility tree (icons
     too) and else by OCR (`click("Settings")`; `role="button"` takes only buttons), a
-    point (`click(120, 40)`), a text-map id (`click(id=7)`), or where the pointer is.
+    point (`click(120, 40)`, `click(x=120, y=40)`), a text-map id (`click(id=7)`), or
+    where the pointer is.
 
     Exact beats contains; among equals a button, link, check box, tab or field beats plain
     text. `role` is "button", "link", "checkbox", "entry", "label", "tab", "menu item"...;
     `window="Title"` looks only in that window, even behind others (a covered control's
     own action is used then); `index=N` or `near="other text"` chooses among equal
-    matches. Returns the physical pixel, with `.via` saying how the target was found.
+    matches. pyautogui's own arguments (`duration`, `interval`, `tween`) are taken and
+    not needed. Returns the physical pixel, with `.via` saying how the target was found.
     """
+    _pyautogui_only(pyautogui)
+    if isinstance(text_or_x, (tuple, list)):
+        if len(text_or_x) != 2 or y is not None:
+            raise ValueError("give a point as click((x, y)) or click(x, y)")
+        text_or_x, y = text_or_x  # pyautogui's click((x, y))
+    if x is not None:
+        if text_or_x is not None:
+            raise ValueError("give the point once: click(x=120, y=40) or click(120, 40)")
+        text_or_x = x
     wanted = widgets.Wanted(text_or_x, role, window, index, near) \
         if isinstance(text_or_x, str) else None
     target = _target(text_or_x, y, id, wanted)
@@ -131,6 +139,18 @@ def click(  # noqa: PLR0913 - generated code's one call: a name, a point or an i
     _act("click", px, py, clicks=clicks, interval=0.05 if clicks > 1 else 0.0, button=button)
     _moved(px, py)
     return Clicked(px, py, target.via, target.element.describe() if target.element else "")
+
+
+PYAUTOGUI_ONLY = {"duration", "interval", "tween", "logScreenshot", "_pause"}
+
+
+def _pyautogui_only(given: dict[str, Any]) -> None:
+    """pyautogui's arguments that change nothing here are taken; any other is a mistake."""
+    unknown = sorted(set(given) - PYAUTOGUI_ONLY)
+    if unknown:
+        raise TypeError(f"click() got unexpected argument(s) {', '.join(unknown)}: it takes a "
+                        "name (click('Save')), a point (click(x=120, y=40)) or an id "
+                        "(click(id=7))")
 
 
 def double_click(text_or_x: str | float | None = None, y: float | None = None,

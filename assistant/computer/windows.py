@@ -7,6 +7,7 @@ it falls back to the X server's own window tree and input focus.
 from __future__ import annotations
 
 import builtins
+import contextlib
 import os
 import threading
 from contextlib import contextmanager
@@ -14,7 +15,7 @@ from typing import Any
 
 from assistant.computer.capability import Unavailable, load
 
-__all__ = ["active", "focus", "list", "stacking"]
+__all__ = ["active", "close", "focus", "list", "stacking"]
 
 
 _connections = threading.local()  # (DISPLAY, connection) per thread: opening one takes ms
@@ -31,7 +32,8 @@ def _x() -> Any:
     where = os.environ.get("DISPLAY", "")
     held = getattr(_connections, "held", None)
     if held is not None and held[0] != where:
-        held[1].close()
+        with contextlib.suppress(Exception):  # that server may be gone already
+            held[1].close()
         held = None
     if held is None:
         held = _connections.held = (where, display.Display())
@@ -141,17 +143,49 @@ def stacking() -> builtins.list[dict[str, Any]]:
         return stacked
 
 
+def _titled(connection: Any, title: str) -> Any:
+    """The window whose title is `title`, else the first whose title contains it."""
+    wanted = title.casefold().strip()
+    clients = _clients(connection)
+    named = [(w, _name(connection, w).casefold().strip()) for w in clients]
+    exact = [w for w, name in named if name == wanted]
+    matches = exact or [w for w, name in named if wanted in name]
+    if not matches:
+        titles = [_name(connection, w) for w in clients]
+        raise LookupError(f"no window titled like {title!r}; open windows: {titles}")
+    return matches[-1]  # the newest of equals
+
+
+def close(title: str) -> dict[str, Any]:
+    """Close the window whose title contains `title`, as its close button would: the
+    window manager asks it (_NET_CLOSE_WINDOW), or without one the window itself."""
+    from Xlib import X, protocol
+
+    with _x() as connection:
+        window = _titled(connection, title)
+        described = _describe(connection, window)
+        root = connection.screen().root
+        if root.get_full_property(connection.intern_atom("_NET_SUPPORTED"), X.AnyPropertyType):
+            event = protocol.event.ClientMessage(
+                window=window, client_type=connection.intern_atom("_NET_CLOSE_WINDOW"),
+                data=(32, [X.CurrentTime, 2, 0, 0, 0]))
+            root.send_event(event, event_mask=X.SubstructureRedirectMask | X.SubstructureNotifyMask)
+        else:
+            protocols = connection.intern_atom("WM_PROTOCOLS")
+            event = protocol.event.ClientMessage(
+                window=window, client_type=protocols,
+                data=(32, [connection.intern_atom("WM_DELETE_WINDOW"), X.CurrentTime, 0, 0, 0]))
+            window.send_event(event)
+        connection.sync()
+        return described
+
+
 def focus(title: str) -> dict[str, Any]:
     """Bring forward the window whose title contains `title` (case-insensitive)."""
     from Xlib import X, protocol
 
     with _x() as connection:
-        wanted = title.casefold()
-        matches = [w for w in _clients(connection) if wanted in _name(connection, w).casefold()]
-        if not matches:
-            titles = [_name(connection, w) for w in _clients(connection)]
-            raise LookupError(f"no window titled like {title!r}; open windows: {titles}")
-        window = matches[0]
+        window = _titled(connection, title)
         root = connection.screen().root
         atom = connection.intern_atom("_NET_ACTIVE_WINDOW")
         if root.get_full_property(connection.intern_atom("_NET_SUPPORTED"), X.AnyPropertyType):

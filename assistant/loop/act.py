@@ -16,6 +16,7 @@ from assistant.checks.repeats import REPEAT_NOT_RUN, REPEATS_BEFORE_STOP, REPLY_
 from assistant.checks.verdicts import Refuse
 from assistant.events import Event, Notice, RunEnd, Tried
 from assistant.llm import CodeCall
+from assistant.loop.aimed import desktop_effect
 from assistant.loop.reported import reported
 from assistant.loop.turn import (
     AFTER_FAILURE,
@@ -105,6 +106,10 @@ def act_on(session: Session, call: CodeCall, record: TurnRecord, last: bool = Tr
             # write it was refused) has nothing to show: its failure there is not the effect.
             if seen.effect.changes_files or not seen.effect.unpreviewable:
                 proposal = session.policy.proposal(call.id, language, code, seen.effect)
+    if proposal.risk != "blocked":
+        aimed = desktop_effect(language, code, proposal.effect)  # what it will press
+        if aimed is not None:
+            proposal = session.policy.proposal(call.id, language, code, aimed)
     yield session.emit(proposal)
     approval = session.policy.decide(proposal)
     yield session.emit(approval)

@@ -2,14 +2,15 @@
 
 Runs write views (see assistant.computer.views) into this session's folder; before each
 LLM request the newest unseen one becomes a user message: the image for models with
-vision, the OCR text map with ids otherwise. Only the last few images stay in the
-history. Screen content is marked as untrusted data: it informs, it never instructs.
+vision, otherwise the screen as text (assistant.computer.screen_text: windows, and each
+control by role, name and state, in the words the verbs take). Only the last few images
+stay in the history. Screen content is marked as untrusted data: it informs, it never
+instructs.
 """
 
 from __future__ import annotations
 
 import base64
-import inspect
 import os
 import re
 import shutil
@@ -36,7 +37,6 @@ ABOUT_SCREEN = re.compile(
 )
 UNTRUSTED = text("screen.untrusted")
 REMOVED = text("screen.removed")
-GUIDE_MODULES = ("display", "mouse", "keyboard", "clipboard", "windows", "os")
 
 
 class ScreenContext:
@@ -104,32 +104,33 @@ class ScreenContext:
         view = fresh[-1]
         self._shown = view.number
         width, height = view.viewport.size
-        intro = SCREEN_HEADER + text("screen.intro").format(width, height, UNTRUSTED)
         if self.as_image() and view.image is not None:
+            intro = SCREEN_HEADER + text("screen.intro").format(width, height, UNTRUSTED)
             data = base64.b64encode(view.image.read_bytes()).decode("ascii")
             return {"role": "user", KIND: "screen", "content": [
                 {"type": "text", "text": intro},
                 {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{data}"}},
             ]}, ""
         try:
-            items = view.items if view.items is not None else self._read(view)
+            body = self._read(view)
         except Exception as exc:  # no OCR engine: the LLM can still call view() later
             return None, str(exc) or type(exc).__name__
-        body = "\n".join(_line(item) for item in items) or text("screen.no_text")
-        words = f"{intro}\n{text('screen.text_map')}\n" + untrusted("screen_text", body)
+        intro = SCREEN_HEADER + text("screen.intro_text").format(UNTRUSTED)
+        words = f"{intro}\n" + untrusted("screen_text", body)
         return {"role": "user", KIND: "screen", "content": [{"type": "text", "text": words}]}, ""
 
-    def _read(self, view: Any) -> list[dict[str, Any]]:
-        """OCR a view, add the named controls of the windows' accessibility trees, and
-        store the text map, so the ids the LLM reads resolve in runs."""
+    def _read(self, view: Any) -> str:
+        """The screen as text: the windows' controls from their trees, OCR only for
+        windows that publish none; what OCR read is stored with the view, so the ids the
+        LLM reads resolve in runs."""
         from PIL import Image
 
-        from assistant.computer import ocr, views, widgets
+        from assistant.computer import screen_text, views
 
         with Image.open(view.image) as image:
-            items = widgets.text_map(view.viewport, image, ocr.read(image))
-        views.update_items(view, items, folder=self.folder)
-        return items
+            return screen_text.describe(
+                lambda items: views.update_items(view, items, folder=self.folder),
+                view.viewport, image)
 
     def addendum(self) -> str:
         """The `computer` guide for the system message, when there is a desktop to drive."""
@@ -154,30 +155,9 @@ class ScreenContext:
             ]
 
 
-def _line(item: dict[str, Any]) -> str:
-    """One text-map item for the LLM: id, text, the control's role when known, box."""
-    role = f" ({item['role']})" if item.get("role") else ""
-    x, y, w, h = item["box"]
-    return f'{item["id"]}: "{item["text"]}"{role} at x={x} y={y} w={w} h={h}'
-
-
 def guide() -> str:
-    """The `computer` API for the system message, read from its own signatures and docstrings."""
-    import importlib
-
-    lines = [text("screen.guide")]
-    for name in GUIDE_MODULES:
-        module = importlib.import_module(f"assistant.computer.{name}")
-        for attr in module.__all__:
-            function = getattr(module, attr)
-            signature = inspect.signature(function)
-            bare = signature.replace(
-                parameters=[p.replace(annotation=p.empty) for p in signature.parameters.values()],
-                return_annotation=signature.empty)
-            summary = (inspect.getdoc(function) or "").split("\n\n")[0].replace("\n", " ")
-            lines.append(f"- computer.{name}.{attr}{bare}: {summary}")
-    lines.append(text("screen.guide_end").format(UNTRUSTED))
-    return "\n".join(lines)
+    """The `computer` guide for the system message: one short example per verb."""
+    return text("screen.guide") + "\n" + text("screen.guide_end").format(UNTRUSTED)
 
 
 def screen_wanted(session: Session, request: str) -> bool:

@@ -25,16 +25,39 @@ KINDS = {
              "pyautogui.screenshot", "pyautogui.size", "pyautogui.position",
              "pyautogui.locateOnScreen", "pyautogui.locateAllOnScreen",
              "pyautogui.locateCenterOnScreen", "pyautogui.pixel", "pyautogui.pixelMatchesColor",
-             "pyautogui.onScreen"},
+             "pyautogui.onScreen", "screen", "read", "screen_text.screen", "verbs.read",
+             "tree.windows", "tree.window"},
     "save": {"display.save"},
+    "act": {"press", "choose", "tick", "untick", "click", "double_click", "close", "focus",
+            "verbs.press", "verbs.choose", "verbs.tick", "verbs.untick", "verbs.close",
+            "verbs.focus"},
     "type": {"keyboard.write", "a11y.put_text", "pyautogui.write", "pyautogui.typewrite",
-             "keyboard.type"},
+             "keyboard.type", "type", "write", "typewrite", "fill", "verbs.type", "verbs.fill",
+             "keyboard.typewrite"},
     "keys": {"keyboard.press", "keyboard.hotkey", "keyboard.send", "keyboard.press_and_release",
-             "pyautogui.press", "pyautogui.hotkey", "pyautogui.keyDown", "pyautogui.keyUp"},
+             "pyautogui.press", "pyautogui.hotkey", "pyautogui.keyDown", "pyautogui.keyUp",
+             "key", "hotkey", "verbs.key"},
     "clipboard": {"clipboard.write", "pyperclip.copy", "clipboard.copy"},
 }
-OWNERS = ("keyboard.", "mouse.", "display.", "windows.", "clipboard.", "ocr.", "a11y.", "os.",
-          "views.", "widgets.")
+PRESSES = {"press", "click", "double_click", "choose", "verbs.press", "verbs.choose",
+           "mouse.click", "mouse.double_click", "pyautogui.click", "pyautogui.doubleClick"}
+"""The calls that press a control named by their first argument."""
+DESTRUCTIVE = re.compile(
+    r"\b(delete|remove|discard|erase|wipe|destroy|send|pay|purchase|buy|order|checkout|"
+    r"uninstall|format|overwrite|replace|empty|trash|reset|revoke|don'?t save|"
+    r"close without saving|sign out|log ?out)\b", re.IGNORECASE)
+"""Buttons whose press cannot be taken back: deletes, sends, pays, uninstalls, formats."""
+
+
+def destructive(name: str) -> bool:
+    """Whether a button named `name` does what cannot be taken back."""
+    return bool(DESTRUCTIVE.search(name))
+
+
+def pressed_why(name: str, window: str = "") -> str:
+    """The reason a press of a destructive button is rated high, naming it and its window."""
+    where = f" in {window!r}" if window else ""
+    return f"presses {name!r}{where}, a button that deletes, sends or pays: it cannot be undone"
 WHY = {
     "act": "acts on the desktop (what it clicks or moves may be anything on screen)",
     "type": "types on the desktop: the keys go to whatever window has focus",
@@ -71,13 +94,12 @@ def kind(name: str) -> tuple[str, str]:
             short = name[len(prefix):]
             break
     for what, names in KINDS.items():
-        if short in names:
+        if short in names and ("." in short or short != name):  # type() alone is Python's
             return what, short
     if short.startswith("pynput.keyboard"):
         last = short.rsplit(".", 1)[-1]
         return ("type" if last == "type" else "keys" if last in ("press", "tap") else ""), short
-    if short.startswith(("pynput.mouse", "pyautogui.")) or (
-            short != name and short.startswith(OWNERS)):
+    if short.startswith(("pynput.mouse", "pyautogui.")) or short != name:
         return "act", short
     return "", short
 

@@ -1,10 +1,13 @@
-"""The risk check's second look: what a what-if run showed the code does to files.
+"""The risk check's second look: what a what-if run showed the code does to files, and
+what the screen shows a desktop proposal will press.
 
 The static check reads the code; a preview shows what it did. Code can hide a wide delete
 behind a variable, a loop or a plan sentence that says otherwise, but not from its
 effect. So a preview that deletes many files or many bytes, or writes outside the
 working folder, raises the rating whatever the static check said; it never lowers it.
-Code the static check blocks is never previewed, so `blocked` stays as it was.
+Code the static check blocks is never previewed, so `blocked` stays as it was. A press
+that the windows' trees show lands on a Delete, Send or Pay button is rated high, however
+the code named it (an id, a point, a name that only contains the word).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from assistant.events import Effect
+from assistant.safety.desktop import destructive, pressed_why
 from assistant.safety.findings import Finding, Level, higher
 from assistant.safety.rating import Assessment
 from assistant.whatif.effect import human_size, names
@@ -30,7 +34,9 @@ OUTSIDE_HOME = "writes outside home"
 def effect_findings(effect: Effect) -> list[Finding]:
     """What in `effect` is riskier than an everyday run: many or large deletes, writes
     outside the working folder (absolute paths in the effect are outside it)."""
-    found: list[Finding] = []
+    found: list[Finding] = [
+        Finding("desktop", "high", name, pressed_why(name, window) + " (the screen shows)")
+        for name, window in effect.pressed if destructive(name)]
     files = [p for p in effect.deleted if not p.endswith("/")]
     size = sum(effect.sizes.get(p, 0) for p in files)
     if len(files) >= MANY_FILES or size >= MANY_BYTES:

@@ -191,7 +191,17 @@ class _Reader(Values):
             return
         self.add("desktop", "medium", node, desktop.WHY[what])
         keyword = {k.arg: k.value for k in node.keywords}
-        if what in ("type", "clipboard"):
+        if short in desktop.PRESSES and args:
+            name = self.text(args[0])
+            if desktop.destructive(name):
+                window = self.text(keyword["window"]) if "window" in keyword else ""
+                self.add("desktop", "high", node, desktop.pressed_why(name, window))
+            if short == "press":  # a key name with no such button on screen is the key
+                self.typist.keys([name])
+        if short in ("fill", "verbs.fill") and args and isinstance(args[0], ast.Dict):
+            for value in args[0].values:
+                self.typist.text(self._typed(value, node), field_named=True)
+        elif what in ("type", "clipboard"):
             given = args[1] if short == "a11y.put_text" and len(args) > 1 else (
                 args[0] if args else keyword.get("text") or keyword.get("message"))
             text = self._typed(given, node)

@@ -9,6 +9,7 @@ only while user code runs, so an interrupt that lands between runs cannot break 
 protocol.
 """
 
+import ast
 import contextlib
 import importlib
 import json
@@ -33,17 +34,34 @@ def _on_sigint(signum: int, frame: types.FrameType | None) -> None:
 
 
 def _execute(code: str, filename: str, namespace: dict[str, object]) -> int:
-    """Run one request and return its exit status, printing errors as Python would."""
+    """Run one request and return its exit status, printing errors as Python would; the
+    value of a last bare expression is printed (its repr, unless None), as Jupyter shows
+    it: `computer.screen()` alone on its line is read, not lost."""
     global _running
     try:
-        compiled = compile(code, filename, "exec")
+        body, last = _split(code, filename)
         _running = True
-        exec(compiled, namespace)
+        exec(body, namespace)
+        if last is not None:
+            value = eval(last, namespace)
+            if value is not None:
+                print(repr(value))
         _running = False
         return 0
     except BaseException as exc:
         _running = False
         return _report(exc)
+
+
+def _split(code: str, filename: str) -> tuple[types.CodeType, types.CodeType | None]:
+    """The code to run, and its last statement apart when it is an expression."""
+    tree = ast.parse(code, filename)
+    if not tree.body or not isinstance(tree.body[-1], ast.Expr):
+        return compile(tree, filename, "exec"), None
+    statement = tree.body.pop()
+    assert isinstance(statement, ast.Expr)
+    last = ast.Expression(statement.value)
+    return compile(tree, filename, "exec"), compile(last, filename, "eval")
 
 
 def _report(exc: BaseException) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -52,7 +53,7 @@ def test_click_ok_then_the_next_request_carries_the_screenshot(
     intro = parts(second, "text")[-1]["text"]
     assert "untrusted data" in intro and "1280x800" in intro
     system = second.body["messages"][0]["content"]
-    assert "computer.mouse.click(" in system and "untrusted" in system
+    assert 'computer.press("Yes")' in system and "untrusted" in system
 
 
 def test_only_the_last_images_stay_and_view_attaches_one(
@@ -79,7 +80,26 @@ def test_a_model_without_vision_gets_the_text_map_with_ids(
     assert parts(request, "image_url") == []
     shown = parts(request, "text")[-1]["text"]
     assert '<screen_text untrusted="true">' in shown
-    assert '"OK" at x=' in shown and "click(id=N)" in shown
+    assert "publishes no controls" in shown and "click(id=N)" in shown
+    assert re.search(r'\[\d+\] "OK"', shown) and " x=" not in shown
+
+
+def test_an_id_the_model_was_shown_resolves_in_its_run_after_the_screen_is_read_again(
+    dialog: TkApp, server: LLMServer, ocr_engine: str
+) -> None:
+    """The map of the first turn names OK; the second turn reads the screen again (and
+    the run could too), and the id the model read still clicks OK."""
+    server.add(text("I see it."))
+    with make(server, screen_format="text", approver=lambda proposal: True) as assistant:
+        list(assistant.turn("what is on the screen?"))
+        shown = parts(server.chat_requests[0], "text")[-1]["text"]
+        number = int(re.search(r'\[(\d+)\] "OK"', shown).group(1))
+        server.add(tool_call("python", f"computer.screen()\ncomputer.click(id={number})"),
+                   text("Clicked OK."))
+        events = list(assistant.turn("click the OK button on the screen"))
+    end = next(e for e in events if isinstance(e, RunEnd))
+    assert end.exit_status == 0, end.output
+    assert dialog.wait_for(lambda r: r["event"] == "click")["widget"] == "OK"
 
 
 def test_never_means_no_screen_and_no_guide(dialog: TkApp, server: LLMServer) -> None:

@@ -65,3 +65,13 @@ def test_common_standard_modules_need_no_import(execute):
     code = "print(os.sep, json.dumps([1]), Path('a/b').name, re.sub('x', 'y', 'x'))"
     end = execute("python", code)
     assert (end.exit_status, end.output) == (0, "/ [1] b y\n")
+
+
+def test_the_value_of_a_last_bare_expression_is_shown_as_jupyter_shows_it(execute):
+    assert execute("python", "numbers = [3, 1, 2]\nsorted(numbers)").output == "[1, 2, 3]\n"
+    assert execute("python", "'a' + 'b'").output == "'ab'\n"
+    assert execute("python", "print('once')").output == "once\n"  # None is not shown
+    assert execute("python", "total = 5").output == ""
+    assert execute("python", "total\nx = 1").output == ""  # only the last statement counts
+    end = execute("python", "def f():\n    return 1 / 0\n\nf()")
+    assert end.exit_status == 1 and "return 1 / 0" in end.output

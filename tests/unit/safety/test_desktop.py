@@ -94,3 +94,54 @@ def test_everyday_typing_asks_but_raises_no_alarm() -> None:
     address = "computer.keyboard.hotkey('ctrl', 'l')\ncomputer.keyboard.write('https://a.example\\n')"
     assert assess(address, "python").risk == "medium"
     assert assess("xdotool getactivewindow getwindowname", "shell").risk == "low"
+
+
+@pytest.mark.parametrize("code", [
+    "computer.screen()",
+    "print(computer.read('Build'))",
+    "kind = type(3)\nprint(kind)",  # Python's type(), not the verb
+])
+def test_reading_the_screen_with_the_verbs_is_low(code: str) -> None:
+    assert assess(code, "python").risk == "low"
+
+
+@pytest.mark.parametrize("code", [
+    "computer.press('Yes')",
+    "computer.press('OK', window='Export')",
+    "computer.choose('Dark')",
+    "computer.tick('Photos', 'Music')",
+    "computer.untick('Music')",
+    "computer.type('Ana Lopez', into='Your name:')",
+    "computer.fill({'Your name:': 'Ana', 'Email:': 'ana@example.org'})",
+    "computer.key('ctrl+s')",
+    "computer.close('Export')",
+    "computer.focus('Memo.txt')",
+    "computer.click(x=554, y=373)",
+    "from assistant.computer import press\npress('Yes')",
+    "computer.something_new('x')",  # an unknown verb acts, until known otherwise
+])
+def test_each_verb_that_acts_asks_a_person(code: str) -> None:
+    verdict = assess(code, "python")
+    assert verdict.risk == "medium" and verdict.families == ("desktop",), verdict
+
+
+@pytest.mark.parametrize(("code", "said"), [
+    ("computer.press('Delete')", "presses 'Delete'"),
+    ("computer.press('Remove all', window='Drafts')", "presses 'Remove all' in 'Drafts'"),
+    ("computer.click('Send')", "presses 'Send'"),
+    ("computer.mouse.click('Pay now')", "presses 'Pay now'"),
+    ("computer.press('Uninstall')", "presses 'Uninstall'"),
+    ("computer.choose('Format disk')", "presses 'Format disk'"),
+    ("computer.press('Discard changes')", "presses 'Discard changes'"),
+])
+def test_a_press_of_a_button_that_cannot_be_undone_is_high(code: str, said: str) -> None:
+    verdict = assess(code, "python")
+    assert verdict.risk == "high", verdict
+    assert any(said in reason and "cannot be undone" in reason for reason in verdict.reasons)
+
+
+def test_text_typed_by_the_verbs_is_what_the_command_is() -> None:
+    for code in ("computer.type('rm -rf ~\\n')", "computer.write('rm -rf ~\\n')",
+                 "computer.fill({'Command:': 'rm -rf ~'})\ncomputer.press('enter')"):
+        verdict = assess(code, "python")
+        assert verdict.risk == "blocked" and "wide-delete" in verdict.families, code

@@ -1,0 +1,251 @@
+"""What a snippet's desktop calls will act on, said from the windows' trees before it runs.
+
+A person approving `computer.press("Yes")` should read what the press will hit on the
+screen now: "Presses Yes in the dialog 'Export'", found the way the run will find it
+(verbs.find), never the model's description of it. Each call whose arguments are written
+out is read; a name the code computes at run time is said to be so. `pressed` names each
+button a call presses, for the risk check (safety/desktop.py: Delete, Send, Pay...).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any
+
+from assistant.computer import keyboard, textmatch, tree, verbs
+from assistant.computer.tree import Window
+
+PREFIXES = ("assistant.computer.", "computer.")
+
+
+@dataclass(frozen=True)
+class Aim:
+    """One desktop call, in a sentence; `pressed` and `window`: the button it presses."""
+
+    sentence: str
+    pressed: str = ""
+    window: str = ""
+
+
+def _name(node: ast.AST) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return f"{_name(node.value)}.{node.attr}"
+    return ""
+
+
+def _value(node: ast.AST | None) -> Any:
+    """A written-out argument's value; None for one computed when the code runs."""
+    if node is None:
+        return None
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, SyntaxError, TypeError):
+        return None
+
+
+def foresee(code: str) -> list[Aim]:
+    """What each `computer` call of `code` that acts will act on, in order."""
+    try:
+        parsed = ast.parse(code)
+    except SyntaxError:
+        return []
+    aims: list[Aim] = []
+    for node in ast.walk(parsed):
+        if not isinstance(node, ast.Call):
+            continue
+        name = _name(node.func)
+        short = next((name[len(p):] for p in PREFIXES if name.startswith(p)), "")
+        reader = READERS.get(short.removeprefix("verbs."))
+        if reader is None:
+            continue
+        args = [_value(a) for a in node.args]
+        keywords = {k.arg: _value(k.value) for k in node.keywords if k.arg}
+        try:
+            aims += reader(args, keywords)
+        except Exception as exc:  # the screen changed while it was read: say so, not fail
+            aims.append(Aim(f"Acts on the screen ({short}), which could not be read now: "
+                            f"{exc}"))
+    return aims
+
+
+def _window(title: str | None) -> Window | None:
+    return tree.window(title)
+
+
+def _in(window: Window | None) -> str:
+    return f" in {window.kind()}" if window is not None else ""
+
+
+def _unknown(what: str) -> list[Aim]:
+    return [Aim(f"{what} named only when the code runs")]
+
+
+def _press(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
+    name, window = (args or [None])[0], keywords.get("window")
+    if not isinstance(name, str):
+        return _unknown("Presses a control")
+    try:
+        found = verbs.pressed(name, window)
+    except verbs.NotOnScreen as miss:
+        return [Aim(f"Would press {name!r}, which is not on screen now ({miss})")]
+    if found is None:
+        return _keys([name], keywords)
+    control, where = found
+    return [Aim(f"Presses {control.name} in {where.kind()}", control.name, where.title)]
+
+
+def _choose(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
+    item, window = (args or [None])[0], keywords.get("window")
+    if not isinstance(item, str):
+        return _unknown("Chooses an item")
+    try:
+        control, where = verbs.find(item, "item", window)
+    except verbs.NotOnScreen:
+        return [Aim(f"Chooses {item!r} from a drop-down list{_in(_window(window))} (its "
+                    "entries show only once it opens)", item, window or "")]
+    return [Aim(f"Chooses {control.name} in {where.kind()}", control.name, where.title)]
+
+
+def _ticks(checked: bool) -> Any:
+    def read(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
+        names = [n for a in args for n in ([a] if isinstance(a, str) or a is None else a)]
+        aims = []
+        for name in names or [None]:
+            if not isinstance(name, str):
+                aims += _unknown("Ticks a box" if checked else "Clears a box")
+                continue
+            control, where = verbs.find(name, "tick box", keywords.get("window"))
+            done = "Ticks" if checked else "Unticks"
+            if control.checked == checked:
+                done = "Leaves ticked" if checked else "Leaves unticked"
+            aims.append(Aim(f"{done} {control.name} in {where.kind()}"))
+        return aims
+    return read
+
+
+def _typed(text: str, password: bool = False) -> str:
+    return f"{len(text)} characters" if password else repr(text)
+
+
+def _type(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
+    text = (args or [keywords.get("text")])[0]
+    into = keywords.get("into", args[1] if len(args) > 1 else None)
+    window = keywords.get("window")
+    said = _typed(text) if isinstance(text, str) else "text made when the code runs"
+    if "into" in keywords or len(args) > 1:
+        if not isinstance(into, str):
+            return [Aim(f"Types {said} into a field named only when the code runs")]
+        try:
+            control, where = verbs.find(into, "field", window)
+        except verbs.NotOnScreen as miss:
+            named = tree.window(into) if window is None else None
+            if named is None:
+                return [Aim(f"Would type {said} into {into!r}, which is not on screen now "
+                            f"({miss})")]
+            return [Aim(f"Types {said} into {named.kind()}")]
+        if isinstance(text, str):
+            said = _typed(text, control.role == "password text")
+        return [Aim(f"Types {said} into {control.name or control.role!r} in {where.title!r}")]
+    target = _window(window) if window is not None else _focused()
+    place = f"into {target.kind()}" if target is not None else "where the keyboard focus is"
+    return [Aim(f"Types {said} {place}")]
+
+
+def _focused() -> Window | None:
+    found = tree.windows()
+    return found[0] if found and found[0].active else None
+
+
+def _fill(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
+    fields = (args or [None])[0]
+    if not isinstance(fields, dict):
+        return [Aim("Fills a form with fields named only when the code runs")]
+    aims = []
+    for label, value in fields.items():
+        aims += _type([value], {"into": label, **{k: v for k, v in keywords.items()
+                                                  if k == "window"}})
+    return aims
+
+
+def _keys(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
+    del keywords
+    if not args or not all(isinstance(a, str) for a in args):
+        return _unknown("Presses keys")
+    names = [part for each in args for part in keyboard.split(each)]
+    target = _focused()
+    where = f" in {target.kind()}" if target is not None else ""
+    return [Aim(f"Presses the key{'s' if len(names) > 1 else ''} "
+                f"{'+'.join(n.capitalize() for n in names)}{where}")]
+
+
+def _close(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
+    title = (args or [keywords.get("title")])[0]
+    if not isinstance(title, str):
+        return _unknown("Closes a window")
+    target = _window(title)
+    return [Aim(f"Closes {target.kind() if target else repr(title)}")]
+
+
+def _focus(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
+    title = (args or [keywords.get("title")])[0]
+    if not isinstance(title, str):
+        return _unknown("Brings a window forward")
+    target = _window(title)
+    return [Aim(f"Brings {target.kind() if target else repr(title)} forward")]
+
+
+def _click(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
+    """A click by name, id or point: the control there, as the tree tells it."""
+    first = (args or [keywords.get("x")])[0]
+    if isinstance(first, str):
+        try:
+            control, where = verbs.find(first, "button", keywords.get("window"))
+        except verbs.NotOnScreen:
+            return [Aim(f"Clicks the text {first!r} where it is read on screen when the code "
+                        "runs")]
+        return [Aim(f"Clicks {control.name} in {where.kind()}", control.name, where.title)]
+    point = _point(first, (args[1:] or [keywords.get("y")])[0], keywords.get("id"))
+    if point is None:
+        return _unknown("Clicks a point")
+    return [_at(*point)]
+
+
+def _point(x: Any, y: Any, id: Any) -> tuple[int, int] | None:
+    """The physical pixel a click by id or by view coordinates goes to."""
+    from assistant.computer import display, views
+
+    port = display.viewport()
+    if isinstance(id, int):
+        item = views.item(id)
+        return port.to_physical(*textmatch.center(item["box"])) if item else None
+    if isinstance(x, (tuple, list)) and len(x) == 2:
+        x, y = x
+    if isinstance(x, (int, float)) and isinstance(y, (int, float)):
+        return port.to_physical(float(x), float(y))
+    return None
+
+
+def _at(x: int, y: int) -> Aim:
+    """The control under a pixel, in the topmost window there."""
+    for window in tree.windows():
+        if window.box is not None and not window.box.contains(x, y):
+            continue
+        under = [c for c in window.controls if c.box.contains(x, y) and not c.label]
+        if under:
+            control = min(under, key=lambda c: c.box.width * c.box.height)
+            name = control.name or control.role
+            return Aim(f"Clicks {name} in {window.kind()}", control.name, window.title)
+    return Aim(f"Clicks at ({x}, {y}), where no window names a control")
+
+
+READERS = {  # the call, as written after `computer.`, and how it is read
+    "press": _press, "choose": _choose, "tick": _ticks(True), "untick": _ticks(False),
+    "type": _type, "write": _type, "typewrite": _type, "fill": _fill, "key": _keys,
+    "hotkey": _keys, "close": _close, "focus": _focus, "click": _click,
+    "double_click": _click, "mouse.click": _click, "mouse.double_click": _click,
+    "keyboard.write": _type, "keyboard.typewrite": _type, "keyboard.press": _keys,
+    "keyboard.hotkey": _keys, "windows.close": _close, "windows.focus": _focus,
+}

@@ -1,0 +1,166 @@
+"""The screen as text a small model can act on: windows, and each control's role, name
+and state, in the words the verbs take.
+
+    Window "Export" (dialog, focused):
+      text: Export the quarterly report now?
+      button "No"
+      button "Yes" (focused)
+    Other windows: "Memo.txt - Mousepad"
+
+The focused window and every dialog are given whole; other windows by title (read one
+with computer.read("Title")). A window that publishes no controls (Tk, games, remote
+desktops) is read off the screen by OCR, each text with an id for click(id=N): the only
+place a position is needed. No pixel coordinates are written anywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from assistant.computer import tree
+from assistant.computer.coords import Rect, Viewport
+from assistant.computer.tree import Control, Window
+
+TEXT_CHARS = 160  # a text or a field's content, cut here
+WHOLE = ("dialog", "alert", "file chooser")  # windows given whole even without the focus
+ROLE_WORDS = {"push button": "button", "toggle button": "toggle", "radio button": "radio",
+              "check box": "check box", "check menu item": "check box", "menu item": "menu item",
+              "radio menu item": "radio", "page tab": "tab", "link": "link",
+              "combo box": "drop-down", "list item": "item", "tree item": "item",
+              "table cell": "row", "spin button": "number field", "slider": "slider",
+              "password text": "password field", "icon": "icon"}
+
+
+class Said(str):
+    """Text whose repr is itself: shown as it reads when a run's last line is the call."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _cut(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= TEXT_CHARS else flat[:TEXT_CHARS - 1] + "…"
+
+
+def _states(control: Control) -> str:
+    said = []
+    if control.role in ("check box", "check menu item", "toggle button"):
+        said.append("ticked" if control.checked else "not ticked")
+    elif control.role in ("radio button", "radio menu item") and control.checked:
+        said.append("chosen")
+    if "selected" in control.states and control.role in ("page tab", "list item", "tree item",
+                                                          "table cell"):
+        said.append("selected")
+    if "focused" in control.states:
+        said.append("focused")
+    if not control.enabled:
+        said.append("disabled")
+    return f" ({', '.join(said)})" if said else ""
+
+
+def control_line(control: Control) -> str:
+    """One control as the verbs name it: `button "Yes" (focused)`, `field "Name:" = "Ana"`."""
+    if control.toggle:
+        return f'row "{control.name}" [{"x" if control.checked else " "}]'
+    if control.role in tree.TEXTS:
+        return f"text: {_cut(control.name)}"
+    if control.role in tree.FIELDS and control.role not in ("combo box", "spin button"):
+        word = "password field" if control.role == "password text" else "field"
+        value = f' = "{_cut(control.value)}"' if control.value and word == "field" else ""
+        name = f' "{control.name}"' if control.name else ""
+        return f"{word}{name}{value}{_states(control)}"
+    word = ROLE_WORDS.get(control.role, control.role)
+    return f'{word} "{_cut(control.name)}"{_states(control)}'
+
+
+def _lines(window: Window) -> list[str]:
+    toggled = {c.name for c in window.controls if c.toggle}
+    lines: list[str] = []
+    for control in window.controls:
+        if control.label or (control.role == "table cell" and not control.toggle
+                             and control.name in toggled):
+            continue  # said with the field it names, or with its row's tick box
+        line = control_line(control)
+        if line not in lines:
+            lines.append(line)
+    return lines
+
+
+def _heading(window: Window) -> str:
+    said = [window.role] if window.role in WHOLE else []
+    said += ["focused"] if window.active else []
+    return f'Window "{window.title}"' + (f" ({', '.join(said)})" if said else "") + ":"
+
+
+def window_text(window: Window) -> Said:
+    """One window: its heading, then a line for each text and control."""
+    lines = _lines(window) or ["(no texts or controls)"]
+    return Said("\n".join([_heading(window), *("  " + line for line in lines)]))
+
+
+def describe(keep: Callable[[list[dict[str, Any]]], object],
+             port: Viewport | None = None, image: Any = None) -> Said:
+    """The screen as text. `image` (the view as captured) is read only where a window
+    publishes nothing (without it, such windows are captured now), and `keep` stores the
+    items read there in a view, which gives them their lasting ids, before they are said."""
+    found = tree.windows()
+    given = [w for n, w in enumerate(found) if n == 0 or w.active or w.role in WHOLE]
+    parts: list[str] = [window_text(w) for w in given]
+    others = [w.title for w in found if w not in given]
+    dark = _dark({w.title for w in found})
+    if dark or not found:
+        parts += _read_off(dark, keep, port, image)
+    if others:
+        parts.append("Other windows: " + ", ".join(f'"{t}"' for t in others))
+    return Said("\n".join(parts) or "(nothing on screen)")
+
+
+def _dark(published: set[str]) -> list[dict[str, Any]]:
+    """The windows on screen that publish no controls, top first."""
+    from assistant.computer import windows
+
+    try:
+        stacked = windows.stacking()
+    except Exception:  # no window list here (Wayland, no Xlib)
+        return []
+    return [w for w in reversed(stacked) if w["title"] and w["title"] not in published]
+
+
+def _read_off(dark: list[dict[str, Any]], keep: Callable[[list[dict[str, Any]]], object],
+              port: Viewport | None, image: Any) -> list[str]:
+    """The text of windows that publish nothing, by OCR, each with an id to click."""
+    from assistant.computer import display, ocr, textmatch
+
+    port = port or display.viewport()
+    image = image if image is not None else display.capture(port)
+    read = ocr.read(image)
+    areas = [(w["title"], Rect(w["x"], w["y"], w["width"], w["height"])) for w in dark] or \
+        [("", port.area)]
+    owned: list[tuple[str, dict[str, Any]]] = []
+    for each in read:
+        point = port.to_physical(*textmatch.center(each["box"]))
+        title = next((title for title, area in areas if area.contains(*point)), None)
+        if title is not None:
+            owned.append((title, dict(each)))
+    keep([item for _, item in owned])
+    parts = []
+    for title in dict.fromkeys(title for title, _ in owned):
+        inside = [item for owner, item in owned if owner == title]
+        parts.append((f'Window "{title}"' if title else "The screen") +
+                     " (publishes no controls; its text, read off the screen, click(id=N)):")
+        parts += [f'  [{i["id"]}] "{_cut(i["text"])}"' for i in inside]
+    return parts
+
+
+def screen() -> Said:
+    """The screen as text: the focused window and dialogs whole, each control by role,
+    name and state; the other windows by title; the text of windows without controls,
+    with ids for click(id=N)."""
+    from assistant.computer import display, views
+
+    port = display.viewport()
+    return describe(lambda items: views.save(port, None, items), port)

@@ -1,0 +1,220 @@
+"""The windows on screen as their controls, each with a name a person would use.
+
+a11y.elements reads what has a name, for finding text; a person also means controls that
+have none of their own: a field named by the label beside it ("Your name:"), the tick box
+of a list row named by the row ("Photos"). This module reads a window whole, gives those
+controls the names a person sees, and says each one's state (checked, selected, focused,
+editable, disabled) and text. The verbs (verbs.py), the screen as text (screen_text.py)
+and the approval's sentence (aim.py) all read windows through it, so what the model is
+shown, what a run acts on and what a person approves are one thing.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from assistant.computer import a11y
+from assistant.computer.coords import Rect
+
+BUDGET_S = 2.0  # one read of every window; what was read by then is kept
+STATES = {"enabled": "SENSITIVE", "focused": "FOCUSED", "checked": "CHECKED",
+          "selected": "SELECTED", "editable": "EDITABLE"}
+BUTTONS = frozenset({"push button", "toggle button", "link", "menu item", "page tab",
+                     "push button menu"})
+CHOICES = frozenset({"radio button", "list item", "tree item", "table cell", "menu item",
+                     "radio menu item", "page tab", "combo box"})
+TICKS = frozenset({"check box", "check menu item", "toggle button", "radio button"})
+FIELDS = a11y.EDITABLE
+TEXTS = frozenset({"label", "static", "heading", "paragraph", "caption", "description"})
+HOLDERS = frozenset({"filler", "panel", "scroll pane", "viewport", "table", "tree table",
+                     "list", "tree", "layered pane", "split pane", "tool bar", "status bar",
+                     "section", "form", "grouping", "menu bar", "page tab list", "scroll bar",
+                     "separator", "table column header", "table row header", "unknown",
+                     "document web", "document frame", "internal frame", "root pane"})
+
+
+@dataclass
+class Control:
+    """One control or text of a window; `toggle`: a list row's tick box (a radio list's
+    too), which only knows it is checked; `label`: a text that names a field."""
+
+    name: str
+    role: str
+    box: Rect
+    states: frozenset[str]
+    window: str
+    value: str = ""
+    toggle: bool = False
+    label: bool = False
+    ref: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def enabled(self) -> bool:
+        return "enabled" in self.states
+
+    @property
+    def checked(self) -> bool:
+        return "checked" in self.states
+
+    def center(self) -> tuple[int, int]:
+        return self.box.left + self.box.width // 2, self.box.top + self.box.height // 2
+
+
+@dataclass
+class Window:
+    """A top-level window: its title, its kind ("dialog", "frame", "alert"...), whether
+    it has the keyboard focus, and its controls in the order the window lists them."""
+
+    title: str
+    role: str
+    active: bool
+    pid: int
+    controls: list[Control]
+    box: Rect | None = None
+
+    def kind(self) -> str:
+        """How a sentence calls it: "the dialog 'Export'", "the window 'Memo.txt'"."""
+        word = "dialog" if self.role in ("dialog", "alert", "file chooser") else "window"
+        return f"the {word} {self.title!r}"
+
+
+def _row_names(controls: list[Control]) -> None:
+    """A list row's unnamed cells (its tick box) take the row's name: the named cell
+    whose box shares their line."""
+    cells = [c for c in controls if c.role == "table cell"]
+    for cell in cells:
+        if cell.name:
+            continue
+        middle = cell.box.top + cell.box.height / 2
+        row = [c for c in cells if c.name and c.box.top <= middle < c.box.top + c.box.height]
+        if row:
+            cell.name = min(row, key=lambda c: abs(c.box.left - cell.box.left)).name
+
+
+def _field_names(controls: list[Control]) -> None:
+    """An unnamed field takes the label on its left on the same line, else the one just
+    above it; that label then names it, and is not said again as text."""
+    labels = [c for c in controls if c.role in TEXTS and c.name]
+    named = {c.name for c in controls if c.role in FIELDS and c.name}
+    for label in labels:
+        label.label = label.name in named  # the field's own label, by relation
+    for each in controls:
+        if each.name or each.role not in FIELDS:
+            continue
+        middle = each.box.top + each.box.height / 2
+        left = [lab for lab in labels if lab.box.top <= middle < lab.box.top + lab.box.height
+                and lab.box.left + lab.box.width <= each.box.left + 8]
+        above = [lab for lab in labels if 0 <= each.box.top - (lab.box.top + lab.box.height) < 30
+                 and lab.box.left < each.box.left + each.box.width
+                 and each.box.left < lab.box.left + lab.box.width]
+        if left:
+            chosen = max(left, key=lambda lab: lab.box.left)
+        elif above:
+            chosen = max(above, key=lambda lab: lab.box.top)
+        else:
+            continue
+        each.name = chosen.name
+        chosen.label = True
+
+
+def _actions(node: Any, atspi: Any) -> list[str]:
+    import warnings
+
+    if "Action" not in node.get_interfaces():
+        return []
+    with warnings.catch_warnings():  # its new name, get_name, is hidden by Accessible's
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return [atspi.Action.get_action_name(node, i)
+                for i in range(atspi.Action.get_n_actions(node))]
+
+
+def _read(atspi: Any, frame: Any, title: str, deadline: float) -> list[Control]:
+    """A window's showing controls: a Collection call per state, a few calls per control."""
+    showing = atspi.StateType.SHOWING
+    nodes = a11y._matches(atspi, frame, showing)
+    lists = {state: a11y._matches(atspi, frame, showing, getattr(atspi.StateType, nick))
+             for state, nick in STATES.items()}  # kept alive while ids are compared
+    having = {state: {id(n) for n in found} for state, found in lists.items()}
+    found = []
+    for node in nodes:
+        if time.monotonic() > deadline:
+            break
+        try:
+            role = node.get_role_name()
+            if role in HOLDERS:
+                continue
+            name = (node.get_name() or "").strip()
+            if not name and role in a11y.ACTIONABLE:
+                name = a11y._label(node, atspi).strip()
+            box = a11y._rect(node, atspi)
+            if box.width <= 0 or box.height <= 0:
+                continue
+            states = frozenset(s for s, ids in having.items() if id(node) in ids)
+            value = ""
+            if role in FIELDS and "Text" in node.get_interfaces():
+                value = atspi.Text.get_text(node, 0, -1) or ""
+            toggle = role == "table cell" and not name and "toggle" in _actions(node, atspi)
+        except Exception:  # gone while we looked
+            continue
+        if name or value or toggle or role in FIELDS:
+            found.append(Control(name, role, box, states, title, value, toggle, ref=node))
+    _row_names(found)
+    _field_names(found)
+    found.sort(key=lambda c: (c.box.top + c.box.height // 2 if c.role != "table cell"
+                              else c.box.top, c.box.left))  # reading order
+    return found
+
+
+def windows(title: str | None = None) -> list[Window]:
+    """The showing windows (or those whose title contains `title`), the one with the
+    keyboard focus first; empty where no window publishes a tree."""
+    atspi = a11y._atspi()
+    if atspi is None:
+        return []
+    deadline = time.monotonic() + BUDGET_S
+    found: list[Window] = []
+    try:
+        frames = a11y._frames(atspi, title)
+    except Exception:  # the registry itself went away
+        return []
+    for frame, name, pid in frames:
+        if time.monotonic() > deadline:
+            break
+        try:
+            active = frame.get_state_set().contains(atspi.StateType.ACTIVE)
+            role = frame.get_role_name()
+            box = a11y._rect(frame, atspi)
+            controls = _read(atspi, frame, name, deadline)
+        except Exception:  # one window that hangs or goes away hides nothing else
+            continue
+        found.append(Window(name, role, active, pid, controls, box))
+    return _ordered(found)
+
+
+def _ordered(found: list[Window]) -> list[Window]:
+    """The active window first, then the others from the top of the stack down."""
+    from assistant.computer import windows as x_windows
+
+    try:
+        stacked = [w["title"] for w in reversed(x_windows.stacking())]
+    except Exception:  # no window list (Wayland, no Xlib): the tree's order
+        stacked = []
+
+    def place(window: Window) -> tuple[bool, int]:
+        where = stacked.index(window.title) if window.title in stacked else len(stacked)
+        return not window.active, where
+
+    return sorted(found, key=place)
+
+
+def window(title: str | None = None) -> Window | None:
+    """The window titled like `title` (exact first, then contains), else the active one."""
+    found = windows(title)
+    if title is None:
+        return found[0] if found else None
+    wanted = title.casefold().strip()
+    exact = [w for w in found if w.title.casefold().strip() == wanted]
+    chosen = exact or found
+    return chosen[0] if chosen else None

@@ -1,0 +1,372 @@
+"""The few verbs a small model writes right the first time: a control by its role and name.
+
+    computer.press("Yes")                        a button (in the focused window first)
+    computer.choose("Dark")                      a radio button, list row, tab or menu item
+    computer.tick("Photos"); computer.untick("Music")
+    computer.type("Ana Lopez", into="Your name:")
+    computer.type("Dear Ana,", window="Memo.txt")
+    computer.fill({"Your name:": "Ana", "Password:": "x"}, window="Sign in")
+    computer.close("Export"); computer.focus("Memo.txt"); computer.read("Build")
+
+Controls are found in the windows' accessibility trees (tree.py), the focused window
+first, and acted on through their own actions, so a dialog behind another still answers.
+Each verb returns what it did in one sentence; a miss says what is there instead ("no
+button 'Maybe' in the dialog 'Export'; its buttons: No, Yes").
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping
+from functools import wraps
+from typing import ParamSpec
+
+from assistant.computer import a11y, keyboard, textmatch, tree
+from assistant.computer import windows as x_windows
+from assistant.computer.screen_text import Said
+from assistant.computer.tree import Control, Window
+
+P = ParamSpec("P")
+
+__all__ = ["choose", "close", "fill", "focus", "key", "press", "read", "tick", "type",
+           "untick"]
+
+KINDS = {"button": tree.BUTTONS, "item": tree.CHOICES, "tick box": tree.TICKS,
+         "field": tree.FIELDS}
+ACTIONS = ("click", "press", "activate", "toggle", "jump")
+
+
+def said(verb: Callable[P, str]) -> Callable[P, Said]:
+    """A verb's sentence reads as itself when a run's last line is the call (no quotes)."""
+    @wraps(verb)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> Said:
+        return Said(verb(*args, **kwargs))
+    return wrapper
+
+
+class NotOnScreen(LookupError):
+    """What was named is not there; the message says what is."""
+
+
+def _matches(controls: Iterable[Control], name: str, kind: str) -> list[Control]:
+    """Controls of `kind` named `name`: exact first, then those whose name holds it."""
+    wanted = textmatch.normalize(name)
+    if not wanted:
+        raise ValueError(f"an empty name: say which {kind} (its words on screen)")
+    of_kind = [c for c in controls if _is(c, kind) and c.name]
+    exact = [c for c in of_kind if textmatch.normalize(c.name) == wanted]
+    if exact:
+        return exact
+    return [c for c in of_kind if wanted in textmatch.normalize(c.name)]
+
+
+def _is(control: Control, kind: str) -> bool:
+    if kind == "tick box":
+        return control.role in tree.TICKS or control.toggle
+    if kind == "item" and control.role == "table cell":
+        return True
+    return control.role in KINDS[kind]
+
+
+def find(name: str, kind: str, window: str | None = None) -> tuple[Control, Window]:
+    """The control of `kind` named `name`: in `window` (a title, or part of one), else in
+    the focused window, then the others from the top down. A miss says what is there."""
+    found = tree.windows(window)
+    if window is not None and not found:
+        raise NotOnScreen(f"no window titled {window!r}; {_titles()}")
+    if not found:
+        raise NotOnScreen(f"no window on screen publishes its controls, so there is no {kind} "
+                          f"{name!r} to find: {_no_tree()}")
+    for each in found:
+        hits = _matches(each.controls, name, kind)
+        if hits:
+            if window is None:  # a list row's tick box is the row, whoever asks
+                hits.sort(key=lambda c: not c.toggle)
+            return hits[0], each
+    raise NotOnScreen(_miss(name, kind, found[0] if window else None, found))
+
+
+def _miss(name: str, kind: str, within: Window | None, found: list[Window]) -> str:
+    """"no button 'Maybe' in the dialog 'Export'; its buttons: No, Yes" (or those of
+    every window, each named)."""
+    plural = f"{kind}es" if kind.endswith("x") else f"{kind}s"
+    if within is not None:
+        names = _names(within, kind)
+        there = f"its {plural}: {names}" if names else f"it has no {plural}"
+        return f"no {kind} {name!r} in {within.kind()}; {there}"
+    said = [f"in {w.kind()}: {_names(w, kind)}" for w in found if _names(w, kind)]
+    there = "; ".join(said) if said else f"no window shows any {plural}"
+    return f"no {kind} {name!r} on screen; {plural} {there}"
+
+
+def _names(window: Window, kind: str) -> str:
+    seen: list[str] = []
+    for control in window.controls:
+        if _is(control, kind) and control.name and control.name not in seen:
+            seen.append(control.name)
+    return ", ".join(seen[:12]) + (" …" if len(seen) > 12 else "")
+
+
+def _titles() -> str:
+    try:
+        titles = [w["title"] for w in x_windows.list() if w["title"]]
+    except Exception:  # no window list here (Wayland, no X)
+        titles = [w.title for w in tree.windows()]
+    return f"open windows: {', '.join(repr(t) for t in titles)}" if titles else \
+        "no windows are open"
+
+
+def _no_tree() -> str:
+    up, why = a11y.status()
+    return why if not up else "click it by its text instead: computer.mouse.click('Name')"
+
+
+def _element(control: Control) -> a11y.Element:
+    return a11y.Element(control.name, control.role, control.box, control.states,
+                        control.window, 0, control.ref)
+
+
+def _do(control: Control, window: Window) -> None:
+    """The control's own action (works behind other windows), else a click on it."""
+    if not control.enabled:
+        raise a11y_disabled(control, window)
+    try:
+        a11y.act(_element(control))
+    except LookupError:
+        from assistant.computer import mouse
+
+        _front(window)
+        mouse._act("click", *control.center())
+
+
+def a11y_disabled(control: Control, window: Window) -> LookupError:
+    return LookupError(f"{control.role} {control.name!r} in {window.kind()} is disabled "
+                       "(greyed out): do what enables it first")
+
+
+def _front(window: Window) -> None:
+    """Bring the window forward and wait until it has the focus (keys go there)."""
+    try:
+        x_windows.focus(window.title)
+    except LookupError:
+        return
+    deadline = time.monotonic() + 1.0
+    while time.monotonic() < deadline:
+        active = x_windows.active()
+        if active and active["title"] == window.title:
+            return
+        time.sleep(0.02)
+
+
+@said
+def press(name: str, window: str | None = None) -> str:
+    """Press the button `name` (a link, tab or menu item too); a key name with no such
+    button on screen ("enter", "esc", "ctrl+s") presses that key."""
+    found = pressed(name, window)
+    if found is None:
+        return key(name)
+    control, where = found
+    _do(control, where)
+    return f"Pressed {control.name} in {where.kind()}."
+
+
+def pressed(name: str, window: str | None = None) -> tuple[Control, Window] | None:
+    """What press(name, window) presses: a button, else a control of another role with
+    exactly that name, else None for a key of that name; a miss names what is there."""
+    try:
+        return find(name, "button", window)
+    except NotOnScreen as miss:
+        other = _any_control(name, window)
+        if other is not None:
+            return other
+        if keyboard.is_key(name):
+            return None
+        raise miss from None
+
+
+def _any_control(name: str, window: str | None) -> tuple[Control, Window] | None:
+    """A control of another role with exactly that name: a tick box, a list row."""
+    for kind in ("tick box", "item"):
+        try:
+            control, where = find(name, kind, window)
+        except NotOnScreen:
+            continue
+        if textmatch.normalize(control.name) == textmatch.normalize(name):
+            return control, where
+    return None
+
+
+@said
+def choose(item: str, window: str | None = None) -> str:
+    """Choose `item`: a radio button, a row of a list (its tick box, in a radio list), a
+    tab, a menu item, or an entry of a drop-down list."""
+    try:
+        control, where = find(item, "item", window)
+    except NotOnScreen:
+        control, where = _in_combo(item, window)
+        a11y.act(_element(control))
+        return f"Chose {control.name} in {where.kind()}."
+    if control.toggle or control.role in ("radio button", "radio menu item"):
+        if not control.checked:
+            _do(control, where)
+    elif control.role == "table cell":
+        _select(control, where)
+    else:
+        _do(control, where)
+    return f"Chose {control.name} in {where.kind()}."
+
+
+def _select(control: Control, where: Window) -> None:
+    """A list row: selected through the list's own selection, else clicked."""
+    table = control.ref.get_parent() if control.ref is not None else None
+    try:
+        index = control.ref.get_index_in_parent()
+        if table is not None and "Selection" in table.get_interfaces() and \
+                a11y._atspi().Selection.select_child(table, index):
+            return
+    except Exception:  # the list has no selection of its own: a click selects the row
+        pass
+    from assistant.computer import mouse
+
+    _front(where)
+    mouse._act("click", *control.center())
+
+
+def _in_combo(item: str, window: str | None) -> tuple[Control, Window]:
+    """An entry of a closed drop-down list: the list is opened, its entry chosen, and the
+    drop-down's window is the one said."""
+    for each in tree.windows(window):
+        for combo in (c for c in each.controls if c.role == "combo box"):
+            _do(combo, each)
+            time.sleep(0.3)
+            try:
+                entry, _ = find(item, "item", None)
+            except NotOnScreen:
+                keyboard.press("esc")
+                continue
+            return entry, each
+    return find(item, "item", window)  # raises, naming what is there
+
+
+@said
+def tick(*names: str, window: str | None = None) -> str:
+    """Tick the check boxes (or list rows) `names`; one already ticked stays so."""
+    return " ".join(_set(name, window, True) for name in _given(names))
+
+
+@said
+def untick(*names: str, window: str | None = None) -> str:
+    """Clear the check boxes (or list rows) `names`; one already clear stays so."""
+    return " ".join(_set(name, window, False) for name in _given(names))
+
+
+def _given(names: tuple[str, ...]) -> list[str]:
+    """Names given one by one or as one list: tick("Photos", "Music"), tick(["Photos"])."""
+    flat = [str(n) for each in names for n in ([each] if isinstance(each, str) else each)]
+    if not flat:
+        raise ValueError('say which: tick("Photos")')
+    return flat
+
+
+def _set(name: str, window: str | None, checked: bool) -> str:
+    control, where = find(name, "tick box", window)
+    done = "Ticked" if checked else "Unticked"
+    if control.checked == checked:
+        return f"{control.name} in {where.kind()} was already {done.lower()}."
+    _do(control, where)
+    return f"{done} {control.name} in {where.kind()}."
+
+
+@said
+def type(text: str, into: str | None = None, window: str | None = None) -> str:
+    """Type `text` into the field labelled `into` (it then holds just that text), into the
+    window titled `window` (where its cursor is), or else where the keyboard focus is."""
+    if into is not None:
+        try:
+            control, where = find(into, "field", window)
+        except NotOnScreen as miss:
+            if window is None and tree.windows(into):  # "into" named a window
+                return type(text, window=into)
+            raise miss from None
+        _fill(control, where, text)
+        return f"Typed {_shown(text, control)} into {control.name or control.role!r} in " \
+               f"{where.kind()}."
+    if window is not None:
+        target = tree.window(window)
+        if target is None:
+            raise NotOnScreen(f"no window titled {window!r}; {_titles()}")
+        _front(target)
+        keyboard.write(text)
+        return f"Typed {text!r} into {target.kind()}."
+    keyboard.write(text)
+    return f"Typed {text!r} where the keyboard focus is."
+
+
+def _shown(text: str, control: Control) -> str:
+    return f"{len(text)} characters" if control.role == "password text" else repr(text)
+
+
+def _fill(control: Control, where: Window, text: str) -> None:
+    """The field holds `text`: through its editable text, else clicked, cleared and typed."""
+    if not control.enabled:
+        raise a11y_disabled(control, where)
+    if a11y.put_text(_element(control), text):
+        return
+    from assistant.computer import mouse
+
+    _front(where)
+    mouse._act("click", *control.center())
+    keyboard.hotkey("ctrl", "a")
+    keyboard.write(text)
+
+
+@said
+def fill(fields: Mapping[str, object], window: str | None = None) -> str:
+    """Fill a form: each field, named by its label, gets its text ({"Name:": "Ana"})."""
+    if not isinstance(fields, Mapping) or not fields:
+        raise ValueError('give the fields as a dict: fill({"Your name:": "Ana"})')
+    return " ".join(type(str(value), into=label, window=window)
+                    for label, value in fields.items())
+
+
+@said
+def close(title: str) -> str:
+    """Close the window titled like `title`, as its close button would."""
+    closed = x_windows.close(title)
+    return f"Closed the window {closed['title']!r}."
+
+
+@said
+def focus(title: str) -> str:
+    """Bring the window titled like `title` forward, with the keyboard focus."""
+    target = tree.window(title)
+    if target is not None:
+        _front(target)
+        return f"{target.title!r} is in front."
+    shown = x_windows.focus(title)
+    return f"{shown['title']!r} is in front."
+
+
+def read(title: str | None = None) -> str:
+    """What the window titled like `title` (else the focused one) says, as text: its
+    texts, and each control with its state."""
+    from assistant.computer import screen_text
+
+    target = tree.window(title)
+    if target is None:
+        if title is not None:
+            raise NotOnScreen(f"no window titled {title!r}; {_titles()}")
+        raise NotOnScreen(f"no window publishes its controls: {_no_tree()}")
+    return screen_text.window_text(target)
+
+
+@said
+def key(*keys: str) -> str:
+    """Press a key ("enter"), or keys together ("ctrl+s", or "ctrl", "s")."""
+    names = [part for each in keys for part in keyboard.split(each)]
+    if len(names) == 1:
+        keyboard.press(names[0])
+    else:
+        keyboard.hotkey(*names)
+    return f"Pressed {'+'.join(names)}."
+

@@ -1,0 +1,95 @@
+"""A whole turn over real dialogs: the scripted model asks for a press, the person is told
+what it will hit from the dialog's own tree (never the model's words), and the dialog's
+exit status proves what happened."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from assistant import Assistant
+from assistant.computer import tree
+from assistant.events import Proposal, RunEnd
+from assistant.voice.speakable import speak_proposal
+from tests.support.desktop import Program, desktop
+from tests.support.llm_server import LLMServer, text, tool_call
+
+
+@pytest.fixture(scope="module", autouse=True)
+def desk(a11y_bus: str) -> Iterator[str]:
+    with desktop() as name:
+        yield name
+
+
+def make(server: LLMServer, asked: list[Proposal], answer: bool = True) -> Assistant:
+    """The default install's way: the screen as text, every proposal shown to a person."""
+    def approver(proposal: Proposal) -> bool:
+        asked.append(proposal)
+        return answer
+
+    return Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
+                     code_style="tools", screen_format="text", journal=False,
+                     approver=approver)
+
+
+def test_click_yes_over_a_real_question_ends_with_the_dialog_answered(
+        server: LLMServer) -> None:
+    asked: list[Proposal] = []
+    server.add(tool_call("python", 'computer.press("Yes")', text="I will click Yes."),
+               text("Done: I pressed Yes."))
+    with Program("zenity", "--question", "--title=Export",
+                 "--text=Export the quarterly report now?") as dialog:
+        dialog.shown("Export")
+        with make(server, asked) as assistant:
+            events = list(assistant.turn("click Yes"))
+        assert dialog.result() == (0, "")  # zenity's own word: Yes was pressed
+    screen = str(server.chat_requests[0].body["messages"][-1]["content"])
+    assert 'Window "Export" (dialog, focused)' in screen and 'button "Yes"' in screen
+    [proposal] = asked
+    assert proposal.effect is not None and proposal.risk == "medium"
+    assert proposal.effect.summary == "Presses Yes in the dialog 'Export'."
+    spoken = speak_proposal(proposal.language, proposal.code, "I will click Yes.",
+                            effect=proposal.effect)
+    assert spoken.startswith("Presses Yes in the dialog 'Export'.") and "I will" not in spoken
+    [end] = [e for e in events if isinstance(e, RunEnd)]
+    assert end.exit_status == 0 and end.output == "Pressed Yes in the dialog 'Export'.\n"
+    told = str(server.chat_requests[1].body["messages"])
+    assert "Pressed Yes in the dialog 'Export'." in told  # the bare call's value, shown
+
+
+def test_a_click_that_lands_on_a_delete_button_is_high_and_says_so(
+        server: LLMServer) -> None:
+    """The code names a point, not a word: the tree tells what is there."""
+    asked: list[Proposal] = []
+    with Program("zenity", "--question", "--title=Drafts", "--text=Delete all drafts?",
+                 "--ok-label=Delete", "--cancel-label=Keep") as dialog:
+        dialog.shown("Drafts")
+        button = next(c for c in tree.window("Drafts").controls if c.name == "Delete")
+        x, y = button.center()
+        server.add(tool_call("python", f"computer.click(x={x}, y={y})"), text("Stopped."))
+        with make(server, asked, answer=False) as assistant:
+            list(assistant.turn("click the button in the middle of the dialog"))
+        assert dialog.running()  # declined: nothing was pressed
+    [proposal] = asked
+    assert proposal.risk == "high"
+    assert proposal.effect is not None
+    assert proposal.effect.summary == "Clicks Delete in the dialog 'Drafts'."
+    assert any("presses 'Delete' in 'Drafts'" in reason and "cannot be undone" in reason
+               for reason in proposal.reasons), proposal.reasons
+
+
+def test_typing_into_a_form_says_the_field_and_the_window(server: LLMServer) -> None:
+    asked: list[Proposal] = []
+    server.add(tool_call("python", 'computer.type("Ana Lopez", into="Your name:")\n'
+                                   'computer.press("OK")'), text("Signed in."))
+    with Program("zenity", "--forms", "--title=Sign in", "--text=Who are you",
+                 "--add-entry=Your name:") as form:
+        form.shown("Sign in")
+        with make(server, asked) as assistant:
+            list(assistant.turn("sign in as Ana Lopez in the dialog"))
+        assert form.result() == (0, "Ana Lopez")
+    [proposal] = asked
+    assert proposal.effect is not None
+    assert proposal.effect.summary == ("Types 'Ana Lopez' into 'Your name:' in 'Sign in'. "
+                                       "Presses OK in the dialog 'Sign in'.")

@@ -1,0 +1,166 @@
+"""The verbs on real dialogs nobody here wrote (zenity, yad), under openbox with the
+accessibility bus up: each dialog's own exit status and output prove what was done."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from assistant import computer
+from assistant.computer import tree, verbs
+from tests.support.desktop import Program, desktop
+
+
+@pytest.fixture(scope="module", autouse=True)
+def desk(a11y_bus: str) -> Iterator[str]:
+    with desktop() as name:
+        yield name
+
+
+def question(title: str = "Export", text: str = "Export the quarterly report now?") -> Program:
+    return Program("zenity", "--question", f"--title={title}", f"--text={text}")
+
+
+def test_press_a_button_by_name_answers_the_dialog() -> None:
+    with question() as asked:
+        asked.shown("Export")
+        assert computer.press("Yes") == "Pressed Yes in the dialog 'Export'."
+        assert asked.result() == (0, "")
+    with question() as asked:
+        asked.shown("Export")
+        computer.press("No", window="Export")
+        assert asked.result()[0] == 1
+
+
+def test_a_button_behind_another_window_is_pressed_in_the_window_named() -> None:
+    with question("Export") as behind, question("Rename", "Rename it?") as front:
+        behind.shown("Export")
+        front.shown("Rename")
+        computer.press("Yes", window="Export")
+        assert behind.result() == (0, "")
+        assert front.running()
+
+
+def test_a_miss_names_what_is_there() -> None:
+    with question() as asked:
+        asked.shown("Export")
+        with pytest.raises(verbs.NotOnScreen) as caught:
+            computer.press("Maybe", window="Export")
+        assert str(caught.value) == "no button 'Maybe' in the dialog 'Export'; its buttons: No, Yes"
+        with pytest.raises(verbs.NotOnScreen, match=r"no button 'Maybe' on screen; buttons in "
+                                                    r"the dialog 'Export': No, Yes"):
+            computer.press("Maybe")
+        with pytest.raises(verbs.NotOnScreen, match="no window titled 'Import'; open windows: "
+                                                    "'Export'"):
+            computer.press("Yes", window="Import")
+        assert asked.running()
+
+
+def test_tick_and_untick_rows_of_a_check_list() -> None:
+    with Program("zenity", "--list", "--checklist", "--title=Backup", "--text=What to back up",
+                 "--column=Do", "--column=Folder", "FALSE", "Photos", "FALSE", "Music",
+                 "TRUE", "Documents") as listed:
+        listed.shown("Backup")
+        assert computer.tick("Photos", "Music") == (
+            "Ticked Photos in the dialog 'Backup'. Ticked Music in the dialog 'Backup'.")
+        assert computer.tick("Photos") == "Photos in the dialog 'Backup' was already ticked."
+        computer.untick("Documents")
+        computer.press("OK")
+        assert listed.result() == (0, "Photos|Music")
+
+
+def test_choose_a_row_of_a_radio_list_and_an_entry_of_a_drop_down() -> None:
+    with Program("zenity", "--list", "--radiolist", "--title=Theme", "--text=Pick a theme",
+                 "--column=Pick", "--column=Theme", "TRUE", "Light", "FALSE", "Dark") as theme:
+        theme.shown("Theme")
+        assert computer.choose("Dark") == "Chose Dark in the dialog 'Theme'."
+        computer.press("OK")
+        assert theme.result() == (0, "Dark")
+    with Program("yad", "--form", "--title=Order", "--field=Size:CB", "Small!Medium!Large",
+                 "--field=Gift wrap:CHK", "FALSE") as order:
+        order.shown("Order")
+        assert computer.choose("Large") == "Chose Large in the window 'Order'."
+        computer.tick("Gift wrap")
+        computer.press("OK")
+        assert order.result() == (0, "Large|TRUE|")
+
+
+def test_fill_a_form_and_type_into_a_field_by_its_label() -> None:
+    with Program("zenity", "--forms", "--title=Sign in", "--text=Who are you",
+                 "--add-entry=Your name:", "--add-password=Password:") as form:
+        form.shown("Sign in")
+        said = computer.fill({"Your name:": "Ana Lopez", "Password:": "s3cret"})
+        assert said == ("Typed 'Ana Lopez' into 'Your name:' in the dialog 'Sign in'. "
+                        "Typed 6 characters into 'Password:' in the dialog 'Sign in'.")
+        computer.press("OK")
+        assert form.result() == (0, "Ana Lopez|s3cret")
+    with Program("zenity", "--entry", "--title=Rename", "--text=New name:",
+                 "--entry-text=old.txt") as entry:
+        entry.shown("Rename")
+        computer.type("new.txt", into="New name")
+        computer.press("enter")  # no button is named so: the key
+        assert entry.result() == (0, "new.txt")
+
+
+def test_type_into_the_window_titled_and_where_the_focus_is() -> None:
+    with Program("yad", "--text-info", "--editable", "--title=Memo.txt") as memo, \
+            question("Export", "Later?") as other:
+        memo.shown("Memo.txt")
+        other.shown("Export")
+        assert computer.type("Dear Ana,", into="Memo.txt") == \
+            "Typed 'Dear Ana,' into the window 'Memo.txt'."  # a window, not a field
+        computer.write(" see you")  # where the focus now is
+        computer.press("OK", window="Memo.txt")
+        assert memo.result() == (0, "Dear Ana, see you")
+        assert other.running()
+
+
+def test_close_and_focus_a_window_by_title() -> None:
+    with question("Export") as first, question("Rename", "Rename it?") as second:
+        first.shown("Export")
+        second.shown("Rename")
+        assert computer.focus("Export") == "'Export' is in front."
+        assert computer.windows.active()["title"] == "Export"
+        assert computer.close("Rename") == "Closed the window 'Rename'."
+        assert second.result()[0] == 1  # closed, not answered
+        assert first.running()
+
+
+def test_read_a_window_and_the_screen_as_text() -> None:
+    with Program("zenity", "--list", "--checklist", "--title=Backup", "--text=What to back up",
+                 "--column=Do", "--column=Folder", "FALSE", "Photos", "TRUE", "Music") as a, \
+            Program("yad", "--text-info", "--title=Build", "--filename=/etc/hostname") as b, \
+            question() as c:
+        a.shown("Backup")
+        b.shown("Build")
+        c.shown("Export")
+        computer.focus("Export")
+        screen = computer.screen()
+        assert screen.startswith('Window "Export" (dialog, focused):\n'
+                                 '  icon "Question"\n'
+                                 "  text: Export the quarterly report now?\n"
+                                 '  button "No"\n'
+                                 '  button "Yes" (focused)\n')
+        assert '  row "Photos" [ ]\n  row "Music" [x]\n' in screen
+        assert screen.endswith('Other windows: "Build"')
+        assert "x=" not in screen and "box" not in screen  # no pixel coordinates
+        assert computer.read("Backup").startswith('Window "Backup" (dialog):\n')
+        with open("/etc/hostname") as hostname:
+            assert hostname.read().strip() in computer.read("Build")
+
+
+def test_the_forms_models_write_anyway_work() -> None:
+    with question() as asked:
+        asked.shown("Export")
+        yes = next(c for c in tree.window("Export").controls if c.name == "Yes")
+        x, y = yes.center()  # the primary monitor, shown at its size: view = physical
+        computer.mouse.click(x=x, y=y)  # pyautogui's keywords
+        assert asked.result() == (0, "")
+    with Program("zenity", "--entry", "--title=Rename", "--text=New name:") as entry:
+        entry.shown("Rename")
+        computer.keyboard.typewrite("a.txt", interval=0.05)
+        computer.hotkey("ctrl+a")
+        computer.typewrite("b.txt")
+        computer.keyboard.press("Return")
+        assert entry.result() == (0, "b.txt")
