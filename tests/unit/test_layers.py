@@ -11,7 +11,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "assistant"
 
 FRONT_ENDS = {"ui", "voice", "daemon", "web", "commands", "cli", "api", "__main__"}
 CORE = {"events", "config", "choices", "texts", "journal", "safety", "runtime", "llm", "loop",
-        "checks", "tools", "plugins", "computer", "warming", "weights", "whatif"}
+        "checks", "tools", "plugins", "computer", "warming", "weights", "whatif", "actions"}
 # part -> the parts it must never import (beyond the rule that the core knows no front end).
 NEVER = {
     "computer": (CORE | FRONT_ENDS) - {"computer"},
@@ -22,7 +22,8 @@ NEVER = {
     "runtime": {"llm", "loop", "checks", "tools", "journal"},
     "safety": {"llm", "loop", "checks", "tools", "journal"},
     "journal": {"llm", "loop", "checks", "tools", "runtime"},
-    "whatif": {"llm", "loop", "checks", "tools", "journal"},
+    "whatif": {"llm", "loop", "checks", "tools", "journal", "actions"},
+    "actions": {"loop", "checks", "llm"},
     "ui": {"daemon", "commands", "cli"},
     "voice": {"daemon", "commands", "cli"},
     "web": {"daemon", "commands", "cli"},
