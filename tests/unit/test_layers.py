@@ -17,6 +17,7 @@ NEVER = {
     "computer": (CORE | FRONT_ENDS) - {"computer"},
     "events": (CORE | FRONT_ENDS) - {"events", "choices"},
     "texts": CORE | FRONT_ENDS,
+    "tomlread": CORE | FRONT_ENDS,
     "llm": {"loop", "checks", "tools", "plugins", "safety", "journal"},
     "checks": {"loop", "tools", "plugins", "journal"},
     "runtime": {"llm", "loop", "checks", "tools", "journal"},
