@@ -5,9 +5,10 @@ session, which only decides what to do with replies."""
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 from assistant.actions.outcomes import Cleared, Declined, Halt, Ran, Reported, SentBack, Stop
 from assistant.actions.pipeline import take
@@ -31,13 +32,28 @@ from assistant.loop.vetting import vet
 from assistant.texts import text
 
 if TYPE_CHECKING:
-    from assistant.loop.session import Session
+    from assistant.actions.parts import Parts
+    from assistant.llm import LLM
     from assistant.whatif.preview import Preview
 
 Results = list[tuple[CodeCall, str]]
 
 
-def act(session: Session, calls: list[CodeCall], record: TurnRecord
+class Acting(Protocol):
+    """What taking a reply's calls needs of the conversation."""
+
+    parts: Parts
+    llm: LLM
+    messages: list[dict[str, Any]]
+    redact: Callable[[str], str]
+    max_runs_per_turn: int
+
+    def emit(self, event: Event) -> Event: ...
+    def stopped(self) -> bool: ...
+    def folder(self) -> Path: ...
+
+
+def act(session: Acting, calls: list[CodeCall], record: TurnRecord
         ) -> Generator[Event, None, tuple[Results, Stop | None]]:
     """Take the reply's calls in order, until one gives a reason to end the turn, or fails:
     what follows it was written for its success (`cd build` failed, then `rm -rf *`).
@@ -80,7 +96,7 @@ def act(session: Session, calls: list[CodeCall], record: TurnRecord
     return results, None
 
 
-def act_on(session: Session, call: CodeCall, record: TurnRecord, last: bool = True
+def act_on(session: Acting, call: CodeCall, record: TurnRecord, last: bool = True
            ) -> Generator[Event, None, Outcome]:
     """One call through the action pipeline: vetted (corrected, sent back, refused as a
     repeat), previewed (and sent back when that failed), declined, or run. `last`: no call
@@ -93,7 +109,7 @@ class InTurn:
     """A call of the model's reply as the conversation takes it: vetted against the turn,
     its preview judged, and what the model reads of it written into the turn's record."""
 
-    def __init__(self, session: Session, call: CodeCall, record: TurnRecord, last: bool) -> None:
+    def __init__(self, session: Acting, call: CodeCall, record: TurnRecord, last: bool) -> None:
         self.session, self.call, self.record, self.last = session, call, record, last
 
     def emit(self, event: Event) -> Event:
@@ -157,7 +173,7 @@ class InTurn:
         return Reported(told, ran)
 
 
-def close_calls(session: Session, calls: list[CodeCall], results: Results, request: str) -> None:
+def close_calls(session: Acting, calls: list[CodeCall], results: Results, request: str) -> None:
     """Answer every call in the history, so the next request is valid for the provider;
     fenced results end with the turn's `request`."""
     answered = {call.id for call, _ in results}
