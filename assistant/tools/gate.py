@@ -33,6 +33,7 @@ class Gate:
                  show: Callable[[Event], None] | None = None) -> None:
         self.settings = settings
         self.show = show or (lambda event: None)
+        # without the configured servers' tools: a client calls this assistant's own
         self.parts = build(settings, approver, _said, tools=False)
         self.screen = ScreenContext(settings)
         self.parts.runtimes.env = self.screen.runtime_env(self.parts.runtimes.env)
