@@ -11,22 +11,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from assistant.actions.parts import build
 from assistant.config import AUTO_RUN, Settings, load_settings
 from assistant.events import Event, TurnEnd
 from assistant.journal import Journal
 from assistant.llm import LLM, local
 from assistant.llm.backend import Backend
 from assistant.loop.session import Session
-from assistant.plugins.registry import installed
-from assistant.runtime.bus import exposed
-from assistant.runtime.sandbox import Sandbox
-from assistant.runtime.watch import Limits
 from assistant.safety.keys import key_for_model
-from assistant.safety.policy import Approver, Policy
-from assistant.safety.rating import DenyRules
-from assistant.safety.redact import Redactor
-from assistant.tools.toolbox import Toolbox
-from assistant.whatif.transaction import runtimes_for
+from assistant.safety.policy import Approver
 from assistant.whatif.undo import UndoStore, undone_sentence
 
 
@@ -73,56 +66,19 @@ class Assistant:
             if settings.model and not settings.api_key:
                 settings = settings.replace(api_key=key_for_model(settings.model, dict(os.environ)))
             self.settings = settings
-            self.redact = Redactor.from_environment(settings.api_key)
-            self.journal = (
-                Journal.in_dir(settings.data_path, self.redact) if settings.journal else None
-            )
-            self.runtimes = runtimes_for(
-                settings,
-                self.notices.append,
-                timeout=settings.timeout,
-                max_output=settings.max_output,
-                limits=Limits(settings.max_memory_mb, settings.max_processes,
-                              settings.max_cpu_seconds, settings.max_run_output),
-                sandbox=self._sandbox(settings),
-                env_allow=settings.run_env_allow,
-            )
-            self.tools = Toolbox.from_settings(settings)
-            self.notices += installed().problems  # plugins that failed to load: one line each
-            self.policy = Policy(
-                approver,
-                mode=settings.approval,
-                deny=DenyRules.parse(settings.deny),
-                protected=settings.own_paths,
-                tools=self.tools,
-            )
+            self.parts = build(settings, approver, self.notices.append)
+            self.redact, self.journal = self.parts.redact, self.parts.journal
+            self.runtimes, self.tools = self.parts.runtimes, self.parts.tools
+            self.policy = self.parts.policy
             self._session = Session(
                 LLM(settings, self.tools, backend),
-                self.runtimes,
-                self.policy,
-                system=settings.system_message,
-                max_runs_per_turn=settings.max_runs_per_turn,
-                journal=self.journal,
+                self.parts,
                 conversation_id=conversation_id,
                 messages=messages,
-                redact=self.redact,
-                tools=self.tools,
             )
         except BaseException:
             self._resources.close()  # no private embedded server outlives a failed start
             raise
-
-    def _sandbox(self, settings: Settings) -> Sandbox | None:
-        """The sandbox asked for; the guard, where bubblewrap cannot work here, is said once
-        and left off, so runs go on."""
-        sandbox = Sandbox.from_settings(settings)
-        if sandbox is not None and sandbox.guard and sandbox.problem():
-            self.notices.append(f"the assistant's own files are not guarded from runs: "
-                                f"{sandbox.problem()}")
-            return None
-        if sandbox is not None and (bus := exposed()):
-            self.notices.append(bus)
-        return sandbox
 
     @classmethod
     def resume(cls, conversation_id: str | None = None, **kwargs: Any) -> Assistant:
@@ -195,11 +151,7 @@ class Assistant:
         self.messages = json.loads(Path(path).read_text())
 
     def close(self) -> None:
-        self.runtimes.close()
-        if self.tools is not None:
-            self.tools.close()
-        if self.journal is not None:
-            self.journal.close()
+        self.parts.close()
         self._resources.close()
 
     def __enter__(self) -> Assistant:

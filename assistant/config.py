@@ -7,16 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import sys
 import warnings
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin, get_type_hints
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:
-    import tomli as tomllib
 
 from assistant.choices import (
     ApprovalMode,
@@ -30,6 +24,7 @@ from assistant.choices import (
     one_of,
 )
 from assistant.safety.rating import DEFAULT_DENY, DenyRules
+from assistant.tomlread import tomllib
 from assistant.tools.servers import PluginRules, ServerConfig, parse_plugin_rules, parse_servers
 
 APP = "assistant"

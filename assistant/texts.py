@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-import tomllib
+from assistant.tomlread import tomllib
 
 CATALOGUE = Path(__file__).resolve().parent / "texts.toml"
 

@@ -36,8 +36,8 @@ def risk_check_ms(bench: Bench) -> float:
 
 def risk_corpus() -> tuple[float, float]:
     """Recall on the dangerous part of the labelled corpus, false alarms on the everyday part."""
-    from assistant.config import tomllib
     from assistant.safety.risk import assess
+    from assistant.tomlread import tomllib
 
     folder = ROOT / "tests" / "unit" / "safety"
     dangerous = tomllib.loads((folder / "risk_corpus_dangerous.toml").read_text())["snippet"]

@@ -22,11 +22,7 @@ from typing import Any
 
 from assistant.config import Settings
 from assistant.safety.risk import LEVELS, DenyRules, assess
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:
-    import tomli as tomllib
+from assistant.tomlread import tomllib
 
 
 def load(path: Path) -> list[dict[str, Any]]:

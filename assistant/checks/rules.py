@@ -16,9 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-import tomllib
-
 from assistant.events import RuleFired
+from assistant.tomlread import tomllib
 
 HERE = Path(__file__).resolve().parent
 # What a rule did: sent the reply back (one more model call), annotated the answer or a

@@ -13,14 +13,15 @@ A check reads the turn's record and returns a verdict, or None when it finds not
   is shown).
 - `Refuse`: a call is not proposed; the model reads why in place of its result.
 
-A check of a reply or an answer returns an `AnswerVerdict`, which has no `Rewrite`: code
-can only change before approval, and the type checker holds every check to that.
+Each check's signature names the verdicts it may return: no check of a reply or an
+answer returns a `Rewrite`, since code can only change before approval (the vet stage of
+assistant.actions).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,3 @@ class Refuse:
     notice: str
     detail: str = ""
 
-
-AnswerVerdict: TypeAlias = SendBack | Annotate | StandIn | Edit
-CallVerdict: TypeAlias = SendBack | Rewrite | Refuse

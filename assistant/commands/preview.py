@@ -37,32 +37,27 @@ def main(argv: list[str]) -> int:
         return _fail(f"{'stdin' if args.file == '-' else args.file} is not UTF-8 text: "
                      "give it source code")
 
+    from assistant.actions import parts
     from assistant.checks.labels import actual_language
-    from assistant.runtime import Runtimes
-    from assistant.runtime.watch import Limits
-    from assistant.safety.effect_risk import with_effect
-    from assistant.safety.risk import DenyRules, assess
     from assistant.whatif.preview import Preview, finished, preview
 
     language = args.language or SUFFIXES.get(Path(args.file).suffix.lower()) or \
         actual_language("python", code)
     settings = load_settings()
-    verdict = assess(code, language, DenyRules.parse(settings.deny), settings.own_paths)
-    if verdict.risk == "blocked":
-        why = f"the risk check blocks this code ({'; '.join(verdict.reasons)})"
+    policy = parts.policy(settings, None)
+    rated = policy.proposal("preview", language, code)
+    if rated.risk == "blocked":
+        why = f"the risk check blocks this code ({'; '.join(rated.reasons)})"
         result = Preview(Effect(unpreviewable=(why,), summary=f"Not previewed: {why}."), (), why)
-    else:
-        limits = Limits(settings.max_memory_mb, settings.max_processes,
-                        settings.max_cpu_seconds, settings.max_run_output)
-        with Runtimes(timeout=settings.timeout, max_output=settings.max_output,
-                      cwd=os.getcwd(), limits=limits) as runtimes:
+    else:  # the runtimes a conversation has, but for undo: nothing here runs for real
+        with parts.runtimes(settings.replace(undo=False), _say, cwd=os.getcwd()) as runtimes:
             result = finished(preview(runtimes, language, code, hidden=settings.own_paths))
     effect = result.effect
-    verdict = with_effect(verdict, effect)
+    risk = policy.proposal("preview", language, code, effect).risk
     if args.json:
-        print(json.dumps(as_json(effect, verdict.risk), indent=2))
+        print(json.dumps(as_json(effect, risk), indent=2))
     else:
-        print(text(effect, verdict.risk))
+        print(text(effect, risk))
     return 1 if result.problem else 0
 
 
@@ -88,6 +83,10 @@ def text(effect: Effect, risk: str) -> str:
     if effect.output.strip():
         lines += ["output:", effect.output.rstrip()]
     return "\n".join(lines)
+
+
+def _say(line: str) -> None:
+    print(f"assistant preview: {line}", file=sys.stderr)
 
 
 def _fail(message: str) -> int:

@@ -1,22 +1,25 @@
-"""Taking a reply's calls: each is vetted, proposed, approved or declined, and run, and what
-the model is told of it is written; a reason to end the turn stops the rest. Apart from
-the session, which only decides what to do with replies."""
+"""Taking a reply's calls: each goes through the action pipeline (assistant.actions) as the
+conversation's way in (`InTurn`: vetted against the turn, its preview judged, what the
+model is told of it written); a reason to end the turn stops the rest. Apart from the
+session, which only decides what to do with replies."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
+from assistant.actions.outcomes import Cleared, Declined, Halt, Ran, Reported, SentBack, Stop
+from assistant.actions.pipeline import take
 from assistant.checks.echoes import framed
 from assistant.checks.labels import actual_language
 from assistant.checks.previewed import judge
 from assistant.checks.record import TurnRecord
 from assistant.checks.repeats import REPEAT_NOT_RUN, REPEATS_BEFORE_STOP, REPLY_TOLD
 from assistant.checks.verdicts import Refuse
-from assistant.events import Event, Notice, RunEnd, Tried
+from assistant.events import Approval, Event, Notice, RunEnd, Tried
 from assistant.llm import CodeCall
-from assistant.loop.aimed import desktop_effect
 from assistant.loop.reported import reported
 from assistant.loop.turn import (
     AFTER_FAILURE,
@@ -24,22 +27,33 @@ from assistant.loop.turn import (
     FRAMED,
     NOT_RUN,
     Outcome,
-    Ran,
-    Stop,
 )
-from assistant.loop.vetting import Cleared, vet
-from assistant.runtime.changes import describe_changes, list_folder
-from assistant.runtime.changes import written as written_files
+from assistant.loop.vetting import vet
 from assistant.texts import text
-from assistant.whatif.transaction import TransactionalRuntimes
 
 if TYPE_CHECKING:
-    from assistant.loop.session import Session
+    from assistant.actions.parts import Parts
+    from assistant.llm import LLM
+    from assistant.whatif.preview import Preview
 
 Results = list[tuple[CodeCall, str]]
 
 
-def act(session: Session, calls: list[CodeCall], record: TurnRecord
+class Acting(Protocol):
+    """What taking a reply's calls needs of the conversation."""
+
+    parts: Parts
+    llm: LLM
+    messages: list[dict[str, Any]]
+    redact: Callable[[str], str]
+    max_runs_per_turn: int
+
+    def emit(self, event: Event) -> Event: ...
+    def stopped(self) -> bool: ...
+    def folder(self) -> Path: ...
+
+
+def act(session: Acting, calls: list[CodeCall], record: TurnRecord
         ) -> Generator[Event, None, tuple[Results, Stop | None]]:
     """Take the reply's calls in order, until one gives a reason to end the turn, or fails:
     what follows it was written for its success (`cd build` failed, then `rm -rf *`).
@@ -82,95 +96,84 @@ def act(session: Session, calls: list[CodeCall], record: TurnRecord
     return results, None
 
 
-def act_on(session: Session, call: CodeCall, record: TurnRecord, last: bool = True
+def act_on(session: Acting, call: CodeCall, record: TurnRecord, last: bool = True
            ) -> Generator[Event, None, Outcome]:
-    """One call: vetted (corrected, sent back, refused as a repeat), previewed (and sent
-    back when that failed), declined, or run. `last`: no call of the reply follows it."""
-    notices, vetted = vet(call, record, session.redact)
-    for notice in notices:
-        yield session.emit(notice)
-    if not isinstance(vetted, Cleared):
+    """One call through the action pipeline: vetted (corrected, sent back, refused as a
+    repeat), previewed (and sent back when that failed), declined, or run. `last`: no call
+    of the reply follows it."""
+    taken = yield from take(session.parts, InTurn(session, call, record, last), call.id)
+    return taken.told, taken.stop
+
+
+class InTurn:
+    """A call of the model's reply as the conversation takes it: vetted against the turn,
+    its preview judged, and what the model reads of it written into the turn's record."""
+
+    def __init__(self, session: Acting, call: CodeCall, record: TurnRecord, last: bool) -> None:
+        self.session, self.call, self.record, self.last = session, call, record, last
+
+    def emit(self, event: Event) -> Event:
+        return self.session.emit(event)
+
+    def stopped(self) -> bool:
+        return self.session.stopped()
+
+    def vet(self) -> Generator[Event, None, Cleared | SentBack | Halt]:
+        notices, vetted = vet(self.call, self.record, self.session.redact)
+        for notice in notices:
+            yield self.emit(notice)
+        if not isinstance(vetted, Cleared):
+            told, stop = vetted
+            return SentBack(told) if stop is None else Halt(told, stop)
+        self.record.answer.proposed(vetted.code)
         return vetted
-    language, code = vetted.language, vetted.code
-    record.answer.proposed(code)
-    proposal = session.policy.proposal(call.id, language, code)
-    if proposal.risk != "blocked" and session.policy.mode != "never" and \
-            isinstance(session.runtimes, TransactionalRuntimes):
-        seen = session.runtimes.foresee(language, code)  # the effect is what is approved
-        if seen is not None and not seen.problem:
-            refused = judge(seen, replace(call, language=language, code=code),
-                            str(session.folder()), record, last)
-            if refused is not None:
-                return (yield from foreseen(session, record, vetted, seen.end, refused))
-            # A preview that changed no files and could not cover the run (the screen, a
-            # write it was refused) has nothing to show: its failure there is not the effect.
-            if seen.effect.changes_files or not seen.effect.unpreviewable:
-                proposal = session.policy.proposal(call.id, language, code, seen.effect)
-    if proposal.risk != "blocked":
-        aimed = desktop_effect(language, code, proposal.effect)  # what it will press
-        if aimed is not None:
-            proposal = session.policy.proposal(call.id, language, code, aimed)
-    yield session.emit(proposal)
-    approval = session.policy.decide(proposal)
-    yield session.emit(approval)
-    if session.stopped():
-        return text("run.stopped"), ("interrupted", 0)
-    if not approval.approved:
+
+    def judge(self, seen: Preview, cleared: Cleared
+              ) -> Generator[Event, None, SentBack | Halt | None]:
+        as_cleared = replace(self.call, language=cleared.language, code=cleared.code)
+        refused = judge(seen, as_cleared, str(self.session.folder()), self.record, self.last)
+        if refused is None:
+            return None
+        return (yield from self.foreseen(cleared, seen.end, refused))
+
+    def foreseen(self, cleared: Cleared, end: RunEnd | None, refused: Refuse
+                 ) -> Generator[Event, None, SentBack | Halt]:
+        """A proposal its preview sent back: the user sees one line (the code on demand),
+        the model reads why as the call's result, and a failure counts as the same code
+        failing again would."""
+        assert end is not None, "judge passes over a preview that did not end"
+        redact, record = self.session.redact, self.record
+        record.rules.fire(refused.rule, "refuse", redact(refused.detail))
+        record.foresaw(end)
+        yield self.emit(Tried(cleared.language, cleared.code, redact(refused.notice)))
+        told = cleared.preface + redact(refused.told)
+        failures = record.repeats.record(cleared.language, cleared.code, end.exit_status == 0,
+                                         redact(refused.detail or refused.told))
+        if failures >= REPEATS_BEFORE_STOP:
+            return Halt(told, ("repeated_failure", failures))
+        return SentBack(told)
+
+    def declined(self, approval: Approval) -> Declined:
         why = f" ({approval.reason})" if approval.reason else ""
-        record.declined.append(approval.reason)
-        stop: Stop | None = (("declined", record.declines)
-                             if record.declines >= DECLINES_BEFORE_STOP else None)
-        return text("run.declined").format(why=why), stop
-    ran = yield from run(session, language, approval.code, call.id)
-    cleared = replace(vetted, code=approval.code)  # as the user approved it
-    told, failures = reported(record, ran, cleared, session.redact)
-    if ran[0].interrupted or session.stopped():
-        return told, ("interrupted", 0)
-    if failures >= REPEATS_BEFORE_STOP:
-        return told, ("repeated_failure", failures)
-    record.stuck = record.stuck or failures > 1
-    if record.runs >= session.max_runs_per_turn:
-        return told, ("max_runs", record.runs)
-    return told, None
+        self.record.declined.append(approval.reason)
+        declines = self.record.declines
+        return Declined(text("run.declined").format(why=why),
+                        ("declined", declines) if declines >= DECLINES_BEFORE_STOP else None)
+
+    def report(self, ran: Ran, cleared: Cleared) -> Reported | Halt:
+        record = self.record
+        told, failures = reported(record, ran, cleared, self.session.redact)
+        if ran[0].interrupted or self.stopped():
+            return Halt(told, ("interrupted", 0))
+        if failures >= REPEATS_BEFORE_STOP:
+            return Halt(told, ("repeated_failure", failures))
+        record.stuck = record.stuck or failures > 1
+        if record.runs >= self.session.max_runs_per_turn:
+            return Halt(told, ("max_runs", record.runs))
+        return Reported(told, ran)
 
 
-def foreseen(session: Session, record: TurnRecord, cleared: Cleared, end: RunEnd | None,
-             refused: Refuse) -> Generator[Event, None, Outcome]:
-    """A proposal its preview sent back: the user sees one line (the code on demand), the
-    model reads why as the call's result, and a failure counts as the same code failing
-    again would."""
-    assert end is not None, "judge passes over a preview that did not end"
-    record.rules.fire(refused.rule, "refuse", session.redact(refused.detail))
-    record.foresaw(end)
-    yield session.emit(Tried(cleared.language, cleared.code, session.redact(refused.notice)))
-    told = cleared.preface + session.redact(refused.told)
-    failures = record.repeats.record(cleared.language, cleared.code, end.exit_status == 0,
-                                     session.redact(refused.detail or refused.told))
-    if failures >= REPEATS_BEFORE_STOP:
-        return told, ("repeated_failure", failures)
-    return told, None
-
-
-def run(session: Session, language: str, code: str, proposal_id: str
-        ) -> Generator[Event, None, Ran]:
-    """Run approved code; its RunEnd, what it changed in the working folder, and the files
-    it wrote there."""
-    folder = str(session.folder())
-    before = list_folder(folder)
-    end: RunEnd | None = None
-    runner: Callable[..., Iterator[Event]] = session.runtimes.run
-    if session.tools is not None and session.tools.find(language) is not None:
-        runner = session.tools.call  # a tool's answer comes back as a run's output
-    for event in runner(language, code, proposal_id=proposal_id):
-        yield session.emit(event)
-        if isinstance(event, RunEnd):
-            end = event
-    assert end is not None, "a run always ends with RunEnd"
-    after = list_folder(folder)
-    return end, describe_changes(before, after), written_files(before, after)
-
-
-def close_calls(session: Session, calls: list[CodeCall], results: Results, request: str) -> None:
+def close_calls(session: Acting, calls: list[CodeCall], results: Results, request: str) -> None:
     """Answer every call in the history, so the next request is valid for the provider;
     fenced results end with the turn's `request`."""
     answered = {call.id for call, _ in results}

@@ -4,17 +4,17 @@ written, and the reply whole; a stop or a broken stream ends it in one line."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from assistant.checks.repeats import looping
 from assistant.events import CodeDraft, Error, Event, TextDelta, Usage
-from assistant.llm import LLMError, Reply
+from assistant.llm import LLM, LLMError, Reply
 from assistant.llm.fenced_stream import FencedStream
 
 if TYPE_CHECKING:
-    from assistant.loop.session import Session
+    from assistant.checks.rules import Rules
 
 # The temperature of the reply after the model repeated itself (code that just succeeded,
 # or failed again): at the usual low temperature a small model that read nearly the same
@@ -22,7 +22,23 @@ if TYPE_CHECKING:
 UNSTICK_TEMPERATURE = 0.7
 
 
-def ask(session: Session, system: str, warmer: bool = False
+class Asking(Protocol):
+    """What asking for one reply needs of the conversation (assistant.loop.session)."""
+
+    llm: LLM
+    rules: Rules
+    messages: list[dict[str, Any]]
+    shown: str
+    said: str
+    redact: Callable[[str], str]
+
+    def emit(self, event: Event) -> Event: ...
+    def stopped(self) -> bool: ...
+    def halt(self) -> None: ...
+    def record(self, item: Event | dict[str, Any]) -> None: ...
+
+
+def ask(session: Asking, system: str, warmer: bool = False
         ) -> Generator[Event, None, Reply | None]:
     """Stream one reply from the LLM; None (after an Error) when there is none. `warmer`:
     the last reply repeated itself or was sent back, so this one is asked warmer (rule
@@ -83,7 +99,7 @@ def ask(session: Session, system: str, warmer: bool = False
     return reply
 
 
-def shown(session: Session, fenced: FencedStream | None, piece: str) -> Iterator[Event]:
+def shown(session: Asking, fenced: FencedStream | None, piece: str) -> Iterator[Event]:
     """A piece of the reply as the person sees it: words at once; in a fenced reply, the
     code of a block as a draft, never as words (its proposal, or the one line that says
     its try failed, shows it)."""
@@ -96,13 +112,13 @@ def shown(session: Session, fenced: FencedStream | None, piece: str) -> Iterator
         yield CodeDraft(*draft)
 
 
-def words(session: Session, text: str) -> Iterator[Event]:
+def words(session: Asking, text: str) -> Iterator[Event]:
     if text:
         session.shown += text
         yield TextDelta(text)
 
 
-def received(session: Session, reply: Reply) -> Iterator[Event]:
+def received(session: Asking, reply: Reply) -> Iterator[Event]:
     """Journal a reply (and, when its code was not shown as words, what was: `shown`, for
     the web page's history), and say what it cost."""
     shown = {"shown": session.said} if session.said != reply.text else {}

@@ -5,7 +5,7 @@ results just before it."""
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from assistant.events import Event, Notice
 from assistant.llm import Reply
@@ -13,10 +13,20 @@ from assistant.llm.results import RESULTS_HEADER, is_results_message
 
 if TYPE_CHECKING:
     from assistant.checks.record import TurnRecord
-    from assistant.loop.session import Session
+    from assistant.checks.rules import Rules
 
 
-def judged(session: Session, reply: Reply, record: TurnRecord
+class Judging(Protocol):
+    """What applying a reply's verdicts needs of the conversation."""
+
+    rules: Rules
+    messages: list[dict[str, Any]]
+
+    def emit(self, event: Event) -> Event: ...
+    def stopped(self) -> bool: ...
+
+
+def judged(session: Judging, reply: Reply, record: TurnRecord
            ) -> Generator[Event, None, Reply | None]:
     """Apply the reply checks' verdicts: the reply as it stands, or None when it was sent
     back and the model is asked again. The checks load with the first reply, not before

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from assistant.actions.outcomes import Cleared, Ran
 from assistant.checks.made import problems
 from assistant.checks.missing import noted
 from assistant.checks.record import TurnRecord
 from assistant.llm.results import describe_run, failure_line
-from assistant.loop.turn import Ran
-from assistant.loop.vetting import Cleared
 
 
 def reported(state: TurnRecord, ran: Ran, cleared: Cleared,

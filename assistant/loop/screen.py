@@ -18,7 +18,7 @@ import tempfile
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from assistant.config import Settings
 from assistant.events import Event, Notice
@@ -28,7 +28,8 @@ from assistant.llm.results import KIND, SCREEN_HEADER, untrusted
 from assistant.texts import text
 
 if TYPE_CHECKING:
-    from assistant.loop.session import Session
+    from assistant.checks.rules import Rules
+    from assistant.llm import LLM
 
 ABOUT_SCREEN = re.compile(
     r"\b(screen|click|button|window|dialog|menu|icon|mouse|cursor|desktop|scroll|"
@@ -160,7 +161,18 @@ def guide() -> str:
     return text("screen.guide") + "\n" + text("screen.guide_end").format(UNTRUSTED)
 
 
-def screen_wanted(session: Session, request: str) -> bool:
+class Looking(Protocol):
+    """What attaching the screen needs of the conversation."""
+
+    llm: LLM
+    rules: Rules
+    screen: ScreenContext
+    messages: list[dict[str, Any]]
+
+    def emit(self, event: Event) -> Event: ...
+
+
+def screen_wanted(session: Looking, request: str) -> bool:
     """Whether the turn starts with the screen attached: always, or (auto) when the
     request reads as about the screen, in English."""
     mode = session.llm.settings.screen_context
@@ -172,14 +184,14 @@ def screen_wanted(session: Session, request: str) -> bool:
     return wanted
 
 
-def look(session: Session) -> Iterator[Event]:
+def look(session: Looking) -> Iterator[Event]:
     """Take a view of the screen for the next request; say so when the desktop cannot."""
     problem = session.screen.capture()
     if problem:
         yield session.emit(Notice(f"The screen is not attached: {problem}"))
 
 
-def show_screen(session: Session) -> Iterator[Event]:
+def show_screen(session: Looking) -> Iterator[Event]:
     """Put the newest unseen view into the history, keeping only the last few images."""
     message, problem = session.screen.take()
     if problem:

@@ -25,7 +25,6 @@ from assistant.events import (
     TurnEnd,
     TurnEndReason,
 )
-from assistant.journal import Journal
 from assistant.llm import LLM
 from assistant.llm.local import is_local_model
 from assistant.llm.results import is_results_message
@@ -36,13 +35,11 @@ from assistant.loop.peek import wanted as peek_wanted
 from assistant.loop.prompt import answer_in, system_message
 from assistant.loop.screen import ScreenContext, look, screen_wanted, show_screen
 from assistant.loop.turn import STOP_NOTICES
-from assistant.runtime import Runtimes
 from assistant.safety.inputs import request_problem
-from assistant.safety.policy import Policy
 
 if TYPE_CHECKING:
+    from assistant.actions.parts import Parts
     from assistant.checks.record import TurnRecord
-    from assistant.tools.toolbox import Toolbox
 
 
 class Session:
@@ -53,28 +50,23 @@ class Session:
     check) is imported where the reply is in hand: a command's first word does not wait
     for it (scripts/bench.py, cli_first_token_warm_s)."""
 
-    def __init__(  # noqa: PLR0913 - three parts, then keyword-only options with defaults
+    def __init__(
         self,
         llm: LLM,
-        runtimes: Runtimes,
-        policy: Policy,
+        parts: Parts,
         *,
-        system: str = "",
-        max_runs_per_turn: int = 20,
-        journal: Journal | None = None,
         conversation_id: str = "",
         messages: list[dict[str, Any]] | None = None,
-        redact: Callable[[str], str] | None = None,
-        tools: Toolbox | None = None,
     ) -> None:
         self.llm = llm
-        self.tools = tools  # MCP and plugin tools: their calls are proposals like code
-        self.redact = redact or (lambda text: text)
-        self.runtimes = runtimes
-        self.policy = policy
-        self.system = system
-        self.max_runs_per_turn = max_runs_per_turn
-        self.journal = journal
+        self.parts = parts  # what every action is taken with (assistant.actions)
+        self.tools = parts.tools  # MCP and plugin tools: their calls are proposals like code
+        self.redact: Callable[[str], str] = parts.redact
+        self.runtimes = parts.runtimes
+        self.policy = parts.policy
+        self.system = parts.settings.system_message
+        self.max_runs_per_turn = parts.settings.max_runs_per_turn
+        self.journal = parts.journal
         self.conversation_id = conversation_id
         self.messages: list[dict[str, Any]] = list(messages or [])
         self.turns = sum(1 for m in self.messages
@@ -83,7 +75,7 @@ class Session:
         self._held: list[Event] = []  # rules fired, journaled, not yet handed out
         self._stop = threading.Event()
         self.screen = ScreenContext(llm.settings, llm.backend)
-        runtimes.env = self.screen.runtime_env(runtimes.env)
+        self.runtimes.env = self.screen.runtime_env(self.runtimes.env)
 
     def interrupt(self) -> None:
         """Stop whatever the turn is doing now: the LLM stream or the running code."""

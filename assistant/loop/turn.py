@@ -3,7 +3,7 @@ turn's record itself is assistant.checks.record."""
 
 from __future__ import annotations
 
-from assistant.events import RunEnd, TurnEndReason
+from assistant.actions.outcomes import Stop
 from assistant.texts import text
 
 DECLINES_BEFORE_STOP = 3
@@ -27,6 +27,4 @@ STOP_NOTICES = {
 }
 
 
-Stop = tuple[TurnEndReason, int]
 Outcome = tuple[str, Stop | None]
-Ran = tuple[RunEnd, str, list[str]]

@@ -6,8 +6,8 @@ from the loop so that each rule reads alone.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from assistant.actions.outcomes import Cleared
 from assistant.checks.labels import actual_language
 from assistant.checks.record import TurnRecord
 from assistant.checks.repeats import REPEAT_NOT_RUN, REPEAT_TOLD
@@ -21,16 +21,6 @@ from assistant.loop.turn import (
     RELABELLED,
     Outcome,
 )
-
-
-@dataclass(frozen=True)
-class Cleared:
-    """A call that goes to the user: what it runs as, and what the model reads before its
-    result (why it ran other than as written)."""
-
-    language: str
-    code: str
-    preface: str = ""
 
 
 def vet(call: CodeCall, state: TurnRecord, redact: Callable[[str], str]

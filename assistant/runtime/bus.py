@@ -24,7 +24,7 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-import tomllib
+from assistant.tomlread import tomllib
 
 PACKAGE = "xdg-dbus-proxy"
 VARIABLE = "DBUS_SESSION_BUS_ADDRESS"

@@ -4,14 +4,11 @@ reaches every one, and the commands it runs on them (`-exec`, `-delete`)."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from assistant.safety import paths
 from assistant.safety.files import delete_findings
 from assistant.safety.findings import Finding, Level
-
-if TYPE_CHECKING:  # the rules' Call, whose module imports this one
-    from assistant.safety.shell_rules import Call
+from assistant.safety.shell_parse import Call
 
 DELETERS = ("rm", "shred", "srm", "unlink", "rmdir", "wipe")
 """Commands that delete the files they are given."""

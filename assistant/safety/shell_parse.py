@@ -10,6 +10,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
+from assistant.safety.findings import Finding, Level, Scope
 from assistant.safety.paths import is_wide
 
 # Stands for text only known at run time; "$?DL" marks one that comes from a download.
@@ -283,3 +284,23 @@ def parse(text: str) -> Script:
         values = ", ".join(repr(_variables(w, known)) for w in words)
         inner[index] = ("python", f"import sys\nsys.argv = [{values}]\n{inner[index][1]}")
     return Script(commands, inner, text)
+
+
+@dataclass
+class Call:
+    """One command as the rules read it: its name and arguments once wrappers are gone,
+    the text it came from, its pipeline, and the checker's scope."""
+
+    name: str
+    args: list[str]
+    part: str
+    command: Command
+    pipe: list[Command]
+    scope: Scope
+
+    @property
+    def plain(self) -> list[str]:
+        return [a for a in self.args if not a.startswith("-")]
+
+    def finding(self, family: str, level: Level, why: str) -> Finding:
+        return Finding(family, level, self.part, why)

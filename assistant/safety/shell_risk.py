@@ -15,12 +15,13 @@ from assistant.safety.shell_parse import (
     DOWNLOADED,
     DOWNLOADERS,
     UNKNOWN,
+    Call,
     Command,
     interpreter_language,
     is_encoded_text,
     parse,
 )
-from assistant.safety.shell_rules import MANY, PLACED, SENDERS, Call, judge, sent
+from assistant.safety.shell_rules import MANY, PLACED, SENDERS, judge, sent
 
 FORK_BOMB = re.compile(r"([\w:.-]+)\s*\(\s*\)\s*\{([^}]*)\}")
 ENDLESS = re.compile(r"\b(?:while|until)\s+(?:true|:|\[\s*1\s*\]|\(\(\s*1\s*\)\))\s*;?\s*do\b"

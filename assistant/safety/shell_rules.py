@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from assistant.safety import desktop, paths
 from assistant.safety.files import delete_findings, moved_away, own_read, write_findings
-from assistant.safety.findings import Finding, Level, Scope
+from assistant.safety.findings import Finding
 from assistant.safety.shell_find import DELETERS, find_rule
-from assistant.safety.shell_parse import DOWNLOADERS, UNKNOWN, Command
+from assistant.safety.shell_parse import DOWNLOADERS, UNKNOWN, Call
 
 MANY = UNKNOWN + "*"
 """What xargs appends: any number of words read at run time."""
@@ -40,26 +39,6 @@ PLACED = {*DELETERS, *READERS, "find", "chmod", "chown", "chgrp", "chattr", "set
           "truncate", "touch", "sed", "perl", "cp", "mv", "install", "ln", "rsync", "sqlite3",
           "dd"}
 """Commands whose relative paths are read from the folder a `cd` before them went to."""
-
-
-@dataclass
-class Call:
-    """One command as the rules read it: its name and arguments once wrappers are gone,
-    the text it came from, its pipeline, and the checker's scope."""
-
-    name: str
-    args: list[str]
-    part: str
-    command: Command
-    pipe: list[Command]
-    scope: Scope
-
-    @property
-    def plain(self) -> list[str]:
-        return [a for a in self.args if not a.startswith("-")]
-
-    def finding(self, family: str, level: Level, why: str) -> Finding:
-        return Finding(family, level, self.part, why)
 
 
 Rule = Callable[[Call], list[Finding]]

@@ -1,16 +1,16 @@
 """`assistant mcp`: this assistant as an MCP server over stdio, with the SDK's server API.
 
 Clients get `execute` and the `computer` actions (look at the screen, click by text,
-type). Each call becomes code proposed to the Gate, so it is rated, approved by a person
-here, run in the runtimes and journaled; a declined or blocked call says so and runs
-nothing. Handlers wait for the person in a worker thread, so the server stays responsive.
+type). Each call becomes code proposed to the Gate, so it is rated, previewed, approved by
+a person here, run in the runtimes, journaled and undoable; a declined or blocked call
+says so and runs nothing. Handlers wait for the person in a worker thread, so the server
+stays responsive.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from assistant.events import Approval, RunEnd
 from assistant.runtime.languages import LANGUAGES
 from assistant.tools.gate import Gate
 
@@ -29,8 +29,8 @@ def build(gate: Gate) -> Any:
     server = MCPServer("assistant", instructions=INSTRUCTIONS, log_level="WARNING")
 
     async def through_gate(language: str, code: str, asked_by: str) -> str:
-        approval, end = await anyio.to_thread.run_sync(gate.run, language, code, asked_by)
-        return outcome(approval, end)
+        told: str = await anyio.to_thread.run_sync(gate.run, language, code, asked_by)
+        return told
 
     @server.tool(description=f"Run code ({', '.join(LANGUAGES)}) on this computer once a "
                  "person approves it; returns its output.",
@@ -65,14 +65,3 @@ def build(gate: Gate) -> Any:
                                   "computer_type")
 
     return server
-
-
-def outcome(approval: Approval, end: RunEnd | None) -> str:
-    """What the client is told: the output, or why nothing ran."""
-    if not approval.approved:
-        why = f": {approval.reason}" if approval.reason else ""
-        return f"Not run: declined by the {approval.decided_by}{why}."
-    if end is None:
-        return "Not run."
-    status = "did not finish" if end.exit_status is None else f"exit status {end.exit_status}"
-    return f"{end.output.rstrip()}\n[{status}]" if end.output.strip() else f"[{status}]"

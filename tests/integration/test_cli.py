@@ -280,8 +280,8 @@ def test_help_does_not_import_heavy_modules() -> None:
 # What only a reply needs; a command to the kept embedded server sends its request first.
 AFTER_THE_REQUEST = ("assistant.safety.risk", "assistant.safety.shell_risk",
                      "assistant.safety.python_risk", "assistant.safety.js_risk",
-                     "assistant.loop.act", "assistant.checks.reply", "assistant.checks.answers",
-                     "assistant.whatif.preview",
+                     "assistant.loop.act", "assistant.actions.pipeline", "assistant.checks.reply",
+                     "assistant.checks.answers", "assistant.whatif.preview",
                      "asyncio", "rich.syntax", "pygments", "litellm")
 
 

@@ -1,6 +1,7 @@
 """The package's layers hold: no import runs back up a layer, and no modules import each
 other in a circle. Read from the source with `ast`, so it needs nothing installed; imports
-under `if TYPE_CHECKING:` never run and do not count."""
+under `if TYPE_CHECKING:` count too: they never run, but a module that names another's
+type for its checker depends on it as much as one that imports it."""
 
 from __future__ import annotations
 
@@ -11,18 +12,20 @@ PACKAGE = Path(__file__).resolve().parents[2] / "assistant"
 
 FRONT_ENDS = {"ui", "voice", "daemon", "web", "commands", "cli", "api", "__main__"}
 CORE = {"events", "config", "choices", "texts", "journal", "safety", "runtime", "llm", "loop",
-        "checks", "tools", "plugins", "computer", "warming", "weights", "whatif"}
+        "checks", "tools", "plugins", "computer", "warming", "weights", "whatif", "actions"}
 # part -> the parts it must never import (beyond the rule that the core knows no front end).
 NEVER = {
     "computer": (CORE | FRONT_ENDS) - {"computer"},
     "events": (CORE | FRONT_ENDS) - {"events", "choices"},
     "texts": CORE | FRONT_ENDS,
+    "tomlread": CORE | FRONT_ENDS,
     "llm": {"loop", "checks", "tools", "plugins", "safety", "journal"},
     "checks": {"loop", "tools", "plugins", "journal"},
     "runtime": {"llm", "loop", "checks", "tools", "journal"},
     "safety": {"llm", "loop", "checks", "tools", "journal"},
     "journal": {"llm", "loop", "checks", "tools", "runtime"},
-    "whatif": {"llm", "loop", "checks", "tools", "journal"},
+    "whatif": {"llm", "loop", "checks", "tools", "journal", "actions"},
+    "actions": {"loop", "checks", "llm"},
     "ui": {"daemon", "commands", "cli"},
     "voice": {"daemon", "commands", "cli"},
     "web": {"daemon", "commands", "cli"},
@@ -36,24 +39,14 @@ def module_name(path: Path, root: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-
-
 def imports(root: Path) -> list[Import]:
     """Every import of one of `root`'s modules by another, wherever it is written (a
-    function's lazy import runs too), but for those only the type checker reads."""
+    function's lazy import, one only the type checker reads)."""
     modules = {module_name(path, root): path for path in root.rglob("*.py")}
     found: list[Import] = []
 
     def walk(name: str, node: ast.AST) -> None:
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and _type_checking(child):
-                for other in child.orelse:
-                    walk(name, other)
-                continue
             targets: list[str] = []
             if isinstance(child, ast.Import):
                 targets = [alias.name for alias in child.names]
@@ -133,16 +126,19 @@ def test_no_modules_import_each_other_in_a_circle() -> None:
     assert circles(imports(PACKAGE)) == []
 
 
-def test_an_adapter_that_imports_the_loop_and_a_circle_are_both_found(tmp_path: Path) -> None:
+def test_an_adapter_that_imports_up_for_its_types_or_lazily_and_a_circle_are_all_found(
+        tmp_path: Path) -> None:
     root = tmp_path / "assistant"
     (root / "llm").mkdir(parents=True)
     (root / "loop").mkdir()
     (root / "llm" / "client.py").write_text(
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import assistant.ui\n"
         "def f():\n    from assistant.loop import session\n")
-    (root / "loop" / "session.py").write_text("import assistant.llm.client\n")
+    (root / "loop" / "session.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import assistant.llm.client\n")
     (root / "ui.py").write_text("")
     found = imports(root)
     assert upward(found) == [
+        "assistant.llm.client:3 imports assistant.ui (llm is below ui)",
         "assistant.llm.client:5 imports assistant.loop.session (llm is below loop)"]
     assert circles(found) == [["assistant.llm.client", "assistant.loop.session"]]

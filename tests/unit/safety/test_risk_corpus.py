@@ -7,7 +7,6 @@ any such folder). Run with `-s` to see the figures.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +15,7 @@ import platformdirs
 from assistant.config import APP
 from assistant.safety.risk import LEVELS, Assessment, DenyRules
 from assistant.safety.risk import assess as rate
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:
-    import tomli as tomllib
+from assistant.tomlread import tomllib
 
 HERE = Path(__file__).parent
 

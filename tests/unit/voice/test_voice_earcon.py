@@ -7,8 +7,8 @@ import wave
 from pathlib import Path
 
 import pytest
-import tomllib
 
+from assistant.tomlread import tomllib
 from assistant.voice import earcon
 
 ROOT = Path(__file__).resolve().parents[3]
