@@ -131,7 +131,7 @@ def turn_overhead_ms(bench: Bench) -> float:
     """
     from assistant import Assistant
     from assistant.events import Proposal, RunEnd, TurnEnd
-    from assistant.whatif.world import problem
+    from assistant.whatif.probe import problem
     from tests.support.llm_server import LLMServer, text, tool_call
 
     if problem():

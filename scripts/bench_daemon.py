@@ -226,7 +226,7 @@ class BenchDaemon:
     def release_to_popup(self, audio: Any) -> float:
         """Key release to the proposal on screen, the LLM answering at once; checked to
         have been previewed, as a user's is (its effect said, not its plan)."""
-        from assistant.whatif.world import problem
+        from assistant.whatif.probe import problem
         from tests.support.llm_server import text, tool_call
 
         mark = len(self.lines)

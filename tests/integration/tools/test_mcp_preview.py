@@ -15,7 +15,7 @@ import pytest
 from mcp import Client
 
 from assistant.journal import Journal
-from assistant.whatif.world import problem
+from assistant.whatif.probe import problem
 from tests.integration.conftest import ROOT
 from tests.integration.tools.test_mcp_server import PROMPT, Person, parameters, person
 

@@ -173,7 +173,7 @@ def test_auto_approval_in_the_config_does_not_reach_the_clients_calls(
 
     waited, said = asyncio.run(client())
     assert waited, "the call ran before the person answered"
-    assert said == "[exit status 0]" and marker.read_text() == "yes"
+    assert said == "3\n[exit status 0]" and marker.read_text() == "yes"  # write()'s value shown
     assert "python · risk low" in person.shown()
 
 

@@ -15,7 +15,7 @@ from assistant.actions import parts
 from assistant.config import load_settings
 from assistant.events import Approval, Event, Proposal, RunEnd
 from assistant.tools.gate import Gate
-from assistant.whatif.world import problem
+from assistant.whatif.probe import problem
 
 needs_previews = pytest.mark.skipif(bool(problem()), reason=problem() or "previews work")
 
@@ -80,7 +80,7 @@ def test_a_clients_code_is_proposed_with_its_effect_and_runs_once_approved(
     told = asking.run("python", "open('note.txt', 'w').write('hi')", "execute")
     [proposal] = proposals(shown)
     assert proposal.effect is not None and proposal.effect.created == ("note.txt",)
-    assert told == "[exit status 0]" and (work / "note.txt").read_text() == "hi"
+    assert told == "2\n[exit status 0]" and (work / "note.txt").read_text() == "hi"  # write()'s value
     assert [e.approved for e in shown if isinstance(e, Approval)] == [True]
 
 
