@@ -23,6 +23,7 @@ from tests.support.require import lacking, require
 
 CODE = ("mkdir old && mv *.log old/\n"
         "echo new > ~/drive/new.txt\n"
+        "echo b > ~/box/b.txt\n"
         "echo r > ~/ram/r.txt\n"
         "echo s >> ~/stack/deep.txt\n"
         "touch ~/shelf/x 2>/dev/null || echo shelf is read-only\n")
@@ -42,7 +43,7 @@ class Machine:
         for name in ("a.log", "b.log", "notes.txt"):
             (self.work / name).write_text(f"{name}\n")
         for folder in ("drive-src", "fuse-src", "shelf-src", "o1/l/deep", "o1/u", "o1/w",
-                       "o2/u", "o2/w"):
+                       "o2/u", "o2/w", "o3/l", "o3/u", "o3/w"):
             (base / folder).mkdir(parents=True)
         (base / "drive-src" / "kept.txt").write_text("on the drive\n")
         (base / "shelf-src" / "book.txt").write_text("a book\n")
@@ -56,6 +57,9 @@ class Machine:
              str(base / "o1" / "w")],
             ["overlay", str(self.home / "stack"), str(base / "o1" / "m" / "deep"),
              str(base / "o2" / "u"), str(base / "o2" / "w")],
+            # one overlay, as a container's root is: another can go over it
+            ["overlay", str(self.home / "box"), str(base / "o3" / "l"), str(base / "o3" / "u"),
+             str(base / "o3" / "w")],
         ]
 
     def run(self, *steps: list[str], mounts: list[list[str]] | None = None,
@@ -151,6 +155,7 @@ def test_the_preview_covers_each_mount_it_can_and_names_the_one_it_cannot(
     assert sorted(map(tuple, effect["moved"])) == [("a.log", "old/a.log"), ("b.log", "old/b.log")]
     created = " ".join(effect["created"])
     assert "drive/new.txt" in created and "ram/r.txt" in created  # FUSE and tmpfs: covered
+    assert "box/b.txt" in created  # an overlay over an overlay mount, as in a container
     reasons = " | ".join(effect["unpreviewable"])
     assert f"reaches {machine.home}/stack (an overlay mount), which the preview does not " \
            f"cover ({STACKED}" in reasons
@@ -169,7 +174,7 @@ def test_the_preview_covers_each_mount_it_can_and_names_the_one_it_cannot(
 def test_undo_puts_back_the_rest_and_the_run_says_what_it_cannot(tmp_path: Path) -> None:
     machine = Machine(tmp_path)
     before = contents(machine.work)
-    look = ["sh", "-c", "ls ~/ram; cat ~/stack/deep.txt"]
+    look = ["sh", "-c", "ls ~/ram ~/box; cat ~/stack/deep.txt"]
     with LLMServer([tool_call("shell", CODE), text("Done.")]) as server:
         # rated medium (it reaches a mount the preview could not cover): a person says yes
         ran, after_run, undone, after_undo = machine.run(
@@ -179,11 +184,13 @@ def test_undo_puts_back_the_rest_and_the_run_says_what_it_cannot(tmp_path: Path)
     assert ran["status"] == 0, ran["stderr"]
     assert f"What it did in {machine.home}/stack cannot be undone" in said
     assert "To take it back: assistant undo" in said
-    assert after_run["stdout"] == "r.txt\ndeep\ns\n"
+    assert after_run["stdout"] == f"{machine.home}/box:\nb.txt\n\n{machine.home}/ram:\nr.txt\n" \
+        "deep\ns\n"
     assert undone["status"] == 0 and undone["stdout"].startswith("Undid run "), undone["stderr"]
     assert contents(machine.work) == before
     assert os.listdir(tmp_path / "drive-src") == ["kept.txt"]  # the FUSE mount's file: gone
-    assert after_undo["stdout"] == "deep\ns\n"  # the tmpfs put back; the stack could not be
+    # the overlay and the tmpfs put back; the stack could not be
+    assert after_undo["stdout"] == f"{machine.home}/box:\n\n{machine.home}/ram:\ndeep\ns\n"
 
 
 def test_doctor_names_the_mount_and_what_to_do(tmp_path: Path) -> None:
