@@ -86,22 +86,3 @@ def signature() -> str:
 def inside(path: str, folder: str) -> bool:
     """Whether `path` is `folder` or below it (both absolute, as written)."""
     return path == folder or path.startswith(folder.rstrip("/") + "/")
-
-
-def below(folder: str, mounts: list[Mount]) -> list[Mount]:
-    """The mounts strictly inside `folder`, the top one of each point, outermost first."""
-    top: dict[str, Mount] = {}
-    for mount in mounts:
-        if mount.point != folder and inside(mount.point, folder):
-            top[mount.point] = mount
-    return sorted(top.values(), key=lambda mount: (mount.point.count("/"), mount.point))
-
-
-def holding(path: str, mounts: list[Mount]) -> Mount | None:
-    """The mount `path` lies on: the innermost mount point above it, the top one there."""
-    found: Mount | None = None
-    for mount in mounts:
-        if inside(path, mount.point) and (
-                found is None or len(mount.point) >= len(found.point)):
-            found = mount
-    return found
