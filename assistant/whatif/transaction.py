@@ -176,12 +176,13 @@ def _shown(path: str, folder: str) -> str:
 
 
 def runtimes_for(settings: Settings, tell: Callable[[str], None], **options: Any) -> Runtimes:
-    """The runtimes a conversation with `settings` uses: transactional with `undo` on
-    where previews work; where they cannot, `tell` hears why, once."""
+    """The runtimes a conversation with `settings` uses: transactional with `undo` on.
+    Where previews cannot work now, `tell` hears why, once, and runs go on as before
+    until they can (each run asks again: a long-lived conversation is not left
+    without them for its life)."""
     if not settings.undo:
         return Runtimes(**options)
     if problem():
         tell(f"runs are not previewed and cannot be undone: {problem()}")
-        return Runtimes(**options)
     return TransactionalRuntimes(store=UndoStore(settings.data_path / "undo"),
                                  hidden=settings.own_paths, **options)

@@ -206,32 +206,46 @@ def test_doctor_names_the_mount_and_what_to_do(tmp_path: Path) -> None:
 
 
 AGAIN = """
-import json, subprocess, sys
+import json, os, subprocess, sys
+from assistant.config import load_settings
+from assistant.events import Notice
 from assistant.whatif.probe import problem
+from assistant.whatif.transaction import runtimes_for
 
 def allow(count):
     with open("/proc/sys/user/max_user_namespaces", "w") as limit:
         limit.write(str(count))
 
 allow(0)
-refused = problem()
-allow(100)
-kept = problem()
-subprocess.run(["mount", "-t", "tmpfs", "tmpfs", sys.argv[1]], check=True)
-print(json.dumps([refused, kept, problem()]))
+told = []
+with runtimes_for(load_settings(), told.append, cwd=sys.argv[1]) as runtimes:
+    kept = problem()
+    allow(100)
+    same = problem()
+    subprocess.run(["mount", "-t", "tmpfs", "tmpfs", sys.argv[2]], check=True)
+    notices = [e.text for e in runtimes.run("shell", "echo x > made.txt")
+               if isinstance(e, Notice)]
+print(json.dumps({"told": told, "kept": kept, "same": same, "after": problem(),
+                  "notices": notices}))
 """
 
 
 def test_a_refusal_is_tried_again_when_the_mounts_change(tmp_path: Path) -> None:
-    """A process that met a refusal (no user namespaces allowed) previews again once the
-    system allows them and a mount came or went: the answer is not kept for its life."""
+    """A conversation that began where user namespaces were refused previews its runs,
+    and can undo them, once the system allows them and a mount came or went: the answer
+    is not kept for the life of the process."""
     require(shutil.which("unshare"), "unshare (util-linux) is not installed")
-    (tmp_path / "new").mkdir()
+    for name in ("work", "new"):
+        (tmp_path / name).mkdir()
     done = subprocess.run(
-        ["unshare", "-rm", sys.executable, "-c", AGAIN, str(tmp_path / "new")],
+        ["unshare", "-rm", sys.executable, "-c", AGAIN, str(tmp_path / "work"),
+         str(tmp_path / "new")],
         capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
     assert done.returncode == 0, done.stderr
-    refused, kept, after = json.loads(done.stdout)
-    assert refused.startswith("previews need user namespaces, which this system allows none of")
-    assert kept == refused  # the mounts are as they were: the answer is kept
-    assert after == ""
+    said = json.loads(done.stdout)
+    assert said["told"] == [f"runs are not previewed and cannot be undone: {said['kept']}"]
+    assert said["kept"].startswith("previews need user namespaces, which this system allows")
+    assert said["same"] == said["kept"]  # the mounts are as they were: the answer is kept
+    assert said["after"] == ""
+    assert any("To take it back: assistant undo" in notice for notice in said["notices"])
+    assert (tmp_path / "work" / "made.txt").read_text() == "x\n"
