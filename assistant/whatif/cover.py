@@ -159,16 +159,15 @@ class Cover:
         if full in self.hidden:
             os.close(os.open(there, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o400))
             return PLACED
-        mounted = self._points.get(full)
-        alone = mounted is not None
-        if not alone and not frozen and self.copy(inner, there, info):
+        mounted = self._points.get(full)  # a file mounted on its own
+        if mounted is None and not frozen and self.copy(inner, there, info):
             return _made(there)
         os.close(os.open(there, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o600))
         _bind(inner, there)
         if mounted is not None and not mounted.read_only:
             self.uncovered.append({"path": full, "kind": "a file mounted on its own",
                                    "why": "it is shown read-only", "file": "yes"})
-        elif not alone and not frozen and info.st_uid == os.getuid() and \
+        elif mounted is None and not frozen and info.st_uid == os.getuid() and \
                 info.st_size > min(COPIED_BYTES, self.budget):
             self.uncovered.append({"path": full, "kind": "a large file beside a mount",
                                    "why": "it is shown read-only, not copied", "file": "yes"})

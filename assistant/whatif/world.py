@@ -110,7 +110,7 @@ def _enter(plan: dict[str, Any], report: int) -> World:
         _hide(path, first_scratch)
     for path in (*DEVICES, *SOCKETS):
         if os.path.isdir(path) and not os.path.islink(path) and \
-                not any(inside(path, root) for root in plan["roots"]):
+                not any(inside(root, path) for root in plan["roots"]):
             mount("tmpfs", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k")
     _first_process()
     _drop_capabilities()

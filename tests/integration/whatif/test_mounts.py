@@ -249,3 +249,16 @@ def test_a_refusal_is_tried_again_when_the_mounts_change(tmp_path: Path) -> None
     assert said["after"] == ""
     assert any("To take it back: assistant undo" in notice for notice in said["notices"])
     assert (tmp_path / "work" / "made.txt").read_text() == "x\n"
+
+
+def test_the_display_sockets_stay_out_of_reach_beside_a_mount_in_tmp(tmp_path: Path) -> None:
+    """With /tmp rebuilt around a mount in it, the X server's socket folder is still
+    emptied in the preview (here a tmpfs of the test's own at /tmp/.X11-unix)."""
+    machine = Machine(tmp_path)
+    (made, said) = machine.run(
+        ["touch", "/tmp/.X11-unix/X99"],
+        ["sh", "-c", "printf '%s' 'ls -A /tmp/.X11-unix' | " + shlex.join(PREVIEW)],
+        mounts=[["tmpfs", "/tmp/.X11-unix"], machine.mounts[1]])
+    assert made["status"] == 0, made["stderr"]
+    effect = json.loads(said["stdout"])
+    assert effect["exit"] == 0 and effect["output"] == ""
