@@ -64,7 +64,8 @@ def parse(text: str) -> list[Mount]:
         if "-" not in fields[6:]:
             continue
         dash = fields.index("-", 6)
-        options = fields[5].split(",")
+        options = fields[5].split(",")  # this mount's, then its filesystem's
+        options += fields[dash + 3].split(",") if len(fields) > dash + 3 else []
         mounts.append(Mount(point=_unescaped(fields[4]), fstype=fields[dash + 1],
                             source=_unescaped(fields[dash + 2]), root=_unescaped(fields[3]),
                             read_only="ro" in options))

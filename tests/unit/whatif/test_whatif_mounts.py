@@ -14,6 +14,7 @@ LINES = "\n".join([
     r"66 27 0:41 / /home/ann/box rw - overlay overlay rw,lowerdir=/l",
     r"67 27 0:42 / /home/ann/nas rw - nfs4 nas:/export rw",
     r"68 64 0:43 / /tmp/ram rw - tmpfs tmpfs rw",
+    r"69 27 0:44 / /tmp/.mount_Appxy rw,nosuid - fuse.App.AppImage App.AppImage ro,user_id=1000",
 ])
 
 
@@ -23,7 +24,8 @@ def test_each_mount_is_named_by_what_it_is() -> None:
                      "/tmp/ram": "a tmpfs",  # the later one, on top, is read-write
                      "/home/ann/shelf": "a read-only bind mount (ext4)",
                      "/home/ann/box": "an overlay mount",
-                     "/home/ann/nas": "a network mount (nfs4)"}
+                     "/home/ann/nas": "a network mount (nfs4)",
+                     "/tmp/.mount_Appxy": "a read-only FUSE mount"}  # its filesystem is
 
 
 def test_this_process_has_a_root_mount() -> None:
