@@ -84,10 +84,15 @@ REACHES = "reaches "
 """How the reason for a mount the preview could not cover begins."""
 
 
-def mount(path: str, kind: str, why: str) -> str:
+def mount(path: str, kind: str, why: str, home: str) -> str:
     """The reason for a mount the preview could not cover, which the run reaches."""
-    return (f"{REACHES}{path} ({kind}), which the preview does not cover ({why}): what it "
-            "does there is not shown and cannot be undone")
+    return (f"{REACHES}{shown(path, home)} ({kind}), which the preview does not cover "
+            f"({why}): what it does there is not shown and cannot be undone")
+
+
+def shown(path: str, home: str) -> str:
+    """`path` as a person reads it: ~/... under their home."""
+    return f"~{path[len(home):]}" if inside(path, home) and path != home else path
 
 
 def reached(mounts: list[dict[str, str]], code: str, output: str, cwd: str,
@@ -97,9 +102,7 @@ def reached(mounts: list[dict[str, str]], code: str, output: str, cwd: str,
     found = []
     for mount in mounts:
         path = mount["path"]
-        names = [re.escape(path)]
-        if inside(path, home) and path != home:
-            names.append(re.escape(f"~{path[len(home):]}"))
+        names = [re.escape(path), re.escape(shown(path, home))]
         if os.path.dirname(path) == cwd:
             names.append(r"(?:\./)?" + re.escape(os.path.basename(path)))
         around = not mount.get("file") and (inside(cwd, path) or inside(path, cwd))

@@ -157,14 +157,14 @@ def test_the_preview_covers_each_mount_it_can_and_names_the_one_it_cannot(
     assert "drive/new.txt" in created and "ram/r.txt" in created  # FUSE and tmpfs: covered
     assert "box/b.txt" in created  # an overlay over an overlay mount, as in a container
     reasons = " | ".join(effect["unpreviewable"])
-    assert f"reaches {machine.home}/stack (an overlay mount), which the preview does not " \
-           f"cover ({STACKED}" in reasons
+    assert f"reaches ~/stack (an overlay mount), which the preview does not cover ({STACKED}" \
+        in reasons
     assert f"{tmp_path}/fuse/f.txt" in reasons  # written under /tmp, as any write there
     assert "does not allow" not in reasons  # the refused write is the stack's, said above
     assert effect["risk"] == "medium"  # what a run does there is unseen: never unattended
     assert "shelf" not in reasons and "shelf is read-only" in effect["output"]  # as for real
-    assert f"reaches {big} (a large file beside a mount), which the preview does not cover " \
-           "(it is shown read-only, not copied)" in reasons and big.exists()
+    assert "reaches ~/big.bin (a large file beside a mount), which the preview does not " \
+           "cover (it is shown read-only, not copied)" in reasons and big.exists()
     assert contents(machine.work) == before
     assert os.listdir(tmp_path / "drive-src") == ["kept.txt"]
     assert os.listdir(tmp_path / "fuse-src") == []
@@ -182,7 +182,7 @@ def test_undo_puts_back_the_rest_and_the_run_says_what_it_cannot(tmp_path: Path)
             answer="y")
     said = " ".join(ran["stdout"].split())
     assert ran["status"] == 0, ran["stderr"]
-    assert f"What it did in {machine.home}/stack cannot be undone" in said
+    assert "What it did in ~/stack cannot be undone" in said
     assert "To take it back: assistant undo" in said
     assert after_run["stdout"] == f"{machine.home}/box:\nb.txt\n\n{machine.home}/ram:\nr.txt\n" \
         "deep\ns\n"
