@@ -80,6 +80,23 @@ def outside(paths: list[str]) -> str:
     return f"writes outside home and the working folder ({shown}), which a preview does not cover"
 
 
+BUSY = re.compile(r"Device or resource busy|EBUSY")
+
+
+def beside(rebuilt: list[str], code: str, output: str, cwd: str, home: str) -> str:
+    """The reason for a folder a run could not move or remove in a folder rebuilt around
+    a mount (each folder in it is covered on its own, so it is a mount point there);
+    "" when the run met no such refusal. The folder named is the working one, or one
+    the code or output names, when one of them was rebuilt."""
+    if not rebuilt or not BUSY.search(output):
+        return ""
+    named = [path for path in rebuilt if path == cwd or f"{path}/" in code + output
+             or (path != home and f"{shown(path, home)}/" in code + output)]
+    places = ", ".join(shown(path, home) for path in (named or rebuilt)[:3])
+    return (f"moves or removes a folder directly in {places}, which a preview cannot do "
+            "beside the mounts there")
+
+
 REACHES = "reaches "
 """How the reason for a mount the preview could not cover begins."""
 
@@ -92,7 +109,7 @@ def mount(path: str, kind: str, why: str, home: str) -> str:
 
 def shown(path: str, home: str) -> str:
     """`path` as a person reads it: ~/... under their home."""
-    return f"~{path[len(home):]}" if inside(path, home) and path != home else path
+    return f"~{path[len(home):]}" if inside(path, home) else path
 
 
 def reached(mounts: list[dict[str, str]], code: str, output: str, cwd: str,

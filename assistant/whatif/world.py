@@ -82,7 +82,8 @@ class World:
         uncovered = [u for u in self._cover.uncovered
                      if not any(inside(u["path"], path) for path in self._hidden)]
         data = json.dumps({"status": status, "changes": changes, "left_running": left,
-                           "uncovered": uncovered})
+                           "uncovered": uncovered,
+                           "rebuilt": [folder.root for folder in self._cover.rebuilt]})
         with os.fdopen(self._report, "w", encoding="utf-8") as report:
             report.write(data)
 

@@ -63,14 +63,14 @@ class Machine:
         ]
 
     def run(self, *steps: list[str], mounts: list[list[str]] | None = None,
-            answer: str = "") -> list[Any]:
+            answer: str = "", cwd: Path | None = None) -> list[Any]:
         """`steps` run one after the other in the working folder, with the mounts made;
         `answer`: the first runs on a terminal, where a person types it when asked."""
         env = {**os.environ, "PYTHONPATH": str(ROOT), "HOME": str(self.home)}
         for name in ("DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS"):
             env.pop(name, None)  # the session's buses are not reachable from the namespace
         spec = {"mounts": self.mounts if mounts is None else mounts,
-                "steps": [{"argv": argv, "cwd": str(self.work), "env": env}
+                "steps": [{"argv": argv, "cwd": str(cwd or self.work), "env": env}
                           for argv in steps]}
         if answer:
             spec["steps"][0]["answer"] = answer
@@ -141,6 +141,25 @@ def test_a_desktop_session_with_the_document_portal_leaves_previews_on(tmp_path:
     assert effect["unpreviewable"] == []
     assert sorted(map(tuple, effect["moved"])) == [("a.log", "old/a.log"), ("b.log", "old/b.log")]
     assert sorted(os.listdir(machine.work)) == ["a.log", "b.log", "notes.txt"]
+
+
+def test_in_a_home_with_a_mount_the_files_beside_it_are_previewed(tmp_path: Path) -> None:
+    """Home itself is the working folder and holds a FUSE mount: its files are moved in
+    the preview as for real; renaming a folder directly in it, which the preview cannot
+    do there (each folder is covered on its own), is said, not passed off as a failure."""
+    machine = Machine(tmp_path)
+    for name in ("a.log", "b.log"):
+        (machine.home / name).write_text(name)
+    (machine.home / "Documents").mkdir()
+    (said,) = machine.run(
+        ["sh", "-c", "printf '%s' 'mkdir old && mv *.log old/ && mv Documents Docs' | "
+         + shlex.join(PREVIEW)], mounts=[machine.mounts[0]], cwd=machine.home)
+    effect = json.loads(said["stdout"])
+    assert sorted(map(tuple, effect["moved"])) == [("a.log", "old/a.log"), ("b.log", "old/b.log")]
+    assert effect["unpreviewable"] == [
+        "moves or removes a folder directly in ~, which a preview cannot do beside the mounts "
+        "there"]
+    assert sorted(os.listdir(machine.home)) == ["Documents", "a.log", "b.log", "drive", "work"]
 
 
 def test_the_preview_covers_each_mount_it_can_and_names_the_one_it_cannot(
