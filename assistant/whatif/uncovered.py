@@ -84,16 +84,17 @@ BUSY = re.compile(r"Device or resource busy|EBUSY")
 
 
 def beside(rebuilt: list[str], code: str, output: str, cwd: str, home: str) -> str:
-    """The reason for a folder a run could not move or remove in a folder rebuilt around
-    a mount (each folder in it is covered on its own, so it is a mount point there);
-    "" when the run met no such refusal. The folder named is the working one, or one
-    the code or output names, when one of them was rebuilt."""
+    """The reason for an entry a run could not move or remove in a folder rebuilt around
+    a mount (each folder in it is covered on its own and each file too large to copy is
+    shown in place, so each is a mount point there); "" when the run met no such refusal.
+    The folder named is the working one, or one the code or output names, when one of
+    them was rebuilt."""
     if not rebuilt or not BUSY.search(output):
         return ""
     named = [path for path in rebuilt if path == cwd or f"{path}/" in code + output
              or (path != home and f"{shown(path, home)}/" in code + output)]
     places = ", ".join(shown(path, home) for path in (named or rebuilt)[:3])
-    return (f"moves or removes a folder directly in {places}, which a preview cannot do "
+    return (f"moves or removes an entry directly in {places}, which a preview cannot do "
             "beside the mounts there")
 
 

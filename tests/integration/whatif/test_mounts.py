@@ -157,7 +157,7 @@ def test_in_a_home_with_a_mount_the_files_beside_it_are_previewed(tmp_path: Path
     effect = json.loads(said["stdout"])
     assert sorted(map(tuple, effect["moved"])) == [("a.log", "old/a.log"), ("b.log", "old/b.log")]
     assert effect["unpreviewable"] == [
-        "moves or removes a folder directly in ~, which a preview cannot do beside the mounts "
+        "moves or removes an entry directly in ~, which a preview cannot do beside the mounts "
         "there"]
     assert sorted(os.listdir(machine.home)) == ["Documents", "a.log", "b.log", "drive", "work"]
 
