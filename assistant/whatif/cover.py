@@ -30,7 +30,7 @@ from assistant.whatif.kernel import (
     read_only,
     unmount,
 )
-from assistant.whatif.mounts import Mount, below, holding
+from assistant.whatif.mounts import Mount
 
 COPIED_BYTES = 8 * 2**20
 """A file directly in a rebuilt folder larger than this is shown read-only, not copied."""
@@ -73,6 +73,23 @@ class Cover:
     uncovered: list[dict[str, str]] = field(default_factory=list)
     budget: int = COPY_BUDGET
 
+    def __post_init__(self) -> None:
+        self._points = {m.point: m for m in self.mounts}  # a later one is on top
+        self._around = {os.path.dirname(p) for p in self._points}  # every folder above one
+        for point in list(self._around):
+            while point not in ("/", ""):
+                point = os.path.dirname(point)
+                self._around.add(point)
+
+    def on(self, path: str) -> Mount | None:
+        """The mount `path` lies on: the innermost mount point at or above it."""
+        while True:
+            if path in self._points:
+                return self._points[path]
+            if path in ("/", ""):
+                return None
+            path = os.path.dirname(path)
+
     def root(self, path: str) -> None:
         """Cover the real folder `path` where it is."""
         self.place(path, os.open(path, FOLDER), path, fresh=False)
@@ -80,8 +97,8 @@ class Cover:
     def place(self, path: str, real: int, target: str, fresh: bool) -> None:
         """Show the real folder `path` (open as `real`) copy-on-write at `target`: the
         folder itself, or (`fresh`) an empty folder made for it in a rebuilt one."""
-        on = holding(path, self.mounts)
-        if below(path, self.mounts):
+        on = self.on(path)
+        if path in self._around:  # a mount below it
             self.rebuild(path, real, target, fresh, on is not None and on.read_only)
             return
         if on is None or not on.read_only:
@@ -142,16 +159,15 @@ class Cover:
         if full in self.hidden:
             os.close(os.open(there, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o400))
             return PLACED
-        mounted = holding(full, self.mounts)
-        alone = mounted is not None and mounted.point == full
-        if not alone and not frozen and self.copy(inner, there, info):
+        mounted = self._points.get(full)  # a file mounted on its own
+        if mounted is None and not frozen and self.copy(inner, there, info):
             return _made(there)
         os.close(os.open(there, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o600))
         _bind(inner, there)
-        if alone and mounted is not None and not mounted.read_only:
+        if mounted is not None and not mounted.read_only:
             self.uncovered.append({"path": full, "kind": "a file mounted on its own",
                                    "why": "it is shown read-only", "file": "yes"})
-        elif not alone and not frozen and info.st_uid == os.getuid() and \
+        elif mounted is None and not frozen and info.st_uid == os.getuid() and \
                 info.st_size > min(COPIED_BYTES, self.budget):
             self.uncovered.append({"path": full, "kind": "a large file beside a mount",
                                    "why": "it is shown read-only, not copied", "file": "yes"})

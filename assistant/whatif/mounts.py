@@ -64,7 +64,8 @@ def parse(text: str) -> list[Mount]:
         if "-" not in fields[6:]:
             continue
         dash = fields.index("-", 6)
-        options = fields[5].split(",")
+        options = fields[5].split(",")  # this mount's, then its filesystem's
+        options += fields[dash + 3].split(",") if len(fields) > dash + 3 else []
         mounts.append(Mount(point=_unescaped(fields[4]), fstype=fields[dash + 1],
                             source=_unescaped(fields[dash + 2]), root=_unescaped(fields[3]),
                             read_only="ro" in options))
@@ -86,22 +87,3 @@ def signature() -> str:
 def inside(path: str, folder: str) -> bool:
     """Whether `path` is `folder` or below it (both absolute, as written)."""
     return path == folder or path.startswith(folder.rstrip("/") + "/")
-
-
-def below(folder: str, mounts: list[Mount]) -> list[Mount]:
-    """The mounts strictly inside `folder`, the top one of each point, outermost first."""
-    top: dict[str, Mount] = {}
-    for mount in mounts:
-        if mount.point != folder and inside(mount.point, folder):
-            top[mount.point] = mount
-    return sorted(top.values(), key=lambda mount: (mount.point.count("/"), mount.point))
-
-
-def holding(path: str, mounts: list[Mount]) -> Mount | None:
-    """The mount `path` lies on: the innermost mount point above it, the top one there."""
-    found: Mount | None = None
-    for mount in mounts:
-        if inside(path, mount.point) and (
-                found is None or len(mount.point) >= len(found.point)):
-            found = mount
-    return found

@@ -144,7 +144,9 @@ def _read(report: str, end: RunEnd, code: str, cwd: str) -> Preview:
     reached = uncovered.reached(data.get("uncovered", []), code, end.output, cwd, home)
     if reached and uncovered.refused_in([m["path"] for m in reached], end.output):
         reasons.remove(uncovered.READ_ONLY)  # said better, mount by mount
-    reasons += [uncovered.mount(m["path"], m["kind"], m["why"]) for m in reached]
+    reasons += [uncovered.mount(m["path"], m["kind"], m["why"], home) for m in reached]
+    busy = uncovered.beside(data.get("rebuilt", []), code, end.output, cwd, home)
+    reasons += [busy] if busy else []
     if data.get("left_running"):
         reasons.append(uncovered.left_running(data["left_running"]))
     if elsewhere:

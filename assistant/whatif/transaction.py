@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from assistant.events import Event, Notice, RunEnd
@@ -21,6 +22,7 @@ from assistant.runtime import LANGUAGES, Runtimes, canonical_language
 from assistant.runtime.changes import Listing, list_folder
 from assistant.whatif.mounts import inside
 from assistant.whatif.probe import problem
+from assistant.whatif.uncovered import shown
 from assistant.whatif.undo import Kept, State, UndoError, UndoStore, state_of
 
 if TYPE_CHECKING:
@@ -116,8 +118,10 @@ class TransactionalRuntimes(Runtimes):
             yield Notice(said)
             end = replace(end, output=f"{end.output}\n[{said}]\n".lstrip("\n"))
         if seen.uncovered:
-            yield Notice(f"What it did in {', '.join(seen.uncovered)} cannot be undone: the "
-                         "preview could not cover it.")
+            home = os.path.realpath(Path.home())
+            places = ", ".join(shown(path, home) for path in seen.uncovered)
+            yield Notice(f"What it did in {places} cannot be undone: the preview could not "
+                         "cover it.")
         if kept is not None:
             if kept.before:  # a run that changed no files leaves nothing an undo could do
                 run_id = kept.commit(seen.effect.summary, folder, differences)
@@ -176,12 +180,13 @@ def _shown(path: str, folder: str) -> str:
 
 
 def runtimes_for(settings: Settings, tell: Callable[[str], None], **options: Any) -> Runtimes:
-    """The runtimes a conversation with `settings` uses: transactional with `undo` on
-    where previews work; where they cannot, `tell` hears why, once."""
+    """The runtimes a conversation with `settings` uses: transactional with `undo` on.
+    Where previews cannot work now, `tell` hears why, once, and runs go on as before
+    until they can (each run asks again: a long-lived conversation is not left
+    without them for its life)."""
     if not settings.undo:
         return Runtimes(**options)
     if problem():
         tell(f"runs are not previewed and cannot be undone: {problem()}")
-        return Runtimes(**options)
     return TransactionalRuntimes(store=UndoStore(settings.data_path / "undo"),
                                  hidden=settings.own_paths, **options)

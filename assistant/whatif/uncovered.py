@@ -80,14 +80,37 @@ def outside(paths: list[str]) -> str:
     return f"writes outside home and the working folder ({shown}), which a preview does not cover"
 
 
+BUSY = re.compile(r"Device or resource busy|EBUSY")
+
+
+def beside(rebuilt: list[str], code: str, output: str, cwd: str, home: str) -> str:
+    """The reason for an entry a run could not move or remove in a folder rebuilt around
+    a mount (each folder in it is covered on its own and each file too large to copy is
+    shown in place, so each is a mount point there); "" when the run met no such refusal.
+    The folder named is the working one, or one the code or output names, when one of
+    them was rebuilt."""
+    if not rebuilt or not BUSY.search(output):
+        return ""
+    named = [path for path in rebuilt if path == cwd or f"{path}/" in code + output
+             or (path != home and f"{shown(path, home)}/" in code + output)]
+    places = ", ".join(shown(path, home) for path in (named or rebuilt)[:3])
+    return (f"moves or removes an entry directly in {places}, which a preview cannot do "
+            "beside the mounts there")
+
+
 REACHES = "reaches "
 """How the reason for a mount the preview could not cover begins."""
 
 
-def mount(path: str, kind: str, why: str) -> str:
+def mount(path: str, kind: str, why: str, home: str) -> str:
     """The reason for a mount the preview could not cover, which the run reaches."""
-    return (f"{REACHES}{path} ({kind}), which the preview does not cover ({why}): what it "
-            "does there is not shown and cannot be undone")
+    return (f"{REACHES}{shown(path, home)} ({kind}), which the preview does not cover "
+            f"({why}): what it does there is not shown and cannot be undone")
+
+
+def shown(path: str, home: str) -> str:
+    """`path` as a person reads it: ~/... under their home."""
+    return f"~{path[len(home):]}" if inside(path, home) else path
 
 
 def reached(mounts: list[dict[str, str]], code: str, output: str, cwd: str,
@@ -97,9 +120,7 @@ def reached(mounts: list[dict[str, str]], code: str, output: str, cwd: str,
     found = []
     for mount in mounts:
         path = mount["path"]
-        names = [re.escape(path)]
-        if inside(path, home) and path != home:
-            names.append(re.escape(f"~{path[len(home):]}"))
+        names = [re.escape(path), re.escape(shown(path, home))]
         if os.path.dirname(path) == cwd:
             names.append(r"(?:\./)?" + re.escape(os.path.basename(path)))
         around = not mount.get("file") and (inside(cwd, path) or inside(path, cwd))

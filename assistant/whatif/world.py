@@ -82,7 +82,8 @@ class World:
         uncovered = [u for u in self._cover.uncovered
                      if not any(inside(u["path"], path) for path in self._hidden)]
         data = json.dumps({"status": status, "changes": changes, "left_running": left,
-                           "uncovered": uncovered})
+                           "uncovered": uncovered,
+                           "rebuilt": [folder.root for folder in self._cover.rebuilt]})
         with os.fdopen(self._report, "w", encoding="utf-8") as report:
             report.write(data)
 
@@ -110,7 +111,7 @@ def _enter(plan: dict[str, Any], report: int) -> World:
         _hide(path, first_scratch)
     for path in (*DEVICES, *SOCKETS):
         if os.path.isdir(path) and not os.path.islink(path) and \
-                not any(inside(path, root) for root in plan["roots"]):
+                not any(inside(root, path) for root in plan["roots"]):
             mount("tmpfs", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k")
     _first_process()
     _drop_capabilities()
