@@ -23,6 +23,7 @@ import ctypes
 import errno
 import json
 import os
+import re
 import resource
 import shutil
 import signal
@@ -88,8 +89,9 @@ def _enter(plan: dict[str, Any], report: int) -> World:
     uid, gid = os.getuid(), os.getgid()
     _unshare(uid, gid)
     roots: dict[str, tuple[int, int]] = {}
+    below = _mount_points()
     for root in plan["roots"]:
-        roots.update(_cover(root))
+        roots.update(_cover(root, below))
     first_scratch = next(iter(roots.values()))[1] if roots else -1
     for path in plan["hide"]:
         _hide(path, first_scratch)
@@ -200,16 +202,27 @@ def _unshare(uid: int, gid: int) -> None:
     _read_only("/")
 
 
-def _cover(root: str) -> dict[str, tuple[int, int]]:
+def _mount_points() -> frozenset[str]:
+    """Where something is mounted in this namespace (as mountinfo escapes a space, \\040)."""
+    with open("/proc/self/mountinfo", encoding="utf-8") as table:
+        points = [line.split()[4] for line in table]
+    return frozenset(re.sub(r"\\([0-7]{3})", lambda m: chr(int(m[1], 8)), p) for p in points)
+
+
+def _cover(root: str, mounted: frozenset[str] = frozenset()) -> dict[str, tuple[int, int]]:
     """An overlay over `root`, or where the kernel refuses one (a mount below it that this
     namespace may not reveal, such as the guard's read-only binds of the assistant's own
     folders), over each of its subfolders instead: entries directly in `root` then stay
-    read-only, and a run that writes there fails as it would outside home."""
-    real = os.open(root, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)  # opened here, then covered
-    try:
-        return {root: (real, _overlay(root, real))}
-    except WorldError:
-        os.close(real)
+    read-only, and a run that writes there fails as it would outside home. A root with
+    something `mounted` below it is not tried whole: every mount a new user namespace
+    copies is locked, and a refused overlay (a tmpfs mounted and taken off again) cost
+    most of a preview's time under the guard, whose binds sit in home and /tmp."""
+    if not any(inside(point, root) and point != root for point in mounted):
+        real = os.open(root, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)  # opened, then covered
+        try:
+            return {root: (real, _overlay(root, real))}
+        except WorldError:
+            os.close(real)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < hard:  # two descriptors per covered folder, and there may be many
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
@@ -217,7 +230,7 @@ def _cover(root: str) -> dict[str, tuple[int, int]]:
     with os.scandir(root) as entries:
         folders = [e.path for e in entries if e.is_dir(follow_symlinks=False)]
     for folder in folders:
-        covered.update(_cover(folder))
+        covered.update(_cover(folder, mounted))
     return covered
 
 
