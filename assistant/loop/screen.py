@@ -124,10 +124,10 @@ class ScreenContext:
         store the text map, so the ids the LLM reads resolve in runs."""
         from PIL import Image
 
-        from assistant.computer import ocr, views, widgets
+        from assistant.computer import textmap, views
 
         with Image.open(view.image) as image:
-            items = widgets.text_map(view.viewport, image, ocr.read(image))
+            items = textmap.text_map(view.viewport, image)
         views.update_items(view, items, folder=self.folder)
         return items
 
