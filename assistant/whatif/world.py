@@ -218,7 +218,12 @@ def _cover(root: str, mounted: frozenset[str] = frozenset()) -> dict[str, tuple[
     copies is locked, and a refused overlay (a tmpfs mounted and taken off again) cost
     most of a preview's time under the guard, whose binds sit in home and /tmp."""
     if not any(inside(point, root) and point != root for point in mounted):
-        real = os.open(root, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)  # opened, then covered
+        try:  # opened here, then covered
+            real = os.open(root, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError:
+            if root in mounted:  # a mount gone dead (a FUSE server that ended): unreachable
+                return {}
+            raise
         try:
             return {root: (real, _overlay(root, real))}
         except WorldError:
