@@ -340,10 +340,12 @@ def main(argv: list[str] | None = None) -> int:
     import bench_report
     import stt_compare
     import tasks_report
+    from tasks import code_version
 
     peers: dict[str, float | None] | None = None
     peer_reasons: dict[str, str] = {}
     load_at_start = os.getloadavg()[0]
+    commit = code_version()  # before the run: what was measured
     with isolated_environment():
         bench = Bench(quick=args.quick)
         try:
@@ -380,7 +382,8 @@ def main(argv: list[str] | None = None) -> int:
         old = args.markdown.read_text() if args.markdown.exists() else ""
         kept = tasks_report.section_of(old) + tasks_report.section_of(old, *stt_compare.SECTION)
         args.markdown.write_text(bench_report.markdown(
-            values, reasons, peers, peer_reasons, bench_peers.PEER, runs, chart_link) + kept)
+            values, reasons, peers, peer_reasons, bench_peers.PEER, runs, chart_link,
+            commit) + kept)
     if failed:
         print(f"bench: failed: {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0

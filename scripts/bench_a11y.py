@@ -1,12 +1,15 @@
-"""The accessibility figures: a window's tree read, and an icon clicked by its name.
+"""The accessibility figures: a window's tree read, an icon clicked by its name, and the
+text map of a screen with a dialog over a browser window.
 
-Both run a real GTK window on the bench's Xvfb, inside a private D-Bus session with the
-AT-SPI bus up (tests/support/a11y_bus.py); registered on import.
+They run real GTK windows (and Chromium) on the bench's Xvfb, inside a private D-Bus
+session with the AT-SPI bus up (tests/support/a11y_bus.py); registered on import.
 """
 
 from __future__ import annotations
 
+import os
 import statistics
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -73,3 +76,58 @@ def click_a11y_ms(bench: Bench) -> float:
             app.wait_for(lambda r: r["event"] == "clicked" and r["widget"] == "Move to trash",
                          after=start)  # checked, not timed
         return 1000 * statistics.median(times[1:])
+
+
+# A page of text as a browser shows it: paragraphs, links and a heading.
+PAGE = ("<html><head><title>Release notes</title></head><body><h1>Release notes</h1>"
+        + "".join(f"<p>Change {n}: the export dialog now keeps the folder you chose last "
+                  f"time, and the list of recent files shows {n + 4} entries.</p>"
+                  f"<a href='#c{n}'>Details of change {n}</a>" for n in range(1, 13))
+        + "</body></html>")
+
+
+def browser_accessibility() -> None:
+    """Chromium publishes its tree when asked by flag and the bus says a screen reader
+    is on (org.a11y.Status IsEnabled), as Orca sets it."""
+    from tests.support import browser
+
+    if "--force-renderer-accessibility" not in browser.QUIET:
+        browser.QUIET = (*browser.QUIET, "--force-renderer-accessibility")
+    os.environ["ACCESSIBILITY_ENABLED"] = "1"
+    subprocess.run(["gdbus", "call", "--session", "--dest", "org.a11y.Bus", "--object-path",
+                    "/org/a11y/bus", "--method", "org.freedesktop.DBus.Properties.Set",
+                    "org.a11y.Status", "IsEnabled", "<true>"],
+                   check=True, capture_output=True, timeout=10)
+
+
+@figure("text_map_ms")
+def text_map_ms(bench: Bench) -> float:
+    """The text map of a screen never seen (caches emptied; models loaded): a GTK dialog
+    over a browser window with a page of text, both publishing their trees, so OCR reads
+    only the rest of the screen."""
+    from assistant.computer import a11y, display, ocr
+    from tests.support import browser
+    from tests.support.gtk_app import GtkApp
+
+    if browser.missing():
+        raise NotMeasurable(browser.missing())
+    a11y_display()
+    browser_accessibility()
+    with tempfile.TemporaryDirectory() as folder:
+        page = Path(folder) / "notes.html"
+        page.write_text(PAGE)
+        with (browser.chromium(headless=False, size=(1100, 760)) as chromium,
+              GtkApp(Path(folder) / "events.jsonl", x=640, y=260)):
+            chromium.get(page.as_uri())
+            deadline = time.monotonic() + 30
+            while not any("Change 3:" in item["text"] for item in display.text_map()):
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the page's text is not in the text map within 30 s")
+                time.sleep(0.5)
+
+            def once() -> None:
+                ocr.forget()
+                a11y.forget()
+                display.text_map()
+
+            return 1000 * median_time(once, bench.reps(7, 3))

@@ -122,23 +122,6 @@ def click_text_dense_ms(bench: Bench) -> float:
     return click_text_ms(bench, "dense", "Confirm")
 
 
-@figure("text_map_ms")
-def text_map_ms(bench: Bench) -> float:
-    """The text map of a text-heavy screen never seen (caches emptied; models loaded)."""
-    from assistant.computer import display, ocr
-    from tests.support.tk_app import TkApp
-
-    desktop_display()
-    with (tempfile.TemporaryDirectory() as folder,
-          TkApp(Path(folder) / "events.jsonl", layout="dense")):
-
-        def once() -> None:
-            ocr.forget()
-            display.text_map()
-
-        return 1000 * median_time(once, bench.reps(7, 3))
-
-
 @functools.cache
 def embedded_llm(bench: Bench) -> tuple[float, float, float, float]:
     """The embedded model a user gets: seconds until its server answers, generation speed

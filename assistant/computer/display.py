@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from assistant.computer import ocr, textmatch, views, widgets
+from assistant.computer import ocr, textmap, textmatch, views
 from assistant.computer.capability import load
 from assistant.computer.coords import Rect, Viewport, bounding
 
@@ -168,7 +168,7 @@ def text_map() -> list[dict[str, Any]]:
     """
     port = viewport()
     image = capture(port)
-    items = widgets.text_map(port, image, ocr.read(image))
+    items = textmap.text_map(port, image)
     views.save(port, None, items)
     return items
 

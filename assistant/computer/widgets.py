@@ -212,30 +212,6 @@ def locate(wanted: Wanted, port: Viewport, image: Any) -> Target:
     return from_tree(wanted, port, screen) or from_ocr(wanted, image, port, screen)
 
 
-def text_map(port: Viewport, image: Any, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """OCR's items with the role of the control each lies in, plus the controls OCR has
-    no text for (icons with names), renumbered in reading order."""
-    found = elements(port, screen_key(image))
-    if not found:
-        return items
-    merged = [dict(item) for item in items]
-    for element, item, _ in sorted(found, key=lambda e: e[0].box.width * e[0].box.height,
-                                   reverse=True):
-        box = Rect(*item["box"])
-        inside = [m for m in merged if m.get("source") != "accessibility"
-                  and box.contains(*textmatch.center(m["box"]))]
-        for text in inside:
-            text["role"] = element.role  # smaller elements come later and win
-        if not textmatch.find(inside, element.name):
-            merged.append({"text": element.name, "box": item["box"], "score": 1.0,
-                           "role": element.role, "source": "accessibility"})
-    order = {id(box): n for n, box in enumerate(ocr.reading_order([m["box"] for m in merged]))}
-    merged.sort(key=lambda m: order[id(m["box"])])
-    for number, entry in enumerate(merged, start=1):
-        entry["id"] = number
-    return merged
-
-
 def field(name: str, port: Viewport, image: Any) -> a11y.Element:
     """The text field labelled `name`; an error that says why when there is none."""
     screen = screen_key(image)

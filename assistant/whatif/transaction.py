@@ -90,7 +90,7 @@ class TransactionalRuntimes(Runtimes):
         if seen.problem:
             yield Notice(f"This run cannot be undone: it could not be previewed "
                          f"({seen.problem}).")
-        else:
+        elif seen.changes:  # a preview that changed nothing leaves nothing to keep
             try:
                 kept = self.store.keep(seen.changes)
             except (UndoError, OSError) as error:

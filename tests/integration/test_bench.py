@@ -33,7 +33,11 @@ def test_one_figure_is_measured_judged_and_written(tmp_path: Path) -> None:
     assert set(figures) == {"run_python_ms", "null_reasons"}
     assert 0 < figures["run_python_ms"] < 5000
     met = "yes" if figures["run_python_ms"] <= 5 else "no"
-    assert f"| `run_python_ms` | {figures['run_python_ms']:.4g}" in markdown.read_text()
+    written = markdown.read_text()
+    assert f"| `run_python_ms` | {figures['run_python_ms']:.4g}" in written
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout.strip()
+    assert f"- Commit: {commit} + " in written
     row = next(line for line in done.stdout.splitlines() if line.startswith("run_python_ms"))
     assert row.split()[-2:] == ["5", met]
 

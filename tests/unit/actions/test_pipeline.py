@@ -80,7 +80,8 @@ def test_a_clients_code_is_proposed_with_its_effect_and_runs_once_approved(
     told = asking.run("python", "open('note.txt', 'w').write('hi')", "execute")
     [proposal] = proposals(shown)
     assert proposal.effect is not None and proposal.effect.created == ("note.txt",)
-    assert told == "2\n[exit status 0]" and (work / "note.txt").read_text() == "hi"  # write()'s value
+    # write()'s value, as a bare expression's is shown
+    assert told == "2\n[exit status 0]" and (work / "note.txt").read_text() == "hi"
     assert [e.approved for e in shown if isinstance(e, Approval)] == [True]
 
 
