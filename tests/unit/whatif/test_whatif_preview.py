@@ -150,7 +150,9 @@ def test_what_a_preview_cannot_cover_is_said(folder: Path, whatif: Whatif,
     effect = whatif("shell", f"echo x > {outside}; ({sleep} &); echo y > /etc/whatif-test; "
                              "true").effect
     reasons = " | ".join(effect.unpreviewable)
-    assert "leaves processes running (sleep)" in reasons
+    # on a busy machine the subshell may be caught before it has become `sleep`
+    assert "leaves processes running (sleep)" in reasons or \
+        "leaves processes running (bash)" in reasons
     assert str(outside) in reasons
     assert "writes outside home and the working folder (or beside the assistant's own folders)" \
         in reasons
