@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from assistant.llm.results import is_results_message
+from assistant.llm.results import KIND, is_results_message
 from assistant.texts import text
 
 Message = dict[str, Any]
@@ -69,14 +69,24 @@ def fit(messages: list[Message], budget: int, count: Counter) -> list[Message]:
 def split_turns(messages: list[Message]) -> list[list[Message]]:
     """Group messages into turns: each starts at a message the user wrote.
 
-    Run results sent back as user messages (fenced mode) belong to the turn they answer.
+    Run results sent back as user messages (fenced mode) belong to the turn they answer;
+    the screen a turn starts with comes just before its request, and belongs to it.
     """
     turns: list[list[Message]] = []
+    waiting: list[Message] = []  # screens, until the message after them says whose
     for message in messages:
         starts = message.get("role") == "user" and not is_results_message(message)
+        if not starts and message.get("role") == "user" and message.get(KIND) == "screen":
+            waiting.append(message)
+            continue
         if starts or not turns:
             turns.append([])
-        turns[-1].append(message)
+        turns[-1] += [*waiting, message]
+        waiting = []
+    if waiting and turns:
+        turns[-1] += waiting
+    elif waiting:
+        turns.append(waiting)
     return turns
 
 

@@ -191,11 +191,14 @@ def look(session: Looking) -> Iterator[Event]:
         yield session.emit(Notice(f"The screen is not attached: {problem}"))
 
 
-def show_screen(session: Looking) -> Iterator[Event]:
-    """Put the newest unseen view into the history, keeping only the last few images."""
+def show_screen(session: Looking, first: bool = False) -> Iterator[Event]:
+    """Put the newest unseen view into the history, keeping only the last few images.
+    The `first` of a turn goes before its request: a small model then reads last what to
+    do, not a screen it would describe instead."""
     message, problem = session.screen.take()
     if problem:
         yield session.emit(Notice(f"The screen is not attached: {problem}"))
     if message is not None:
-        session.messages.append(message)
+        at = len(session.messages) - 1 if first and session.messages else len(session.messages)
+        session.messages.insert(at, message)
     session.screen.prune(session.messages)

@@ -149,7 +149,7 @@ class Session:
         seen = "\n".join([system, *said])
         record: TurnRecord | None = None
         while True:
-            yield from show_screen(self)
+            yield from show_screen(self, first=record is None)
             reply = yield from ask(self, system, warmer=record is not None and record.stuck)
             if record is None:  # made when the first reply is in, before anything can run
                 record = self._record(text, seen, request)

@@ -139,6 +139,9 @@ def main() -> None:
         from assistant import computer
 
         module.__dict__["computer"] = computer
+        # `import computer` is what models write: it is this one, not a PyPI package
+        # they then try to install.
+        sys.modules.setdefault("computer", computer)
     signal.signal(signal.SIGINT, _on_sigint)
     for number, line in enumerate(control, start=1):
         request = json.loads(line)

@@ -44,8 +44,10 @@ def test_click_yes_over_a_real_question_ends_with_the_dialog_answered(
         with make(server, asked) as assistant:
             events = list(assistant.turn("click Yes"))
         assert dialog.result() == (0, "")  # zenity's own word: Yes was pressed
-    screen = str(server.chat_requests[0].body["messages"][-1]["content"])
-    assert 'Window "Export" (dialog, focused)' in screen and 'button "Yes"' in screen
+    *_, screen, request = server.chat_requests[0].body["messages"]
+    assert request["content"] == "click Yes"  # read last: what to do, after the screen
+    assert 'Window "Export" (dialog, focused)' in str(screen["content"])
+    assert 'button "Yes"' in str(screen["content"])
     [proposal] = asked
     assert proposal.effect is not None and proposal.risk == "medium"
     assert proposal.effect.summary == "Presses Yes in the dialog 'Export'."

@@ -96,6 +96,19 @@ def test_fenced_results_belong_to_the_turn_they_answer() -> None:
     assert [len(t) for t in split_turns(history)] == [4, 1]
 
 
+def test_the_screen_a_turn_starts_with_belongs_to_it_though_it_comes_first() -> None:
+    def screen() -> dict:
+        return {"role": "user", "kind": "screen", "content": [{"type": "text", "text": "s"}]}
+
+    history = [screen(), {"role": "user", "content": "click Yes"},
+               {"role": "assistant", "content": "Pressed."}, screen(),
+               {"role": "user", "content": "now No"}, screen(),
+               {"role": "assistant", "content": "Pressed No."}]
+    assert [[m["content"] if isinstance(m["content"], str) else "screen" for m in turn]
+            for turn in split_turns(history)] == [
+        ["screen", "click Yes", "Pressed."], ["screen", "now No", "screen", "Pressed No."]]
+
+
 def test_fenced_results_in_the_last_turn_are_shortened_not_dropped() -> None:
     big = fenced_message([(CodeCall("x", "shell", "ls"), "f\n" * 5_000)])
     history = [system(), {"role": "user", "content": "list"}, big]

@@ -75,3 +75,9 @@ def test_the_value_of_a_last_bare_expression_is_shown_as_jupyter_shows_it(execut
     assert execute("python", "total\nx = 1").output == ""  # only the last statement counts
     end = execute("python", "def f():\n    return 1 / 0\n\nf()")
     assert end.exit_status == 1 and "return 1 / 0" in end.output
+
+
+def test_import_computer_is_the_assistants_own(execute):
+    end = execute("python", "import computer\nfrom computer import press\n"
+                            "print(computer.__name__, press.__module__)")
+    assert end.output == "assistant.computer assistant.computer.verbs\n", end.output

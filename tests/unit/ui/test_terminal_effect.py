@@ -43,3 +43,19 @@ def test_without_an_effect_the_code_is_shown_as_before() -> None:
     term.show(Proposal("p2", "shell", "ls -la"))
     term.approve(Proposal("p2", "shell", "ls -la"))
     assert "ls -la" in out.getvalue() and "[c]ode" not in out.getvalue()
+
+
+def test_a_desktop_proposal_shows_what_it_will_press_first_not_the_code() -> None:
+    """The sentence comes from the screen (assistant/loop/aimed.py); the terminal, the
+    popup and the page show it as they show a preview's, and it is never 'harmless'."""
+    effect = Effect(summary="Presses Yes in the dialog 'Export'.",
+                    desktop=("Presses Yes in the dialog 'Export'",), pressed=(("Yes", "Export"),))
+    assert effect_lines(effect) == ["Presses Yes in the dialog 'Export'."]
+    assert not effect.harmless  # the code stays one key away, the plan is not read first
+    out = io.StringIO()
+    term = Terminal(Console(file=out, width=120, color_system=None), io.StringIO("y\n"))
+    proposal = Proposal("p3", "python", 'computer.press("Yes")', "medium", effect=effect)
+    term.show(proposal)
+    shown = out.getvalue()
+    assert "python · risk medium · Presses Yes in the dialog 'Export'." in shown
+    assert 'computer.press("Yes")' not in shown
