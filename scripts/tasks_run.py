@@ -196,7 +196,7 @@ def child_env(home: Path, config: dict[str, Any]) -> dict[str, str]:
 
 def command(system: str, config: dict[str, Any], scratch: Path) -> list[str]:
     if system == "ours":
-        return [str(ROOT / ".venv" / "bin" / "python"), __file__, json.dumps(config)]
+        return [sys.executable, __file__, json.dumps(config)]  # the venv tasks.py runs in
     script = scratch / "oi_task.py"
     script.write_text(OI_SCRIPT)
     return [str(ROOT / ".bench" / "bin" / "python"), str(script), json.dumps(config)]
