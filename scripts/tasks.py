@@ -20,7 +20,9 @@ acted in them.
 
 Each task (data in benchmarks/tasks/<suite>.yaml, loaded by tasks_data.py) runs in a fresh
 folder with its files, in a separate process per system (tasks_run.py), stopped at 120 s;
-its check reads the folder and the final answer. The incumbent is installed into .bench/
+its check reads the folder and the final answer. A desktop task (`--suite desktop`) also
+gets a display of its own with the programs it starts, and its check reads what they
+reported, never the answer (tasks_desktop.py). The incumbent is installed into .bench/
 as `scripts/bench.py --peers` does. Results: pass rate, median and worst task time, and
 tokens counted by the server, per system, model and suite.
 """
@@ -50,6 +52,9 @@ ROOT = SCRIPTS.parent
 # `novel` without reading the other suites either, once the rules had been pruned on three.
 BLIND = ("blind", "fresh", "unseen", "heldout", "novel")
 SUITES = ("own", *BLIND)
+# Written blind to the prompt, the loop, the checks and `computer`: real programs on a
+# desktop of each task's own (tasks_desktop); not run unless asked for by name.
+DESKTOP = ("desktop",)
 MAX_TOKENS = 1024
 
 
@@ -61,7 +66,7 @@ def suites(chosen: list[str]) -> dict[str, list[dict[str, Any]]]:
     found: dict[str, list[dict[str, Any]]] = {}
     if "own" in chosen:
         found["own"] = tasks_suite.TASKS
-    for name in BLIND:
+    for name in (*BLIND, *DESKTOP):
         if name in chosen and tasks_data.path_of(name).is_file():
             found[name] = tasks_data.load(name)
     return found
@@ -124,6 +129,7 @@ def our_settings(server: Any) -> dict[str, Any]:
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
+    import tasks_desktop
     import tasks_run
     from bench_peers import ensure_venv
 
@@ -131,6 +137,11 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     if args.only:
         names = set(args.only.split(","))
         chosen = {s: [t for t in ts if t["name"] in names] for s, ts in chosen.items()}
+    for suite, tasks in chosen.items():
+        lacking = [tasks_desktop.missing(t["desktop"]) for t in tasks if t.get("desktop")]
+        if any(lacking):
+            raise SystemExit(f"tasks: the {suite} suite cannot run here: "
+                             + next(why for why in lacking if why))
     systems = args.systems.split(",")
     if "oi" in systems:
         ensure_venv()
@@ -235,7 +246,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="installed weights by name, or a GGUF path")
     parser.add_argument("--systems", default="ours,oi", help="ours,oi (comma-separated)")
     parser.add_argument("--suite", default=",".join(SUITES),
-                        help=f"{','.join(SUITES)} (comma-separated)")
+                        help=f"{','.join(SUITES)} (comma-separated; default: all of "
+                             f"these), or {','.join(DESKTOP)}: real programs on a desktop "
+                             "each task starts (Xvfb, openbox, AT-SPI)")
     parser.add_argument("--only", metavar="NAMES", help="only these tasks (comma-separated)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the results here")
     parser.add_argument("--time-limit", type=float, metavar="S",

@@ -44,6 +44,7 @@ from tasks_files import (
     matches,
 )
 from tasks_reading import Context
+from tasks_reported import KINDS as REPORTED
 
 
 def files_exist(c: Context, a: dict[str, Any]) -> str | None:
@@ -482,3 +483,4 @@ KINDS: dict[str, Kind] = {
     "answer_lists_at_most": Kind(answer_lists_at_most, ("words", "count"), ("plural",)),
     "answer_omits": Kind(answer_omits, ("words",), ("unless", "word_bounds")),
 }
+KINDS.update({name: Kind(*spec) for name, spec in REPORTED.items()})

@@ -3,10 +3,13 @@ the self-test every suite passes (see benchmarks/tasks/README.md for the format)
 with a suite's name to self-test that suite:
 
     .venv/bin/python scripts/tasks_data.py heldout
+    .venv/bin/python scripts/tasks_data.py desktop question-yes   # these tasks only
 
 A loaded task is the dict the runner takes: `name`, `request`, `files` and
-`check(folder, answer)`, which returns None when the job is done, else one line saying
-what is wrong; its checks are the suite's data, judged by the kinds in tasks_checks.
+`check(folder, answer, reports=None)`, which returns None when the job is done, else one
+line saying what is wrong; its checks are the suite's data, judged by the kinds in
+tasks_checks. A desktop task also has `desktop` (tasks_desktop), and its check is given
+what the desktop's programs reported.
 """
 
 from __future__ import annotations
@@ -18,17 +21,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import tasks_desktop
 import yaml
 from tasks_checks import KINDS
 from tasks_reading import READINGS, Context, Reading
 
 FOLDER = Path(__file__).resolve().parent.parent / "benchmarks" / "tasks"
 TASK_FIELDS = {"name": str, "request": str, "files": dict, "checks": list,
-               "solution": dict, "careless": list, "right": list, "wrong": list}
+               "solution": dict, "careless": list, "right": list, "wrong": list,
+               "desktop": dict}
 ATTEMPT_FIELDS = {"code", "answer"}
 LISTS = ("paths", "words")  # fields that take a list; one item may be written bare
 
-Check = Callable[[Path, str], "str | None"]
+Check = Callable[..., "str | None"]  # (folder, answer, reports=None)
 
 
 class SuiteError(ValueError):
@@ -118,7 +123,18 @@ def task_of(where: str, index: int, entry: Any, reading: Reading) -> dict[str, A
     return {"name": entry["name"], "request": entry["request"], "files": files,
             "check": judge(checks, files, reading), "solution": entry.get("solution"),
             "careless": entry.get("careless", []), "right": entry.get("right", []),
-            "wrong": entry.get("wrong", [])}
+            "wrong": entry.get("wrong", []),
+            "desktop": desktop_of(label, entry.get("desktop"))}
+
+
+def desktop_of(label: str, given: Any) -> dict[str, Any] | None:
+    """A task's desktop section, checked (None: the task has none)."""
+    if given is None:
+        return None
+    try:
+        return tasks_desktop.spec_of(label, given)
+    except tasks_desktop.SpecError as exc:
+        raise SuiteError(str(exc)) from exc
 
 
 def check_of(label: str, spec: Any) -> tuple[str, dict[str, Any]]:
@@ -151,8 +167,8 @@ def check_of(label: str, spec: Any) -> tuple[str, dict[str, Any]]:
 def judge(checks: list[tuple[str, dict[str, Any]]], files: dict[str, str],
           reading: Reading) -> Check:
     """The task's check: the first problem any of its checks finds, else None."""
-    def check(folder: Path, answer: str) -> str | None:
-        context = Context(folder, answer or "", files, reading)
+    def check(folder: Path, answer: str, reports: Any = None) -> str | None:
+        context = Context(folder, answer or "", files, reading, reports)
         for kind, args in checks:
             try:
                 problem = KINDS[kind].check(context, args)
@@ -197,6 +213,8 @@ def verdicts(task: dict[str, Any], scratch: Path) -> dict[str, str | None]:
     """The check's verdict on the untouched folder with no answer, the solution, each
     careless attempt, and each other answer (`right n`, `wrong n`) with the solution's
     folder (None: passed)."""
+    if task["desktop"]:
+        return desktop_verdicts(task, scratch)
     found: dict[str, str | None] = {}
     untouched = scratch / "untouched"
     lay_out(untouched, task["files"])
@@ -218,11 +236,38 @@ def verdicts(task: dict[str, Any], scratch: Path) -> dict[str, str | None]:
     return found
 
 
-def self_test(suite: str) -> int:
+def desktop_verdicts(task: dict[str, Any], scratch: Path) -> dict[str, str | None]:
+    """As `verdicts`, for a desktop task: each attempt on a desktop of its own, done by
+    hand through xdotool, judged by what the programs reported."""
+    found: dict[str, str | None] = {}
+    tries: list[tuple[str, dict[str, Any] | None]] = [("untouched", None)]
+    tries += [("solution", task["solution"])] if task["solution"] else []
+    tries += [(f"careless {n + 1}", c) for n, c in enumerate(task["careless"])]
+    for label, done in tries:
+        where = scratch / re.sub(r"\W", "-", label)
+        folder = where / "work"
+        lay_out(folder, task["files"])
+        with tasks_desktop.Desktop(task["desktop"], folder, where) as desk:
+            try:
+                answer = tasks_desktop.by_hand(task["name"], done or {}, folder, desk.env)
+            except Exception as exc:
+                found[label] = f"the attempt broke: {type(exc).__name__}: {exc}"
+                continue
+            reports = desk.finish()
+        found[label] = task["check"](folder, answer, reports)
+        if label == "solution":
+            for what in ("right", "wrong"):
+                for n, other in enumerate(task[what]):
+                    found[f"{what} {n + 1}"] = task["check"](
+                        folder, other_answer(task, other, folder), reports)
+    return found
+
+
+def self_test(suite: str, only: list[str] | None = None) -> int:
     """Every check fails on the untouched folder, on each careless attempt and each wrong
     answer, and passes on the solution and each right answer; prints a line per task and
-    the count of failures."""
-    tasks = load(suite)
+    the count of failures. `only`: these tasks by name."""
+    tasks = [t for t in load(suite) if not only or t["name"] in only]
     failures = 0
     for task in tasks:
         with tempfile.TemporaryDirectory(prefix="task-") as scratch:
@@ -233,12 +278,12 @@ def self_test(suite: str) -> int:
                      if v is not None and (label == "solution" or label.startswith("right"))]
         failures += bool(problems)
         print(f"{'FAIL' if problems else 'ok  '} {task['name']}"
-              + (": " + "; ".join(problems) if problems else ""))
+              + (": " + "; ".join(problems) if problems else ""), flush=True)
     print(f"{len(tasks)} tasks, {len(tasks) - failures} passed, {failures} failed")
     return failures
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in names():
-        sys.exit(f"usage: tasks_data.py SUITE, one of {', '.join(names())}")
-    sys.exit(1 if self_test(sys.argv[1]) else 0)
+    if len(sys.argv) < 2 or sys.argv[1] not in names():
+        sys.exit(f"usage: tasks_data.py SUITE [TASK...], SUITE one of {', '.join(names())}")
+    sys.exit(1 if self_test(sys.argv[1], sys.argv[2:]) else 0)

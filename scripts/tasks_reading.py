@@ -63,6 +63,7 @@ class Context:
     answer: str
     files: dict[str, str]
     reading: Reading
+    reports: Any = None  # a desktop task's tasks_desktop.Reports, once its turn is over
 
     def read(self, name: str) -> str | None:
         path = self.folder / name

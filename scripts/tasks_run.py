@@ -196,7 +196,7 @@ def child_env(home: Path, config: dict[str, Any]) -> dict[str, str]:
 
 def command(system: str, config: dict[str, Any], scratch: Path) -> list[str]:
     if system == "ours":
-        return [str(ROOT / ".venv" / "bin" / "python"), __file__, json.dumps(config)]
+        return [sys.executable, __file__, json.dumps(config)]  # the venv tasks.py runs in
     script = scratch / "oi_task.py"
     script.write_text(OI_SCRIPT)
     return [str(ROOT / ".bench" / "bin" / "python"), str(script), json.dumps(config)]
@@ -204,11 +204,18 @@ def command(system: str, config: dict[str, Any], scratch: Path) -> list[str]:
 
 def run_task(task: dict[str, Any], system: str, config: dict[str, Any],
              server_log: ServerLog) -> Outcome:
-    """Lay out the task in a fresh folder, run `system` on it, check what it left."""
-    with tempfile.TemporaryDirectory(prefix="task-") as scratch_name:
+    """Lay out the task in a fresh folder (and a desktop, if it has one), run `system` on
+    it, check what it left and what the desktop's programs reported."""
+    with tempfile.TemporaryDirectory(prefix="task-") as scratch_name, \
+            contextlib.ExitStack() as stack:
         scratch = Path(scratch_name)
         folder = scratch / "work"
         lay_out(folder, task["files"])
+        desk = None
+        if task.get("desktop"):
+            import tasks_desktop
+
+            desk = stack.enter_context(tasks_desktop.Desktop(task["desktop"], folder, scratch))
         log = scratch / "events.jsonl"
         config = {**config, "request": task["request"], "log": str(log)}
         limit = float(config.get("limit_s", TURN_LIMIT_S))
@@ -216,7 +223,9 @@ def run_task(task: dict[str, Any], system: str, config: dict[str, Any],
         began = time.perf_counter()
         with open(scratch / "stderr", "w") as stderr:
             child = subprocess.Popen(command(system, config, scratch), cwd=folder,
-                                     env=child_env(scratch, config), stdin=subprocess.DEVNULL,
+                                     env={**child_env(scratch, config),
+                                          **(desk.env if desk else {})},
+                                     stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=stderr,
                                      start_new_session=True)
             killed = False
@@ -225,6 +234,7 @@ def run_task(task: dict[str, Any], system: str, config: dict[str, Any],
             except subprocess.TimeoutExpired:
                 killed = True
             finally:  # also when the caller is interrupted: nothing is left running
+                reports = desk.finish() if desk else None  # before its programs are killed
                 kill_leftovers(child.pid, folder)
                 child.wait()
         wall = time.perf_counter() - began
@@ -243,7 +253,7 @@ def run_task(task: dict[str, Any], system: str, config: dict[str, Any],
             return Outcome(False, f"time limit ({limit:g} s)", seconds, answer, "interrupted",
                            tokens, records)
         try:
-            problem = task["check"](folder, answer)
+            problem = task["check"](folder, answer, reports)
         except Exception as exc:
             problem = f"the check failed: {type(exc).__name__}: {exc}"
         if problem is None and seconds > limit:

@@ -50,4 +50,11 @@ SYSTEM_PACKAGES=(
     "xdg-utils|optional|have xdg-open|the daemon's Open journal folder and Settings only name the path"
     "chromium|optional|-|no browser: the web page's tests cannot run"
     "chromium-driver|optional|-|no chromedriver: the web page's tests cannot run"
+    "openbox|optional|-|no window manager on Xvfb: the desktop task suite cannot run"
+    "x11-utils|optional|-|no xprop: the desktop task suite cannot tell when its display is up"
+    "zenity|optional|-|no zenity dialogs: the desktop task suite cannot run"
+    "yad|optional|-|no yad dialogs: the desktop task suite cannot run"
+    "mousepad|optional|-|no Mousepad editor: the desktop task suite cannot run"
+    "gtk-3-examples|optional|-|no gtk3-widget-factory: the desktop task suite cannot run"
+    "xterm|optional|-|no xterm: the desktop task suite cannot run"
 )
