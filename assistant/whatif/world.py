@@ -232,8 +232,13 @@ def _cover(root: str, mounted: frozenset[str] = frozenset()) -> dict[str, tuple[
     if soft < hard:  # two descriptors per covered folder, and there may be many
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     covered: dict[str, tuple[int, int]] = {}
-    with os.scandir(root) as entries:
-        folders = [e.path for e in entries if e.is_dir(follow_symlinks=False)]
+    try:
+        with os.scandir(root) as entries:
+            folders = [e.path for e in entries if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        if root in mounted:  # as above: its overlay was refused, and it cannot be listed
+            return covered
+        raise
     for folder in folders:
         covered.update(_cover(folder, mounted))
     return covered
