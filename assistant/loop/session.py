@@ -74,8 +74,7 @@ class Session:
         self.rules = Rules()  # the turn's: which may act, and what fired
         self._held: list[Event] = []  # rules fired, journaled, not yet handed out
         self._stop = threading.Event()
-        self.screen = ScreenContext(llm.settings, llm.backend)
-        self.runtimes.env = self.screen.runtime_env(self.runtimes.env)
+        self.screen = ScreenContext(llm.settings, llm.backend, parts.views)
 
     def interrupt(self) -> None:
         """Stop whatever the turn is doing now: the LLM stream or the running code."""
