@@ -14,7 +14,7 @@ from assistant.actions.outcomes import Cleared, Declined, Halt, Ran, Reported, S
 from assistant.actions.pipeline import take
 from assistant.checks.echoes import framed
 from assistant.checks.labels import actual_language
-from assistant.checks.previewed import judge
+from assistant.checks.previewed import refusal
 from assistant.checks.record import TurnRecord
 from assistant.checks.repeats import REPEAT_NOT_RUN, REPEATS_BEFORE_STOP, REPLY_TOLD
 from assistant.checks.verdicts import Refuse
@@ -62,10 +62,10 @@ def act(session: Acting, calls: list[CodeCall], record: TurnRecord
     """
     rules = record.rules
     keys = tuple((actual_language(call.language, call.code), call.code) for call in calls)
-    verdict, times = record.repeats.reply(keys)
-    if verdict == "stop":
+    rerun, times = record.repeats.reply(keys)
+    if rerun == "stop":
         return [(call, REPEAT_NOT_RUN) for call in calls], ("repeated_success", times)
-    if verdict == "told" and rules.on("repeat.reply_told"):
+    if rerun == "told" and rules.on("repeat.reply_told"):
         rules.fire("repeat.reply_told", "refuse")
         record.stuck = True
         yield session.emit(Notice("Not run again: the model proposed the same code as in its "
@@ -131,7 +131,7 @@ class InTurn:
     def judge(self, seen: Preview, cleared: Cleared
               ) -> Generator[Event, None, SentBack | Halt | None]:
         as_cleared = replace(self.call, language=cleared.language, code=cleared.code)
-        refused = judge(seen, as_cleared, str(self.session.folder()), self.record, self.last)
+        refused = refusal(seen, as_cleared, str(self.session.folder()), self.record, self.last)
         if refused is None:
             return None
         return (yield from self.foreseen(cleared, seen.end, refused))

@@ -39,7 +39,7 @@ UNTRUSTED = text("screen.untrusted")
 REMOVED = text("screen.removed")
 
 
-class ScreenContext:
+class ScreenFeed:
     """One session's views folder, and the part of the history that holds screens."""
 
     def __init__(self, settings: Settings, backend: Backend | None = None,
@@ -160,7 +160,7 @@ class Looking(Protocol):
 
     llm: LLM
     rules: Rules
-    screen: ScreenContext
+    screen: ScreenFeed
     messages: list[dict[str, Any]]
 
     def emit(self, event: Event) -> Event: ...

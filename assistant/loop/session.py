@@ -29,11 +29,11 @@ from assistant.llm import LLM
 from assistant.llm.local import is_local_model
 from assistant.llm.results import is_results_message
 from assistant.loop.ask import ask, received
-from assistant.loop.history import judged
+from assistant.loop.history import reviewed
 from assistant.loop.peek import peek_note
 from assistant.loop.peek import wanted as peek_wanted
 from assistant.loop.prompt import answer_in, system_message
-from assistant.loop.screen import ScreenContext, look, screen_wanted, show_screen
+from assistant.loop.screen import ScreenFeed, look, screen_wanted, show_screen
 from assistant.loop.turn import STOP_NOTICES
 from assistant.safety.inputs import request_problem
 
@@ -74,7 +74,7 @@ class Session:
         self.rules = Rules()  # the turn's: which may act, and what fired
         self._held: list[Event] = []  # rules fired, journaled, not yet handed out
         self._stop = threading.Event()
-        self.screen = ScreenContext(llm.settings, llm.backend, parts.views)
+        self.screen = ScreenFeed(llm.settings, llm.backend, parts.views)
 
     def interrupt(self) -> None:
         """Stop whatever the turn is doing now: the LLM stream or the running code."""
@@ -159,7 +159,7 @@ class Session:
             from assistant.loop.act import act, close_calls
 
             yield from received(self, reply)
-            reply = yield from judged(self, reply, record)
+            reply = yield from reviewed(self, reply, record)
             if reply is None:
                 continue
             self.messages.append(reply.message)

@@ -1,4 +1,4 @@
-"""The risk check's words apart from its checkers: the verdict (Assessment) and how
+"""The risk check's words apart from its checkers: the assessment (Assessment) and how
 findings become one (judged); the deny rules it applies are the setting's (assistant/deny).
 
 The API and the tool ratings need these before any code is proposed; the
@@ -17,7 +17,7 @@ from assistant.safety.findings import Finding, Level, higher
 
 @dataclass(frozen=True)
 class Assessment:
-    """The verdict on one snippet: the highest level found, and every reason for it."""
+    """The assessment of one snippet: the highest level found, and every reason for it."""
 
     risk: Level = "low"
     reasons: tuple[str, ...] = ()
@@ -28,7 +28,7 @@ class Assessment:
 
 
 def judged(found: list[Finding], deny: DenyRules, start: Assessment | None = None) -> Assessment:
-    """The verdict on findings (added to a rating made already, such as a tool's): the
+    """The assessment of findings (added to a rating made already, such as a tool's): the
     highest level, each reason once, and `blocked` for the families the rules deny."""
     start = start or Assessment()
     risk: Level = start.risk

@@ -180,7 +180,7 @@ def test_settings_reaching_into_the_parts_that_read_them_and_a_runtime_into_what
         "safety/rating.py": "", "tools/servers.py": "", "checks/rules.py": "",
         "runtime/drivers/python_driver.py": "def f():\n    from assistant.whatif import world\n",
         "whatif/world.py": "",
-        "tools/gate.py": "from assistant.loop.screen import ScreenContext\n",
+        "tools/gate.py": "from assistant.loop.screen import ScreenFeed\n",
         "loop/screen.py": "",
         "computer/verbs.py": "from assistant.choices import Level\n", "choices.py": "",
     })

@@ -6,11 +6,11 @@ import pytest
 
 from assistant.config import Settings
 from assistant.llm.context import split_turns
-from assistant.loop.screen import REMOVED, ScreenContext, guide
+from assistant.loop.screen import REMOVED, ScreenFeed, guide
 
 
-def context(**settings: object) -> ScreenContext:
-    return ScreenContext(Settings(model="openai/gpt-4o-mini", **settings))
+def context(**settings: object) -> ScreenFeed:
+    return ScreenFeed(Settings(model="openai/gpt-4o-mini", **settings))
 
 
 def test_auto_mode_looks_for_requests_and_runs_about_the_screen(
