@@ -24,6 +24,10 @@ SandboxMode = Literal["on", "guard", "off"]
 State = Literal["idle", "listening", "transcribing", "thinking", "awaiting_approval", "running",
                 "speaking", "error"]
 STATES: tuple[State, ...] = get_args(State)
+# A risk rating, lowest first: the risk check's, and the one a user gives a tool
+# ([mcp_servers.NAME] risk).
+Level = Literal["low", "medium", "high", "blocked"]
+LEVELS: tuple[Level, ...] = ("low", "medium", "high", "blocked")
 
 
 def choices(kind: Any) -> tuple[str, ...]:

@@ -23,9 +23,10 @@ from assistant.choices import (
     SpeakProposals,
     one_of,
 )
-from assistant.safety.rating import DEFAULT_DENY, DenyRules
+from assistant.deny import DEFAULT_DENY, DenyRules
+from assistant.rulebook import profiles, resolve
 from assistant.tomlread import tomllib
-from assistant.tools.servers import PluginRules, ServerConfig, parse_plugin_rules, parse_servers
+from assistant.tool_settings import PluginRules, ServerConfig, parse_plugin_rules, parse_servers
 
 APP = "assistant"
 ENV_PREFIX = "ASSISTANT_"
@@ -245,8 +246,6 @@ def _flag(name: str, value: Any, where: str) -> bool:
 def _checks(name: str, value: str, where: str) -> None:
     """The fields that name rules: deny rules that parse, the loop's rule ids and families
     that exist, a checks profile that profiles.toml defines."""
-    from assistant.checks.rules import profiles, resolve
-
     if name == "deny":
         try:
             DenyRules.parse(value)

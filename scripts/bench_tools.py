@@ -28,7 +28,7 @@ def mcp_call_overhead_ms(bench: Bench) -> float:
     from assistant.events import RunEnd
     from assistant.journal import Journal
     from assistant.safety.policy import Policy
-    from assistant.tools.servers import parse_servers
+    from assistant.tool_settings import parse_servers
     from assistant.tools.toolbox import Toolbox
     from tests.support.mcp_server import stdio_config
 

@@ -27,7 +27,7 @@ import platformdirs
 from assistant.config import APP
 from assistant.safety.policy import Policy
 from assistant.safety.risk import Assessment
-from assistant.tools.servers import Rule
+from assistant.tool_settings import Rule
 from assistant.tools.tool import Hints, rate
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "corpus" / "redteam"

@@ -209,7 +209,7 @@ def carried(base: Path, without: str, chosen: dict[str, list[dict[str, Any]]],
     is marked `carried`; the tasks left are run."""
     import tasks_rules
 
-    from assistant.checks.rules import resolve
+    from assistant.rulebook import resolve
 
     off = resolve(without)
     wanted = {(suite, task["name"]) for suite, tasks in chosen.items() for task in tasks}
@@ -284,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     import tasks_rules
     from bench_peers import PEER_BIN
 
-    from assistant.checks.rules import catalogue, families, profiles, resolve
+    from assistant.rulebook import catalogue, families, profiles, resolve
 
     if args.list_rules:
         for family, ids in families().items():

@@ -9,18 +9,22 @@ class."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from assistant.config import Settings
+from assistant.deny import DenyRules
 from assistant.journal import Journal
 from assistant.runtime import Runtimes
 from assistant.runtime.bus import exposed
 from assistant.runtime.sandbox import Sandbox
 from assistant.runtime.watch import Limits
 from assistant.safety.policy import Approver, Policy
-from assistant.safety.rating import DenyRules
 from assistant.safety.redact import Redactor
 
 if TYPE_CHECKING:
@@ -49,6 +53,7 @@ class Parts:
     journal: Journal | None
     runtimes: Runtimes
     policy: Policy
+    views: Path  # where runs' `computer` writes its views of the screen (computer/views.py)
     tools: Toolbox | None = None
 
     def foreseeing(self) -> Foreseeing | None:
@@ -61,6 +66,7 @@ class Parts:
             self.tools.close()
         if self.journal is not None:
             self.journal.close()
+        shutil.rmtree(self.views, ignore_errors=True)
 
 
 def build(settings: Settings, approver: Approver | None, tell: Tell, *, tools: bool = True,
@@ -70,15 +76,29 @@ def build(settings: Settings, approver: Approver | None, tell: Tell, *, tools: b
     redact = Redactor.from_environment(settings.api_key)
     journal = Journal.in_dir(settings.data_path, redact) if settings.journal else None
     made = runtimes(settings, tell, **runtime)
+    views = Path(tempfile.mkdtemp(prefix="assistant-screen-"))
+    made.env = views_env(settings, views, made.env)
     try:
         toolbox = toolbox_for(settings, tell) if tools else None
         return Parts(settings, redact, journal, made, policy(settings, approver, toolbox),
-                     toolbox)
+                     views, toolbox)
     except BaseException:
         made.close()
+        shutil.rmtree(views, ignore_errors=True)
         if journal is not None:
             journal.close()
         raise
+
+
+def views_env(settings: Settings, views: Path, base: dict[str, str] | None
+              ) -> dict[str, str]:
+    """The environment runtimes start with, so `computer` writes its views into `views`,
+    where the way in looks for them (loop/screen.py, `assistant mcp`'s computer_view)."""
+    from assistant.computer import views as screen_views
+
+    return {**(os.environ if base is None else base),
+            screen_views.DIR_VARIABLE: str(views),
+            screen_views.MAX_SIDE_VARIABLE: str(settings.screenshot_max_side)}
 
 
 def limits(settings: Settings) -> Limits:
@@ -117,10 +137,17 @@ def policy(settings: Settings, approver: Approver | None, tools: Toolbox | None 
 
 
 def toolbox_for(settings: Settings, tell: Tell) -> Toolbox | None:
-    """The MCP servers' and plugins' tools; a plugin that failed to load is said."""
+    """The configured servers and the installed plugins' tools; None when there is nothing
+    to offer. A plugin that failed to load is said."""
     from assistant.plugins.registry import installed
     from assistant.tools.toolbox import Toolbox
 
-    for problem in installed().problems:
+    plugins = installed()
+    for problem in plugins.problems:
         tell(problem)
-    return Toolbox.from_settings(settings)
+    if not settings.mcp_servers and not plugins.tools:
+        return None
+    return Toolbox(settings.mcp_servers, plugins.tools, plugin_rules=settings.plugin_tools,
+                   timeout=settings.timeout, max_output=settings.max_output,
+                   offline=settings.offline,
+                   sandbox=Sandbox.guard_for(settings) if settings.mcp_servers else None)

@@ -28,9 +28,9 @@ from assistant.whatif.effect import names as listed
 from assistant.whatif.preview import Preview
 
 
-def judge(seen: Preview, call: CodeCall, folder: str, record: TurnRecord,
-          last: bool) -> Refuse | None:
-    """The verdict on `call`, whose preview in the working `folder` was `seen`; `last`: it
+def refusal(seen: Preview, call: CodeCall, folder: str, record: TurnRecord,
+            last: bool) -> Refuse | None:
+    """The check's Refuse of `call`, whose preview in the working `folder` was `seen`; `last`: it
     is the reply's last call (an earlier one may only set up the next, in silence). None
     when the person should be asked."""
     effect, end, language = seen.effect, seen.end, call.language

@@ -25,7 +25,7 @@ REPLY_TOLD = text("repeat.reply_told")
 REPEAT_NOT_RUN = text("repeat.not_run")
 FAILED_AGAIN = text("repeat.failed_again")
 
-Verdict = Literal["run", "told", "stop"]
+Rerun = Literal["run", "told", "stop"]
 _Key = tuple[str, str]
 
 
@@ -55,7 +55,7 @@ class Repeats:
         self._reply_ok = False  # all of them succeeded
         self._reply_times = 0  # that reply, in a row
 
-    def reply(self, keys: tuple[_Key, ...]) -> tuple[Verdict, int]:
+    def reply(self, keys: tuple[_Key, ...]) -> tuple[Rerun, int]:
         """Before a reply's calls are taken: several calls, all the same as the last reply's,
         which all succeeded, are a loop of checks (`ls` then `cat`, ten times over) that
         `check` cannot see, each call following another. "told" or "stop" as `check`."""
@@ -66,18 +66,18 @@ class Repeats:
             return "run", 0
         return ("stop" if self._reply_times >= REPEATS_BEFORE_STOP else "told"), self._reply_times
 
-    def check(self, language: str, code: str) -> tuple[Verdict, int]:
+    def check(self, language: str, code: str) -> tuple[Rerun, int]:
         """Whether this proposal runs, before anyone is asked; with how often it came in a row.
 
         "told": it is the code of the last run, and nothing ran since (the caller passes on
         `result`); "stop": this is the REPEATS_BEFORE_STOP-th such proposal in a row.
         """
-        verdict, times = self.verdict(language, code)
-        if verdict != "run":
+        rerun, times = self.rerun(language, code)
+        if rerun != "run":
             self._proposed_again += 1
-        return verdict, times
+        return rerun, times
 
-    def verdict(self, language: str, code: str) -> tuple[Verdict, int]:
+    def rerun(self, language: str, code: str) -> tuple[Rerun, int]:
         """What `check` would say, without counting this proposal."""
         if self._last is None or self._last[0] != (language, code) or "computer." in code:
             return "run", 0

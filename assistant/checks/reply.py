@@ -69,7 +69,7 @@ def failed_again(call: CodeCall, record: TurnRecord) -> SendBack | None:
             "repeat.failed_again"):
         return None
     language = actual_language(call.language, call.code)
-    if record.repeats.verdict(language, call.code)[0] != "told":
+    if record.repeats.rerun(language, call.code)[0] != "told":
         return None  # a new proposal, or the last straw: taking the call stops the turn
     record.repeats.check(language, call.code)
     return SendBack("repeat.failed_again",

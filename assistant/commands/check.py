@@ -45,8 +45,8 @@ def main(argv: list[str]) -> int:
     from assistant.safety.risk import DenyRules, assess
 
     settings = load_settings()
-    verdict = assess(code, language, DenyRules.parse(settings.deny), settings.own_paths)
-    print(json.dumps({"risk": verdict.risk, "reasons": list(verdict.reasons)}, indent=2))
+    assessment = assess(code, language, DenyRules.parse(settings.deny), settings.own_paths)
+    print(json.dumps({"risk": assessment.risk, "reasons": list(assessment.reasons)}, indent=2))
     return 0
 
 

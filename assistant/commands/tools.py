@@ -24,14 +24,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--profile", help="a TOML profile from the config folder's profiles/")
     args = parser.parse_args(argv)
 
+    from assistant.actions.parts import toolbox_for
     from assistant.llm.tools import EXECUTE_TOOL
-    from assistant.tools.toolbox import Toolbox
 
     settings = load_settings({"profile": args.profile})
     execute = EXECUTE_TOOL["function"]
     rows = [{"name": "execute", "source": "builtin", "risk": EXECUTE_RISK,
              "description": execute["description"].split(". ")[0] + "."}]
-    toolbox = Toolbox.from_settings(settings)
+    toolbox = toolbox_for(settings, lambda problem: None)  # `assistant plugins` says those
     if toolbox is not None:
         try:
             for problem in toolbox.start():

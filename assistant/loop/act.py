@@ -14,7 +14,7 @@ from assistant.actions.outcomes import Cleared, Declined, Halt, Ran, Reported, S
 from assistant.actions.pipeline import take
 from assistant.checks.echoes import framed
 from assistant.checks.labels import actual_language
-from assistant.checks.previewed import judge
+from assistant.checks.previewed import refusal
 from assistant.checks.record import TurnRecord
 from assistant.checks.repeats import REPEAT_NOT_RUN, REPEATS_BEFORE_STOP, REPLY_TOLD
 from assistant.checks.verdicts import Refuse
@@ -61,18 +61,9 @@ def act(session: Acting, calls: list[CodeCall], record: TurnRecord
     Returns what the model is told about each call taken, and that reason.
     """
     rules = record.rules
-    keys = tuple((actual_language(call.language, call.code), call.code) for call in calls)
-    verdict, times = record.repeats.reply(keys)
-    if verdict == "stop":
-        return [(call, REPEAT_NOT_RUN) for call in calls], ("repeated_success", times)
-    if verdict == "told" and rules.on("repeat.reply_told"):
-        rules.fire("repeat.reply_told", "refuse")
-        record.stuck = True
-        yield session.emit(Notice("Not run again: the model proposed the same code as in its "
-                                  "last reply, which had succeeded; it was told to use those "
-                                  "results."))
-        told = record.answer.with_pending(REPLY_TOLD)
-        return [(call, told) for call in calls], None
+    again = yield from same_reply(session, calls, record)
+    if again is not None:
+        return again
     results: Results = []
     for index, call in enumerate(calls):
         if framed(call.code) and rules.on("echo.framed"):  # a copy of the results: not code
@@ -94,6 +85,25 @@ def act(session: Acting, calls: list[CodeCall], record: TurnRecord
                                       "code before them failed."))
             return results + [(each, AFTER_FAILURE) for each in later], None
     return results, None
+
+
+def same_reply(session: Acting, calls: list[CodeCall], record: TurnRecord
+               ) -> Generator[Event, None, tuple[Results, Stop | None] | None]:
+    """Calls all the same as the last reply's, which all succeeded: told to use those
+    results (rule repeat.reply_told), or, in a row too often, the turn's end."""
+    keys = tuple((actual_language(call.language, call.code), call.code) for call in calls)
+    rerun, times = record.repeats.reply(keys)
+    if rerun == "stop":
+        return [(call, REPEAT_NOT_RUN) for call in calls], ("repeated_success", times)
+    if rerun != "told" or not record.rules.on("repeat.reply_told"):
+        return None
+    record.rules.fire("repeat.reply_told", "refuse")
+    record.stuck = True
+    yield session.emit(Notice("Not run again: the model proposed the same code as in its "
+                              "last reply, which had succeeded; it was told to use those "
+                              "results."))
+    told = record.answer.with_pending(REPLY_TOLD)
+    return [(call, told) for call in calls], None
 
 
 def act_on(session: Acting, call: CodeCall, record: TurnRecord, last: bool = True
@@ -131,7 +141,7 @@ class InTurn:
     def judge(self, seen: Preview, cleared: Cleared
               ) -> Generator[Event, None, SentBack | Halt | None]:
         as_cleared = replace(self.call, language=cleared.language, code=cleared.code)
-        refused = judge(seen, as_cleared, str(self.session.folder()), self.record, self.last)
+        refused = refusal(seen, as_cleared, str(self.session.folder()), self.record, self.last)
         if refused is None:
             return None
         return (yield from self.foreseen(cleared, seen.end, refused))

@@ -54,26 +54,11 @@ def ask(session: Asking, system: str, warmer: bool = False
         session.rules.fire("repeat.warmer", "warm")
     llm = session.llm
     pieces: list[str] = []
-    reply: Reply | None = None
     temperature = max(llm.settings.temperature, UNSTICK_TEMPERATURE) if warmer else None
     resolve = llm.offer.resolve if llm.offer is not None else None
-    cut = (functools.partial(looping, tools=resolve)
-           if session.rules.on("repeat.in_reply") else None)
-    fenced = None if llm.uses_tools else FencedStream(resolve)
     start = len(session.shown)
     try:
-        stream = llm.stream([{"role": "system", "content": system}, *session.messages],
-                            should_stop=session.stopped, temperature=temperature, cut=cut)
-        for item in stream:
-            if isinstance(item, str):
-                pieces.append(item)
-                yield from shown(session, fenced, item)
-            elif isinstance(item, CodeDraft):
-                yield item
-            else:
-                if fenced is not None:
-                    yield from words(session, fenced.end(item.stopped))
-                reply = item
+        reply = yield from streamed(session, system, pieces, temperature, resolve)
     except KeyboardInterrupt:
         session.halt()
         so_far = "".join(pieces)
@@ -87,16 +72,44 @@ def ask(session: Asking, system: str, warmer: bool = False
     if reply is None:
         yield session.emit(Error("The LLM ended its reply without a result: try again."))
         return None
+    return kept(session, reply, resolve)
+
+
+def streamed(session: Asking, system: str, pieces: list[str], temperature: float | None,
+             resolve: Callable[[str], str | None] | None) -> Generator[Event, None, Reply | None]:
+    """The reply as it streams (its words gathered in `pieces`), then whole."""
+    cut = (functools.partial(looping, tools=resolve)
+           if session.rules.on("repeat.in_reply") else None)
+    fenced = None if session.llm.uses_tools else FencedStream(resolve)
+    reply: Reply | None = None
+    stream = session.llm.stream([{"role": "system", "content": system}, *session.messages],
+                                should_stop=session.stopped, temperature=temperature, cut=cut)
+    for item in stream:
+        if isinstance(item, str):
+            pieces.append(item)
+            yield from shown(session, fenced, item)
+        elif isinstance(item, CodeDraft):
+            yield item
+        else:
+            if fenced is not None:
+                yield from words(session, fenced.end(item.stopped))
+            reply = item
+    return reply
+
+
+def kept(session: Asking, reply: Reply, resolve: Callable[[str], str | None] | None) -> Reply:
+    """The reply as the history keeps it: cut after its first round of blocks (rule
+    repeat.in_reply), without the guess after a fenced reply's code (rule history.guess)."""
     if reply.cut:
         session.rules.fire("repeat.in_reply", "edit", "cut after its first round of blocks")
     from assistant.checks.reply import guessed  # the reply checks load once a reply is in
 
-    kept = (guessed(reply, resolve) if not llm.uses_tools and session.rules.on("history.guess")
-            else None)
-    if kept is not None:
-        session.rules.fire(kept.rule, "edit")
-        reply = replace(reply, message={**reply.message, "content": kept.words})
-    return reply
+    edit = (guessed(reply, resolve)
+            if not session.llm.uses_tools and session.rules.on("history.guess") else None)
+    if edit is None:
+        return reply
+    session.rules.fire(edit.rule, "edit")
+    return replace(reply, message={**reply.message, "content": edit.words})
 
 
 def shown(session: Asking, fenced: FencedStream | None, piece: str) -> Iterator[Event]:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from assistant.checks.rules import Rules
 
 
-class Judging(Protocol):
+class Reviewing(Protocol):
     """What applying a reply's verdicts needs of the conversation."""
 
     rules: Rules
@@ -26,7 +26,7 @@ class Judging(Protocol):
     def stopped(self) -> bool: ...
 
 
-def judged(session: Judging, reply: Reply, record: TurnRecord
+def reviewed(session: Reviewing, reply: Reply, record: TurnRecord
            ) -> Generator[Event, None, Reply | None]:
     """Apply the reply checks' verdicts: the reply as it stands, or None when it was sent
     back and the model is asked again. The checks load with the first reply, not before

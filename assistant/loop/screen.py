@@ -11,7 +11,6 @@ instructs.
 from __future__ import annotations
 
 import base64
-import os
 import re
 import shutil
 import tempfile
@@ -40,15 +39,18 @@ UNTRUSTED = text("screen.untrusted")
 REMOVED = text("screen.removed")
 
 
-class ScreenContext:
+class ScreenFeed:
     """One session's views folder, and the part of the history that holds screens."""
 
-    def __init__(self, settings: Settings, backend: Backend | None = None) -> None:
+    def __init__(self, settings: Settings, backend: Backend | None = None,
+                 folder: Path | None = None) -> None:
         self.settings = settings
         self.backend = backend or InProcess()  # asked whether the model has vision
-        self.folder = Path(tempfile.mkdtemp(prefix="assistant-screen-"))
+        # the parts' views folder (actions/parts.py), which runs write to; else one of its own
+        self.folder = folder or Path(tempfile.mkdtemp(prefix="assistant-screen-"))
         self._shown = 0
-        weakref.finalize(self, shutil.rmtree, self.folder, True)
+        if folder is None:
+            weakref.finalize(self, shutil.rmtree, self.folder, True)
 
     def as_image(self) -> bool:
         """Whether the LLM gets pictures (else the text map)."""
@@ -57,14 +59,6 @@ class ScreenContext:
         if self.settings.vision_model:
             return True
         return self.backend.supports("vision", self.settings.model)
-
-    def runtime_env(self, base: dict[str, str] | None) -> dict[str, str]:
-        """The environment runtimes start with, so `computer` writes views where we look."""
-        from assistant.computer import views
-
-        return {**(os.environ if base is None else base),
-                views.DIR_VARIABLE: str(self.folder),
-                views.MAX_SIDE_VARIABLE: str(self.settings.screenshot_max_side)}
 
     def wanted_for(self, request: str) -> bool:
         """Whether this request should start with the screen attached."""
@@ -166,7 +160,7 @@ class Looking(Protocol):
 
     llm: LLM
     rules: Rules
-    screen: ScreenContext
+    screen: ScreenFeed
     messages: list[dict[str, Any]]
 
     def emit(self, event: Event) -> Event: ...

@@ -13,6 +13,8 @@ from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from assistant.checks.peek import peek
+from assistant.checks.peek import wanted as peek_wanted
 from assistant.checks.requested import Request
 from assistant.checks.rules import Rules, turn_rules
 from assistant.events import (
@@ -25,15 +27,13 @@ from assistant.events import (
     TurnEnd,
     TurnEndReason,
 )
-from assistant.llm import LLM
+from assistant.llm import LLM, Reply
 from assistant.llm.local import is_local_model
 from assistant.llm.results import is_results_message
 from assistant.loop.ask import ask, received
-from assistant.loop.history import judged
-from assistant.loop.peek import peek_note
-from assistant.loop.peek import wanted as peek_wanted
+from assistant.loop.history import reviewed
 from assistant.loop.prompt import answer_in, system_message
-from assistant.loop.screen import ScreenContext, look, screen_wanted, show_screen
+from assistant.loop.screen import ScreenFeed, look, screen_wanted, show_screen
 from assistant.loop.turn import STOP_NOTICES
 from assistant.safety.inputs import request_problem
 
@@ -74,8 +74,7 @@ class Session:
         self.rules = Rules()  # the turn's: which may act, and what fired
         self._held: list[Event] = []  # rules fired, journaled, not yet handed out
         self._stop = threading.Event()
-        self.screen = ScreenContext(llm.settings, llm.backend)
-        self.runtimes.env = self.screen.runtime_env(self.runtimes.env)
+        self.screen = ScreenFeed(llm.settings, llm.backend, parts.views)
 
     def interrupt(self) -> None:
         """Stop whatever the turn is doing now: the LLM stream or the running code."""
@@ -127,23 +126,8 @@ class Session:
             yield event
 
     def _turn(self, text: str, language: str) -> Iterator[Event]:
-        self._stop.clear()
-        self.shown = ""  # the words streamed in this turn
-        self.said = ""  # those of the latest reply
-        self.turns += 1
         request = Request.parse(text, language)  # once: every check of the turn reads it
-        files = peek_note(self.llm.settings, request, self.folder(), self.rules)
-        self.messages.append({"role": "user", "content": text + files + answer_in(language)})
-        self.record({"kind": "user", "text": text})
-        self._snapshot()
-        if screen_wanted(self, text):
-            yield from look(self)
-        if self.tools is not None:  # servers start on first need; one that fails is said
-            for problem in self.tools.start():
-                yield self.emit(Notice(problem))
-        notes = (self.llm.system_addendum(), self.screen.addendum(), self.runtimes.describe())
-        addendum = "\n\n".join(note for note in notes if note)
-        system = system_message(self.system, addendum)  # once a turn: it holds for all its calls
+        system = yield from self._begin(request)
         # what the system message and the messages so far said counts as seen
         said = [m["content"] for m in self.messages if isinstance(m.get("content"), str)]
         seen = "\n".join([system, *said])
@@ -157,33 +141,71 @@ class Session:
             if reply is None:
                 yield from self._end(record, "", "error")
                 return
-            from assistant.loop.act import act, close_calls
+            if (yield from self._take(reply, record, text)):
+                return
 
-            yield from received(self, reply)
-            reply = yield from judged(self, reply, record)
-            if reply is None:
-                continue
-            self.messages.append(reply.message)
-            if self.stopped():  # a reply the stop cut short gives way to what ran
-                close_calls(self, reply.calls, [], text)
-                cut = reply.stopped and bool(record.ends)
-                yield from self._end(record, "" if cut else reply.text, "interrupted")
-                return
-            if not reply.calls:
-                yield from self._answered(reply.text, record)
-                return
-            results, stop = yield from act(self, reply.calls, record)
-            close_calls(self, reply.calls, results, text)
-            if stop:  # words from the record, kept as told: asking the model won nothing
-                from assistant.checks.words import from_record
+    def _begin(self, request: Request) -> Generator[Event, None, str]:
+        """The request into the history (with the heads of the files it names), the screen
+        and the tools' servers when wanted; returns the turn's system message."""
+        self._stop.clear()
+        self.shown = ""  # the words streamed in this turn
+        self.said = ""  # those of the latest reply
+        self.turns += 1
+        files = self._peek(request)
+        self.messages.append({"role": "user",
+                              "content": request.text + files + answer_in(request.language)})
+        self.record({"kind": "user", "text": request.text})
+        self._snapshot()
+        if screen_wanted(self, request.text):
+            yield from look(self)
+        if self.tools is not None:  # servers start on first need; one that fails is said
+            for problem in self.tools.start():
+                yield self.emit(Notice(problem))
+        notes = (self.llm.system_addendum(), self.screen.addendum(), self.runtimes.describe())
+        addendum = "\n\n".join(note for note in notes if note)
+        return system_message(self.system, addendum)  # once a turn: it holds for all its calls
 
-                words = from_record(record, self.redact)
-                self.messages.append({"role": "assistant", "content": words})
-                yield from self._end(record, words, *stop)
-                return
-            if self.screen.wanted_after([call.code for call in reply.calls]):
-                yield from look(self)
-            self._snapshot()
+    def _peek(self, request: Request) -> str:
+        """The heads of the files the request names, when this conversation's requests
+        carry them and the rule peek.request is on."""
+        if not peek_wanted(self.llm.settings) or not self.rules.on("peek.request"):
+            return ""
+        note = peek(request, self.folder())
+        if note:
+            self.rules.fire("peek.request", "annotate")
+        return note
+
+    def _take(self, reply: Reply, record: TurnRecord, request: str
+              ) -> Generator[Event, None, bool]:
+        """One reply: sent back, or its calls taken, or the turn's end; True at the end."""
+        from assistant.loop.act import act, close_calls
+
+        yield from received(self, reply)
+        kept = yield from reviewed(self, reply, record)
+        if kept is None:
+            return False
+        self.messages.append(kept.message)
+        if self.stopped():  # a reply the stop cut short gives way to what ran
+            close_calls(self, kept.calls, [], request)
+            cut = kept.stopped and bool(record.ends)
+            yield from self._end(record, "" if cut else kept.text, "interrupted")
+            return True
+        if not kept.calls:
+            yield from self._answered(kept.text, record)
+            return True
+        results, stop = yield from act(self, kept.calls, record)
+        close_calls(self, kept.calls, results, request)
+        if stop:  # words from the record, kept as told: asking the model won nothing
+            from assistant.checks.words import from_record
+
+            words = from_record(record, self.redact)
+            self.messages.append({"role": "assistant", "content": words})
+            yield from self._end(record, words, *stop)
+            return True
+        if self.screen.wanted_after([call.code for call in kept.calls]):
+            yield from look(self)
+        self._snapshot()
+        return False
 
     def _record(self, text: str, seen: str, request: Request) -> TurnRecord:
         """The turn's record, which the answer checks read; it notes which of the files

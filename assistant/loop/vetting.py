@@ -42,13 +42,13 @@ def vet(call: CodeCall, state: TurnRecord, redact: Callable[[str], str]
         "label.relabel", language, call.code, RELABELLED.format(call.language, language),
         f"This code is {language}, not {call.language}: it is shown and rated as "
         f"{language}, and runs as {language}.")
-    verdict, times = state.repeats.check(language, call.code)
-    if verdict == "told" and not rules.on("repeat.success_told"):
-        verdict = "run"
-    if verdict == "stop":
+    rerun, times = state.repeats.check(language, call.code)
+    if rerun == "told" and not rules.on("repeat.success_told"):
+        rerun = "run"
+    if rerun == "stop":
         failed = state.repeats.last_failed()
         return [], (REPEAT_NOT_RUN, ("repeated_failure" if failed else "repeated_success", times))
-    if verdict == "told":  # after a success: a failure is sent back before it gets here
+    if rerun == "told":  # after a success: a failure is sent back before it gets here
         rules.fire("repeat.success_told", "refuse")
         state.stuck = True
         return [Notice(f"Not run again: the model proposed the same {language} code that had "

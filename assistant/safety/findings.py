@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Literal
 
-Level = Literal["low", "medium", "high", "blocked"]
-LEVELS: tuple[Level, ...] = ("low", "medium", "high", "blocked")
+# Declared with the settings' words (a tool's risk is set in config.toml), said here too
+# for the checkers.
+from assistant.choices import LEVELS as LEVELS
+from assistant.choices import Level as Level
 
 
 @dataclass(frozen=True)

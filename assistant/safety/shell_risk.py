@@ -21,7 +21,7 @@ from assistant.safety.shell_parse import (
     is_encoded_text,
     parse,
 )
-from assistant.safety.shell_rules import MANY, PLACED, SENDERS, judge, sent
+from assistant.safety.shell_rules import MANY, PLACED, SENDERS, findings_for, sent
 
 FORK_BOMB = re.compile(r"([\w:.-]+)\s*\(\s*\)\s*\{([^}]*)\}")
 ENDLESS = re.compile(r"\b(?:while|until)\s+(?:true|:|\[\s*1\s*\]|\(\(\s*1\s*\)\))\s*;?\s*do\b"
@@ -197,7 +197,7 @@ def _command(command: Command, commands: list[Command], scope: Scope, downloaded
     call.args = [b for a in args for b in _braces(a)]
     if name in desktop.DESKTOP_COMMANDS:
         found += _desktop(call, typist)
-    return found + judge(call)
+    return found + findings_for(call)
 
 
 def _desktop(call: Call, typist: desktop.Typist) -> list[Finding]:

@@ -44,7 +44,7 @@ PLACED = {*DELETERS, *READERS, "find", "chmod", "chown", "chgrp", "chattr", "set
 Rule = Callable[[Call], list[Finding]]
 
 
-def judge(call: Call) -> list[Finding]:
+def findings_for(call: Call) -> list[Finding]:
     """The command's own rule, then what every command shares."""
     rule = RULES.get(call.name) or (_disk if call.name.startswith("mkfs.") else None)
     found = rule(call) if rule else []

@@ -20,7 +20,6 @@ from assistant.actions.parts import build
 from assistant.actions.pipeline import take
 from assistant.config import Settings
 from assistant.events import Approval, Event, OutputChunk
-from assistant.loop.screen import ScreenContext
 from assistant.safety.policy import Approver
 
 TITLE = "assistant mcp"
@@ -35,8 +34,6 @@ class Gate:
         self.show = show or (lambda event: None)
         # without the configured servers' tools: a client calls this assistant's own
         self.parts = build(settings, approver, _said, tools=False)
-        self.screen = ScreenContext(settings)
-        self.parts.runtimes.env = self.screen.runtime_env(self.parts.runtimes.env)
         self.conversation_id = ""
         self._one = threading.Lock()  # one person answers one proposal at a time
 

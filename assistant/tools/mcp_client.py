@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from assistant.runtime.sandbox import Sandbox
+from assistant.tool_settings import ServerConfig
 from assistant.tools.background import Background
-from assistant.tools.servers import ServerConfig
 from assistant.tools.tool import Hints, Tool, rate
 
 START_SECONDS = 30.0

@@ -41,9 +41,9 @@ def build(gate: Gate) -> Any:
     @server.tool(annotations=ToolAnnotations(read_only_hint=True), structured_output=False)
     async def computer_view() -> list[Any]:
         """Look at the screen: an image whose pixels are the coordinates clicks use."""
-        before = views.latest(gate.screen.folder)
+        before = views.latest(gate.parts.views)
         told = await through_gate("python", "computer.display.view()", "computer_view")
-        after = views.latest(gate.screen.folder)
+        after = views.latest(gate.parts.views)
         if after is None or after.image is None or (before and before.number == after.number):
             return [told]
         return [told, Image(path=after.image)]

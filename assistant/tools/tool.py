@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.safety.findings import Level, higher
-from assistant.tools.servers import Rule
+from assistant.tool_settings import Rule
 
 SOURCES = ("builtin", "mcp:", "plugin:")
 _WIRE = re.compile(r"[^A-Za-z0-9_-]")

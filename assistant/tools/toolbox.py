@@ -15,14 +15,13 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TYPE_CHECKING, Any
 
-from assistant.config import Settings
 from assistant.events import Event, OutputChunk, RunEnd
 from assistant.llm.results import untrusted
 from assistant.runtime.limit import OutputLimit
 from assistant.runtime.sandbox import Sandbox
 from assistant.safety.rating import Assessment
+from assistant.tool_settings import PluginRules, ServerConfig
 from assistant.tools.background import Background
-from assistant.tools.servers import PluginRules, ServerConfig
 from assistant.tools.tool import PluginTool, Tool, rate
 
 if TYPE_CHECKING:
@@ -71,20 +70,6 @@ class Toolbox:
         for plugin, item in plugin_tools or []:
             self._add_plugin_tool(plugin, item, (plugin_rules or {}).get(plugin, PluginRules()))
         self._current: Future[Outcome] | None = None
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> Toolbox | None:
-        """The configured servers and the installed plugins' tools; None when there is
-        nothing to offer."""
-        from assistant.plugins.registry import installed
-
-        plugin_tools = installed().tools
-        if not settings.mcp_servers and not plugin_tools:
-            return None
-        return cls(settings.mcp_servers, plugin_tools, plugin_rules=settings.plugin_tools,
-                   timeout=settings.timeout, max_output=settings.max_output,
-                   offline=settings.offline,
-                   sandbox=Sandbox.guard_for(settings) if settings.mcp_servers else None)
 
     def start(self) -> list[str]:
         """Start the servers not started yet, side by side, and again those that stopped

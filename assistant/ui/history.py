@@ -52,9 +52,9 @@ def _describe(record: dict[str, Any]) -> str:
     if kind == "proposal":
         return f"{record['language']}:\n{record['code']}"
     if kind == "approval":
-        verdict = "approved" if record["approved"] else "declined"
+        decided = "approved" if record["approved"] else "declined"
         why = f" ({record['reason']})" if record.get("reason") else ""
-        return f"{verdict} by {record['decided_by']}{why}"
+        return f"{decided} by {record['decided_by']}{why}"
     if kind == "run_end":
         return f"exit {record['exit_status']} in {record['seconds']:.2f} s\n{record['output']}"
     if kind == "error":

@@ -157,9 +157,9 @@ class Terminal:
                 self._proposal(event)
             case Approval():
                 if event.decided_by != "user" or not event.approved:
-                    verdict = "approved" if event.approved else "declined"
+                    decided = "approved" if event.approved else "declined"
                     why = f": {event.reason}" if event.reason else ""
-                    self._line(f"{verdict} by {event.decided_by}{why}", "dim")
+                    self._line(f"{decided} by {event.decided_by}{why}", "dim")
             case OutputChunk():
                 self._output(self._live.feed(event.stream, event.text))
             case RunEnd():

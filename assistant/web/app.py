@@ -39,7 +39,7 @@ from assistant.web.render import as_data, code_css, sse
 from assistant.web.token import TokenFile
 from assistant.whatif.undo import UndoError
 
-DECISION_WAIT_S = 5.0  # how long a decision waits to return the policy's verdict
+DECISION_WAIT_S = 5.0  # how long a decision waits to return the policy's decision
 ASSETS = {"app.js": "text/javascript", "app.css": "text/css"}
 
 
@@ -174,8 +174,8 @@ class Api:
                 "proposal_id": decided.proposal_id, "sha256": decided.sha256},
                 status_code=428)
         turn = decided
-        verdict = await _verdict(turn, proposal_id)
-        return JSONResponse(verdict or {"accepted": proposal_id}, status_code=200 if verdict
+        made = await _decision(turn, proposal_id)
+        return JSONResponse(made or {"accepted": proposal_id}, status_code=200 if made
                             else 202)
 
     async def undo(self, request: Request) -> Response:
@@ -206,7 +206,7 @@ class Api:
         return JSONResponse(found)
 
 
-async def _verdict(turn: LiveTurn, proposal_id: str) -> dict[str, Any] | None:
+async def _decision(turn: LiveTurn, proposal_id: str) -> dict[str, Any] | None:
     """The Approval the policy made of a decision, once the turn shows it."""
     deadline = time.monotonic() + DECISION_WAIT_S
     while time.monotonic() < deadline:

@@ -22,7 +22,7 @@ from assistant.runtime import LANGUAGES, Runtimes, canonical_language
 from assistant.runtime.languages import spec_for
 from assistant.runtime.sandbox import HIDDEN
 from assistant.runtime.secrets import keyring_paths
-from assistant.whatif import uncovered
+from assistant.whatif import uncovered, world
 from assistant.whatif.effect import effect_of
 from assistant.whatif.mounts import inside
 from assistant.whatif.probe import problem
@@ -68,12 +68,13 @@ def covered_roots(cwd: str) -> list[str]:
 
 
 def plan_for(cwd: str, report: str, hidden: Sequence[str], language: str) -> dict[str, object]:
-    """What the world needs: its overlays, what it hides, and where it reports."""
+    """What the world needs: its overlays, what it hides, where it reports, and the module
+    the runtime's fork enters it with (the driver imports nothing of assistant/whatif)."""
     home = Path.home()
     secrets = [str((home / name).resolve()) for name in HIDDEN]
     secrets += [str(path) for path in keyring_paths()]
     env = {"NODE_OPTIONS": f"--require {RENAME_JS}"} if language == "javascript" else {}
-    return {"roots": covered_roots(cwd), "report": report, "env": env,
+    return {"world": world.__name__, "roots": covered_roots(cwd), "report": report, "env": env,
             "hide": [p for p in dict.fromkeys([*hidden, *secrets]) if os.path.exists(p)]}
 
 

@@ -8,28 +8,43 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[2] / "assistant"
 
-FRONT_ENDS = {"ui", "voice", "daemon", "web", "commands", "cli", "api", "__main__"}
-CORE = {"events", "config", "choices", "texts", "journal", "safety", "runtime", "llm", "loop",
-        "checks", "tools", "plugins", "computer", "warming", "weights", "whatif", "actions"}
-# part -> the parts it must never import (beyond the rule that the core knows no front end).
-NEVER = {
-    "computer": (CORE | FRONT_ENDS) - {"computer"},
-    "events": (CORE | FRONT_ENDS) - {"events", "choices"},
-    "texts": CORE | FRONT_ENDS,
-    "tomlread": CORE | FRONT_ENDS,
-    "llm": {"loop", "checks", "tools", "plugins", "safety", "journal"},
-    "checks": {"loop", "tools", "plugins", "journal"},
-    "runtime": {"llm", "loop", "checks", "tools", "journal"},
-    "safety": {"llm", "loop", "checks", "tools", "journal"},
-    "journal": {"llm", "loop", "checks", "tools", "runtime"},
-    "whatif": {"llm", "loop", "checks", "tools", "journal", "actions"},
-    "actions": {"loop", "checks", "llm"},
-    "ui": {"daemon", "commands", "cli"},
-    "voice": {"daemon", "commands", "cli"},
-    "web": {"daemon", "commands", "cli"},
-}
+# The layers, lowest first: a module may import its own layer's and those below, never
+# one above. A layer names parts (a sub-package, or a module at the top) or single
+# modules, which sit where they are named, apart from the rest of their package (the
+# longest name wins): the types a plugin registers (runtime.spec, tools.tool,
+# safety.findings) are below the plugins that carry them and the runtime that reads them;
+# `assistant mcp` (tools.gate, tools.mcp_server) is a way in to the action pipeline, like
+# the loop. Parts of one layer may import each other; their modules never in a circle.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("tomlread", "choices", "computer"),
+    ("texts", "events"),
+    ("deny", "tool_settings", "rulebook"),  # what Settings checks on entry
+    ("config",),
+    ("journal",),
+    ("safety.findings", "safety.redact", "runtime.spec", "tools.tool"),
+    ("plugins",),
+    ("runtime",),
+    ("whatif",),
+    ("safety",),
+    ("llm",),
+    ("tools",),
+    ("checks",),
+    ("actions",),
+    ("tools.gate", "tools.mcp_server"),
+    ("loop",),
+    ("warming", "weights"),
+    ("api",),
+    ("ui", "voice", "web"),
+    ("daemon",),
+    ("cli", "commands"),
+    ("__main__", ""),
+)
+# Parts that import nothing else of the package: `computer` is what generated code runs.
+ALONE = {"computer", "tomlread"}
 
 Import = tuple[str, str, int]  # (importing module, imported module, line)
 
@@ -65,20 +80,25 @@ def imports(root: Path) -> list[Import]:
     return found
 
 
-def part(module: str) -> str:
-    """The layer a module belongs to: its sub-package, or its own name at the top."""
-    pieces = module.split(".")
-    return pieces[1] if len(pieces) > 1 else ""
+def layer(module: str, layers: tuple[tuple[str, ...], ...] = LAYERS) -> tuple[int, str]:
+    """The layer a module belongs to, by the longest of its names the layers declare (its
+    own, its sub-package's, or "" for the package itself), and that name; KeyError for a
+    module in no layer, so a new part must be placed."""
+    rank = {name: number for number, names in enumerate(layers) for name in names}
+    pieces = module.split(".")[1:]
+    for name in [".".join(pieces[:length]) for length in range(len(pieces), 0, -1)] or [""]:
+        if name in rank:
+            return rank[name], name
+    raise KeyError(f"{module} is in no layer: add its part to LAYERS in {__file__}")
 
 
-def upward(found: list[Import]) -> list[str]:
+def upward(found: list[Import], layers: tuple[tuple[str, ...], ...] = LAYERS) -> list[str]:
     """The imports that run back up a layer, as 'module:line imports module'."""
     wrong = []
     for source, target, line in found:
-        mine, theirs = part(source), part(target)
-        banned = NEVER.get(mine, set()) | (FRONT_ENDS if mine in CORE else set())
-        if mine != theirs and theirs in banned:
-            wrong.append(f"{source}:{line} imports {target} ({mine} is below {theirs})")
+        (mine, me), (theirs, them) = layer(source, layers), layer(target, layers)
+        if theirs > mine or (me in ALONE and me != them):
+            wrong.append(f"{source}:{line} imports {target} ({me} is below {them})")
     return wrong
 
 
@@ -142,3 +162,49 @@ def test_an_adapter_that_imports_up_for_its_types_or_lazily_and_a_circle_are_all
         "assistant.llm.client:3 imports assistant.ui (llm is below ui)",
         "assistant.llm.client:5 imports assistant.loop.session (llm is below loop)"]
     assert circles(found) == [["assistant.llm.client", "assistant.loop.session"]]
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def test_settings_reaching_into_the_parts_that_read_them_and_a_runtime_into_whatif_are_found(
+        tmp_path: Path) -> None:
+    root = tmp_path / "assistant"
+    write(root, {
+        "config.py": "import assistant.safety.rating\nimport assistant.tools.servers\n"
+                     "def f():\n    from assistant.checks import rules\n",
+        "safety/rating.py": "", "tools/servers.py": "", "checks/rules.py": "",
+        "runtime/drivers/python_driver.py": "def f():\n    from assistant.whatif import world\n",
+        "whatif/world.py": "",
+        "tools/gate.py": "from assistant.loop.screen import ScreenFeed\n",
+        "loop/screen.py": "",
+        "computer/verbs.py": "from assistant.choices import Level\n", "choices.py": "",
+    })
+    assert sorted(upward(imports(root))) == [
+        "assistant.computer.verbs:1 imports assistant.choices (computer is below choices)",
+        "assistant.config:1 imports assistant.safety.rating (config is below safety)",
+        "assistant.config:2 imports assistant.tools.servers (config is below tools)",
+        "assistant.config:4 imports assistant.checks.rules (config is below checks)",
+        "assistant.runtime.drivers.python_driver:2 imports assistant.whatif.world "
+        "(runtime is below whatif)",
+        "assistant.tools.gate:1 imports assistant.loop.screen (tools.gate is below loop)"]
+
+
+def test_a_module_placed_below_its_package_may_not_import_the_rest_of_it(
+        tmp_path: Path) -> None:
+    root = tmp_path / "assistant"
+    write(root, {"runtime/spec.py": "import assistant.runtime.process\n",
+                 "runtime/process.py": "import assistant.runtime.spec\n",
+                 "plugins/registry.py": "import assistant.runtime.spec\n"})
+    assert upward(imports(root)) == [
+        "assistant.runtime.spec:1 imports assistant.runtime.process (runtime.spec is below "
+        "runtime)"]
+
+
+def test_a_part_in_no_layer_is_named_so_it_gets_placed() -> None:
+    with pytest.raises(KeyError, match=r"assistant\.newpart\.thing is in no layer"):
+        layer("assistant.newpart.thing")

@@ -22,8 +22,7 @@ class NoTomllib:
         return None
 
 sys.meta_path.insert(0, NoTomllib())
-from assistant import config, texts
-from assistant.checks import rules
+from assistant import config, rulebook, texts
 from assistant.runtime import bus
 from assistant.tomlread import tomllib
 
@@ -31,8 +30,8 @@ print(json.dumps({
     "parser": tomllib.__name__,
     "tomllib": "tomllib" in sys.modules,
     "text": texts.text("run.stopped"),
-    "rules": len(rules.catalogue()),
-    "profiles": sorted(rules.profiles()),
+    "rules": len(rulebook.catalogue()),
+    "profiles": sorted(rulebook.profiles()),
     "bus": len(bus.allowed()),
     "config": config.load_settings().approval,
 }))

@@ -83,8 +83,10 @@ def _preview(code: str, filename: str, namespace: dict[str, object],
              plan: dict[str, object]) -> int:
     """Run one request in a what-if world (assistant/whatif), in a fork of this process:
     Python code sees every variable a real run would, and nothing it does reaches back.
-    A plan with an "argv" runs that command there instead (shell or JavaScript, once)."""
-    from assistant.whatif import world  # here, so that the next fork finds it imported
+    A plan with an "argv" runs that command there instead (shell or JavaScript, once).
+    The plan names the module that makes the world, so the runtime does not depend on it;
+    it is imported here, so that the next fork finds it imported."""
+    world = importlib.import_module(str(plan["world"]))
 
     _flush()
     pid = os.fork()

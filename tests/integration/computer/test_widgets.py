@@ -181,9 +181,9 @@ def test_the_tk_window_still_goes_through_ocr(gtk: GtkApp, window: TkApp,
 
 def test_accessible_names_reach_the_llm_as_untrusted_screen_text(gtk: GtkApp) -> None:
     from assistant.config import Settings
-    from assistant.loop.screen import ScreenContext
+    from assistant.loop.screen import ScreenFeed
 
-    screen = ScreenContext(Settings(model="openai/gpt-4o-mini", screen_format="text"))
+    screen = ScreenFeed(Settings(model="openai/gpt-4o-mini", screen_format="text"))
     assert screen.capture() == ""
     message, problem = screen.take()
     assert problem == "" and message is not None

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assistant.checks.rules import catalogue
 from assistant.events import Event, RuleFired, TextDelta, TurnEnd
 from assistant.journal import Journal
+from assistant.rulebook import catalogue
 from tests.support.llm_server import LLMServer, fenced, text
 from tests.support.loop import make, told
 

@@ -11,8 +11,9 @@ import pytest
 from assistant.checks.answers import AnswerCheck
 from assistant.checks.missing import hint, missing, noted
 from assistant.checks.record import TurnRecord
-from assistant.checks.rules import Rules, resolve
+from assistant.checks.rules import Rules
 from assistant.events import RunEnd
+from assistant.rulebook import resolve
 
 
 @pytest.fixture

@@ -9,11 +9,12 @@ from pathlib import Path
 from assistant.checks.answers import AnswerCheck
 from assistant.checks.record import TurnRecord
 from assistant.checks.reply import finish, guessed, review
-from assistant.checks.rules import Rules, resolve
+from assistant.checks.rules import Rules
 from assistant.checks.verdicts import Edit, SendBack, StandIn
 from assistant.events import RunEnd
 from assistant.llm import CodeCall, Reply
 from assistant.llm.results import NEXT_STEP, fenced_message
+from assistant.rulebook import resolve
 
 REQUEST = "show me notes.txt"
 FAILED = "cat: notes.txt: No such file or directory\n"

@@ -5,16 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.checks.rules import (
-    Rules,
-    catalogue,
-    families,
-    profile_for,
-    profiles,
-    resolve,
-    turn_rules,
-)
+from assistant.checks.rules import Rules, turn_rules
 from assistant.events import RuleFired
+from assistant.rulebook import catalogue, families, profile_for, profiles, resolve
 
 
 def test_a_family_stands_for_its_rules_and_an_unknown_name_is_one_line() -> None:

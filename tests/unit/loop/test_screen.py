@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.computer import views
 from assistant.config import Settings
 from assistant.llm.context import split_turns
-from assistant.loop.screen import REMOVED, ScreenContext, guide
+from assistant.loop.screen import REMOVED, ScreenFeed, guide
 
 
-def context(**settings: object) -> ScreenContext:
-    return ScreenContext(Settings(model="openai/gpt-4o-mini", **settings))
+def context(**settings: object) -> ScreenFeed:
+    return ScreenFeed(Settings(model="openai/gpt-4o-mini", **settings))
 
 
 def test_auto_mode_looks_for_requests_and_runs_about_the_screen(
@@ -31,13 +30,6 @@ def test_auto_mode_looks_for_requests_and_runs_about_the_screen(
     monkeypatch.delenv("DISPLAY")
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     assert screen.addendum() == ""  # no desktop, nothing to advertise
-
-
-def test_runtimes_get_the_folder_and_the_size_limit() -> None:
-    screen = context(screenshot_max_side=900)
-    env = screen.runtime_env({"PATH": "/bin"})
-    assert env == {"PATH": "/bin", views.DIR_VARIABLE: str(screen.folder),
-                   views.MAX_SIDE_VARIABLE: "900"}
 
 
 def test_only_the_last_images_stay_and_the_screen_does_not_start_a_turn() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from assistant.safety.policy import Policy
 from assistant.safety.risk import Assessment
-from assistant.tools.servers import Rule
+from assistant.tool_settings import Rule
 from assistant.tools.tool import Hints, rate
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from assistant.config import ConfigError, load_settings
 from assistant.llm.fenced import find_blocks
-from assistant.tools.servers import Rule
+from assistant.tool_settings import Rule
 from assistant.tools.tool import Hints, Tool, rate
 
 

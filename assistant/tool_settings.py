@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from assistant.safety.findings import LEVELS, Level
+from assistant.choices import LEVELS, Level
 
 NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
 SERVER_KEYS = ("command", "args", "env", "url", "headers", "risk", "deny", "timeout", "tools")

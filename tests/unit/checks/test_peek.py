@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from assistant.checks.peek import peek, wanted
 from assistant.config import Settings
-from assistant.loop.peek import peek, wanted
 
 
 def test_named_text_files_show_their_size_and_first_lines(tmp_path: Path) -> None:

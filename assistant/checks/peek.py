@@ -17,7 +17,6 @@ import json
 from pathlib import Path
 
 from assistant.checks.requested import Request
-from assistant.checks.rules import Rules
 from assistant.config import Settings
 from assistant.llm.local import is_local_model
 from assistant.llm.results import untrusted
@@ -40,16 +39,6 @@ def wanted(settings: Settings) -> bool:
     if settings.peek_files == "never":
         return False
     return settings.peek_files == "always" or is_local_model(settings)
-
-
-def peek_note(settings: Settings, request: Request, folder: Path, rules: Rules) -> str:
-    """`peek`'s note, when this conversation's requests carry it and its rule is on."""
-    if not wanted(settings) or not rules.on("peek.request"):
-        return ""
-    note = peek(request, folder)
-    if note:
-        rules.fire("peek.request", "annotate")
-    return note
 
 
 def peek(request: Request | str, folder: Path) -> str:
