@@ -94,8 +94,10 @@ def test_the_panel_streams_before_the_proposal_and_speech_follows_it(
     # typed, so no earcon: nothing at all is heard before the panel (a spoken request's
     # earcon may come first: test_daemon_earcon.py tells it from speech)
     assert heard and min(heard) > panel_at, "speech began before the panel was on screen"
-    assert "(I'll write the panel file.)" in daemon.wait_state("awaiting_approval", start)
-    assert "assistant daemon: say Shall I run it?" in daemon.lines[start:]
+    # what the preview shows it does, not the model's words about it
+    assert "(Creates 1 file (panel.txt" in daemon.wait_state("awaiting_approval", start)
+    assert "assistant daemon: say Creates 1 file (panel.txt; 4 bytes). Shall I run it?" \
+        in daemon.lines[start:]
     press_in_popup("Escape")
     daemon.wait_state("idle", start, timeout=30)
 
