@@ -295,6 +295,9 @@ def main(argv: list[str] | None = None) -> int:
         resolve(args.without)
     except ValueError as exc:
         parser.error(f"--without: {exc}")
+    unknown = [s for s in args.suite.split(",") if s not in (*SUITES, *DESKTOP)]
+    if unknown and not args.report:
+        parser.error(f"--suite: one of {', '.join((*SUITES, *DESKTOP))}, not {unknown[0]!r}")
     if args.profile and args.profile not in profiles():
         parser.error(f"--profile: one of {', '.join(profiles())}, not {args.profile!r}")
     if args.acted_in and not (args.without and args.acted_in.is_file()):
