@@ -129,7 +129,7 @@ def _element(control: Control) -> a11y.Element:
 def _do(control: Control, window: Window) -> None:
     """The control's own action (works behind other windows), else a click on it."""
     if not control.enabled:
-        raise a11y_disabled(control, window)
+        raise _disabled(control, window)
     try:
         a11y.act(_element(control))
     except LookupError:
@@ -139,7 +139,7 @@ def _do(control: Control, window: Window) -> None:
         mouse._act("click", *control.center())
 
 
-def a11y_disabled(control: Control, window: Window) -> LookupError:
+def _disabled(control: Control, window: Window) -> LookupError:
     return LookupError(f"{control.role} {control.name!r} in {window.kind()} is disabled "
                        "(greyed out): do what enables it first")
 
@@ -309,7 +309,7 @@ def _shown(text: str, control: Control) -> str:
 def _fill(control: Control, where: Window, text: str) -> None:
     """The field holds `text`: through its editable text, else clicked, cleared and typed."""
     if not control.enabled:
-        raise a11y_disabled(control, where)
+        raise _disabled(control, where)
     if a11y.put_text(_element(control), text):
         return
     from assistant.computer import mouse

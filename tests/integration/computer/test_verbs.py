@@ -164,3 +164,16 @@ def test_the_forms_models_write_anyway_work() -> None:
         computer.typewrite("b.txt")
         computer.keyboard.press("Return")
         assert entry.result() == (0, "b.txt")
+
+
+def test_a_disabled_button_is_refused_with_the_reason(tmp_path) -> None:
+    from tests.support.gtk_app import GtkApp
+
+    with GtkApp(tmp_path / "events.jsonl", x=100, y=100) as app:
+        start = app.mark()
+        with pytest.raises(LookupError, match="push button 'Delete' in the window 'Widgets' "
+                                              r"is disabled \(greyed out\)"):
+            computer.press("Delete", window="Widgets")
+        computer.tick("Remember me", window="Widgets")
+        assert app.wait_for(lambda r: r["event"] == "toggled", after=start)["active"] is True
+        assert not [r for r in app.records()[start:] if r["event"] == "clicked"]
