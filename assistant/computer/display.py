@@ -148,15 +148,16 @@ def capture(port: Viewport) -> Any:
 def view(monitor: int | None = None) -> str:
     """Show the current screen (or `monitor`) to the LLM with your next message.
 
-    From then on, mouse coordinates are those of this image.
+    From then on, mouse coordinates are those of this image. Returns what happens, which
+    a run shows when the call is its last line.
     """
+    from assistant.computer.screen_text import Said
+
     port = Viewport.fit(_monitor(monitor), views.max_side()) if monitor is not None else viewport()
     image = capture(port)
     views.save(port, image)
     width, height = port.size
-    message = f"[screen {width}x{height} will be shown with the next message]"
-    print(message)
-    return message
+    return Said(f"[screen {width}x{height} will be shown with the next message]")
 
 
 def text_map() -> list[dict[str, Any]]:
