@@ -177,3 +177,29 @@ def test_a_disabled_button_is_refused_with_the_reason(tmp_path) -> None:
         computer.tick("Remember me", window="Widgets")
         assert app.wait_for(lambda r: r["event"] == "toggled", after=start)["active"] is True
         assert not [r for r in app.records()[start:] if r["event"] == "clicked"]
+
+
+def test_what_a_snippet_will_do_is_said_from_the_screen_before_it_runs() -> None:
+    from assistant.computer import aim
+
+    with Program("zenity", "--list", "--checklist", "--title=Backup", "--text=What to back up",
+                 "--column=Do", "--column=Folder", "FALSE", "Photos", "TRUE", "Music") as a, \
+            Program("zenity", "--forms", "--title=Sign in", "--text=Who",
+                    "--add-entry=Your name:", "--add-password=Password:") as b:
+        a.shown("Backup")
+        b.shown("Sign in")
+        code = ('computer.tick("Photos", "Music", window="Backup")\n'
+                'computer.fill({"Your name:": "Ana", "Password:": "s3cret"})\n'
+                'computer.press("Maybe")\ncomputer.key("ctrl+s")\ncomputer.close("Backup")\n'
+                "computer.press(name)\n")
+        said = [each.sentence for each in aim.foresee(code)]
+        assert said[:4] == ["Ticks Photos in the dialog 'Backup'",
+                            "Leaves ticked Music in the dialog 'Backup'",
+                            "Types 'Ana' into 'Your name:' in 'Sign in'",
+                            "Types 6 characters into 'Password:' in 'Sign in'"]
+        assert said[4].startswith("Would press 'Maybe', which is not on screen now (no button "
+                                  "'Maybe' on screen; buttons in the dialog 'Sign in': Cancel, OK")
+        assert said[5].startswith("Presses the keys Ctrl+S in the dialog ")
+        assert said[6:] == ["Closes the dialog 'Backup'",
+                            "Presses a control named only when the code runs"]
+        assert a.running() and b.running()  # nothing was done
