@@ -70,9 +70,17 @@ def _is(control: Control, kind: str) -> bool:
 
 def find(name: str, kind: str, window: str | None = None) -> tuple[Control, Window]:
     """The control of `kind` named `name`: in `window` (a title, or part of one), else in
-    the focused window, then the others from the top down. A miss says what is there."""
+    the focused window, then the others from the top down. A miss says what is there.
+
+    A `window` no window is titled like (models copy a title from an example) is let go
+    when exactly one window has the control: what is pressed is said from the screen
+    before anyone approves it, with the window it is in."""
     found = tree.windows(window)
     if window is not None and not found:
+        everywhere = [(w, _matches(w.controls, name, kind)) for w in tree.windows()]
+        having = [(w, hits) for w, hits in everywhere if hits]
+        if len(having) == 1:
+            return having[0][1][0], having[0][0]
         raise NotOnScreen(f"no window titled {window!r}; {_titles()}")
     if not found:
         raise NotOnScreen(f"no window on screen publishes its controls, so there is no {kind} "

@@ -53,8 +53,11 @@ def test_a_miss_names_what_is_there() -> None:
             computer.press("Maybe")
         with pytest.raises(verbs.NotOnScreen, match="no window titled 'Import'; open windows: "
                                                     "'Export'"):
-            computer.press("Yes", window="Import")
+            computer.press("Maybe", window="Import")
         assert asked.running()
+        # A title copied from an example: the one window with a Yes is meant.
+        assert computer.press("Yes", window="Import") == "Pressed Yes in the dialog 'Export'."
+        assert asked.result() == (0, "")
 
 
 def test_tick_and_untick_rows_of_a_check_list() -> None:
@@ -198,7 +201,8 @@ def test_what_a_snippet_will_do_is_said_from_the_screen_before_it_runs() -> None
                             "Types 'Ana' into 'Your name:' in 'Sign in'",
                             "Types 6 characters into 'Password:' in 'Sign in'"]
         assert said[4].startswith("Would press 'Maybe', which is not on screen now (no button "
-                                  "'Maybe' on screen; buttons in the dialog 'Sign in': Cancel, OK")
+                                  "'Maybe' on screen; buttons in the dialog ")
+        assert "'Sign in': Cancel, OK" in said[4] and "'Backup': Cancel, OK" in said[4]
         assert said[5].startswith("Presses the keys Ctrl+S in the dialog ")
         assert said[6:] == ["Closes the dialog 'Backup'",
                             "Presses a control named only when the code runs"]
