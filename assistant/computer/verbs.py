@@ -75,6 +75,8 @@ def find(name: str, kind: str, window: str | None = None) -> tuple[Control, Wind
     A `window` no window is titled like (models copy a title from an example) is let go
     when exactly one window has the control: what is pressed is said from the screen
     before anyone approves it, with the window it is in."""
+    if not textmatch.normalize(name):
+        raise ValueError(f"an empty name: say which {kind} (its words on screen)")
     found = tree.windows(window)
     if window is not None and not found:
         everywhere = [(w, _matches(w.controls, name, kind)) for w in tree.windows()]
