@@ -85,8 +85,7 @@ def find(name: str, kind: str, window: str | None = None) -> tuple[Control, Wind
             return having[0][1][0], having[0][0]
         raise NotOnScreen(f"no window titled {window!r}; {_titles()}")
     if not found:
-        raise NotOnScreen(f"no window on screen publishes its controls, so there is no {kind} "
-                          f"{name!r} to find: {_no_tree()}")
+        raise NotOnScreen(_nothing(name, kind))
     for each in found:
         hits = _matches(each.controls, name, kind)
         if hits:
@@ -124,6 +123,20 @@ def _titles() -> str:
         titles = [w.title for w in tree.windows()]
     return f"open windows: {', '.join(repr(t) for t in titles)}" if titles else \
         "no windows are open"
+
+
+def _nothing(name: str, kind: str) -> str:
+    """The miss when no window shows controls: none is open (the one meant closed), they
+    publish none (then click by text), or the tree cannot be read here (and why)."""
+    up, why = a11y.status()
+    if not up:
+        return f"the windows' controls cannot be read here ({why}), so no {kind} {name!r} " \
+               "can be found by name"
+    titles = _titles()
+    if titles == "no windows are open":
+        return f"no {kind} {name!r} on screen: no windows are open"
+    return f"no {kind} {name!r} on screen; {titles}: they publish no controls, so click " \
+           f"its text: computer.mouse.click({name!r})"
 
 
 def _no_tree() -> str:

@@ -58,6 +58,9 @@ def test_a_miss_names_what_is_there() -> None:
         # A title copied from an example: the one window with a Yes is meant.
         assert computer.press("Yes", window="Import") == "Pressed Yes in the dialog 'Export'."
         assert asked.result() == (0, "")
+    with pytest.raises(verbs.NotOnScreen, match=r"^no button 'Yes' on screen: no windows are "
+                                                r"open$"):
+        computer.press("Yes")  # pressed already: its dialog is gone
 
 
 def test_tick_and_untick_rows_of_a_check_list() -> None:
