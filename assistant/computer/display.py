@@ -18,6 +18,7 @@ from typing import Any
 from assistant.computer import ocr, textmatch, views, widgets
 from assistant.computer.capability import load
 from assistant.computer.coords import Rect, Viewport, bounding
+from assistant.computer.said import Said
 
 __all__ = ["find_text", "monitors", "save", "screenshot", "size", "text_map", "view"]
 
@@ -151,8 +152,6 @@ def view(monitor: int | None = None) -> str:
     From then on, mouse coordinates are those of this image. Returns what happens, which
     a run shows when the call is its last line.
     """
-    from assistant.computer.screen_text import Said
-
     port = Viewport.fit(_monitor(monitor), views.max_side()) if monitor is not None else viewport()
     image = capture(port)
     views.save(port, image)

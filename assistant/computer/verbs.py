@@ -23,7 +23,7 @@ from typing import ParamSpec
 
 from assistant.computer import a11y, keyboard, textmatch, tree
 from assistant.computer import windows as x_windows
-from assistant.computer.screen_text import Said
+from assistant.computer.said import Said
 from assistant.computer.tree import Control, Window
 
 P = ParamSpec("P")
