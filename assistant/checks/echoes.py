@@ -72,6 +72,9 @@ def _loop_words(messages: list[dict[str, Any]], since: tuple[str, ...]) -> list[
         if role in since and not is_results_message(message):
             break
         content = message.get("content")
+        if isinstance(content, list):  # a screen: its framing is ours, its text is not
+            content = "\n".join(str(part.get("text", "")) for part in content
+                                 if isinstance(part, dict))
         if role == "tool" or is_results_message(message):
             said.append(content if isinstance(content, str) else "")
     ours = REPORTED.sub("", UNTRUSTED.sub("", FENCED.sub("", "\n".join(said))))

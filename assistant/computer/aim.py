@@ -53,9 +53,9 @@ def foresee(code: str) -> list[Aim]:
     except SyntaxError:
         return []
     aims: list[Aim] = []
-    for node in ast.walk(parsed):
-        if not isinstance(node, ast.Call):
-            continue
+    calls = sorted((n for n in ast.walk(parsed) if isinstance(n, ast.Call)),
+                   key=lambda n: (n.lineno, n.col_offset))  # in the order they are written
+    for node in calls:
         name = _name(node.func)
         short = next((name[len(p):] for p in PREFIXES if name.startswith(p)), "")
         reader = READERS.get(short.removeprefix("verbs."))

@@ -18,6 +18,7 @@ from typing import Any
 from assistant.computer import ocr, textmap, textmatch, views
 from assistant.computer.capability import load
 from assistant.computer.coords import Rect, Viewport, bounding
+from assistant.computer.said import Said
 
 __all__ = ["find_text", "monitors", "save", "screenshot", "size", "text_map", "view"]
 
@@ -148,15 +149,14 @@ def capture(port: Viewport) -> Any:
 def view(monitor: int | None = None) -> str:
     """Show the current screen (or `monitor`) to the LLM with your next message.
 
-    From then on, mouse coordinates are those of this image.
+    From then on, mouse coordinates are those of this image. Returns what happens, which
+    a run shows when the call is its last line.
     """
     port = Viewport.fit(_monitor(monitor), views.max_side()) if monitor is not None else viewport()
     image = capture(port)
     views.save(port, image)
     width, height = port.size
-    message = f"[screen {width}x{height} will be shown with the next message]"
-    print(message)
-    return message
+    return Said(f"[screen {width}x{height} will be shown with the next message]")
 
 
 def text_map() -> list[dict[str, Any]]:

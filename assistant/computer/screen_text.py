@@ -20,6 +20,7 @@ from typing import Any
 
 from assistant.computer import tree
 from assistant.computer.coords import Rect, Viewport
+from assistant.computer.said import Said
 from assistant.computer.tree import Control, Window
 
 TEXT_CHARS = 160  # a text or a field's content, cut here
@@ -30,15 +31,6 @@ ROLE_WORDS = {"push button": "button", "toggle button": "toggle", "radio button"
               "combo box": "drop-down", "list item": "item", "tree item": "item",
               "table cell": "row", "spin button": "number field", "slider": "slider",
               "password text": "password field", "icon": "icon"}
-
-
-class Said(str):
-    """Text whose repr is itself: shown as it reads when a run's last line is the call."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return str(self)
 
 
 def _cut(text: str) -> str:

@@ -23,7 +23,7 @@ from typing import ParamSpec
 
 from assistant.computer import a11y, keyboard, textmatch, tree
 from assistant.computer import windows as x_windows
-from assistant.computer.screen_text import Said
+from assistant.computer.said import Said
 from assistant.computer.tree import Control, Window
 
 P = ParamSpec("P")
@@ -70,13 +70,22 @@ def _is(control: Control, kind: str) -> bool:
 
 def find(name: str, kind: str, window: str | None = None) -> tuple[Control, Window]:
     """The control of `kind` named `name`: in `window` (a title, or part of one), else in
-    the focused window, then the others from the top down. A miss says what is there."""
+    the focused window, then the others from the top down. A miss says what is there.
+
+    A `window` no window is titled like (models copy a title from an example) is let go
+    when exactly one window has the control: what is pressed is said from the screen
+    before anyone approves it, with the window it is in."""
+    if not textmatch.normalize(name):
+        raise ValueError(f"an empty name: say which {kind} (its words on screen)")
     found = tree.windows(window)
     if window is not None and not found:
+        everywhere = [(w, _matches(w.controls, name, kind)) for w in tree.windows()]
+        having = [(w, hits) for w, hits in everywhere if hits]
+        if len(having) == 1:
+            return having[0][1][0], having[0][0]
         raise NotOnScreen(f"no window titled {window!r}; {_titles()}")
     if not found:
-        raise NotOnScreen(f"no window on screen publishes its controls, so there is no {kind} "
-                          f"{name!r} to find: {_no_tree()}")
+        raise NotOnScreen(_nothing(name, kind))
     for each in found:
         hits = _matches(each.controls, name, kind)
         if hits:
@@ -116,6 +125,20 @@ def _titles() -> str:
         "no windows are open"
 
 
+def _nothing(name: str, kind: str) -> str:
+    """The miss when no window shows controls: none is open (the one meant closed), they
+    publish none (then click by text), or the tree cannot be read here (and why)."""
+    up, why = a11y.status()
+    if not up:
+        return f"the windows' controls cannot be read here ({why}), so no {kind} {name!r} " \
+               "can be found by name"
+    titles = _titles()
+    if titles == "no windows are open":
+        return f"no {kind} {name!r} on screen: no windows are open"
+    return f"no {kind} {name!r} on screen; {titles}: they publish no controls, so click " \
+           f"its text: computer.mouse.click({name!r})"
+
+
 def _no_tree() -> str:
     up, why = a11y.status()
     return why if not up else "click it by its text instead: computer.mouse.click('Name')"
@@ -129,7 +152,7 @@ def _element(control: Control) -> a11y.Element:
 def _do(control: Control, window: Window) -> None:
     """The control's own action (works behind other windows), else a click on it."""
     if not control.enabled:
-        raise a11y_disabled(control, window)
+        raise _disabled(control, window)
     try:
         a11y.act(_element(control))
     except LookupError:
@@ -139,7 +162,7 @@ def _do(control: Control, window: Window) -> None:
         mouse._act("click", *control.center())
 
 
-def a11y_disabled(control: Control, window: Window) -> LookupError:
+def _disabled(control: Control, window: Window) -> LookupError:
     return LookupError(f"{control.role} {control.name!r} in {window.kind()} is disabled "
                        "(greyed out): do what enables it first")
 
@@ -309,7 +332,7 @@ def _shown(text: str, control: Control) -> str:
 def _fill(control: Control, where: Window, text: str) -> None:
     """The field holds `text`: through its editable text, else clicked, cleared and typed."""
     if not control.enabled:
-        raise a11y_disabled(control, where)
+        raise _disabled(control, where)
     if a11y.put_text(_element(control), text):
         return
     from assistant.computer import mouse

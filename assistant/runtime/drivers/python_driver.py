@@ -22,6 +22,9 @@ import types
 from pathlib import Path
 
 _running = False
+# A failure inside `computer` is told at the run's own line: its frames are not the
+# code's, and a small model reads the last lines of a traceback first.
+_COMPUTER = str(Path(__file__).resolve().parents[2] / "computer") + os.sep
 # Standard modules small models use without importing them ("NameError: name 'os' is not
 # defined", then the same code again); all light, most already loaded by this driver.
 PRELUDE = ("os", "sys", "re", "json", "csv", "glob", "shutil", "subprocess", "math", "time")
@@ -64,6 +67,19 @@ def _split(code: str, filename: str) -> tuple[types.CodeType, types.CodeType | N
     return compile(tree, filename, "exec"), compile(last, filename, "eval")
 
 
+def _trim(report: traceback.TracebackException) -> None:
+    """Only the code's own frames, in the exception and in those it was raised from."""
+    seen: set[int] = set()
+    while report is not None and id(report) not in seen:
+        seen.add(id(report))
+        user_frames = [frame for frame in report.stack if frame.filename != __file__
+                       and not frame.filename.startswith(_COMPUTER)]
+        report.stack = traceback.StackSummary.from_list(user_frames)
+        if report.__cause__ is not None:
+            _trim(report.__cause__)
+        report = report.__context__  # type: ignore[assignment]
+
+
 def _report(exc: BaseException) -> int:
     if isinstance(exc, SystemExit):
         if exc.code is None:
@@ -73,8 +89,7 @@ def _report(exc: BaseException) -> int:
         print(exc.code, file=sys.stderr)
         return 1
     report = traceback.TracebackException.from_exception(exc)
-    user_frames = [frame for frame in report.stack if frame.filename != __file__]
-    report.stack = traceback.StackSummary.from_list(user_frames)
+    _trim(report)
     print("".join(report.format()), end="", file=sys.stderr)
     return 130 if isinstance(exc, KeyboardInterrupt) else 1
 

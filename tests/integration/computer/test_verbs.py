@@ -53,8 +53,14 @@ def test_a_miss_names_what_is_there() -> None:
             computer.press("Maybe")
         with pytest.raises(verbs.NotOnScreen, match="no window titled 'Import'; open windows: "
                                                     "'Export'"):
-            computer.press("Yes", window="Import")
+            computer.press("Maybe", window="Import")
         assert asked.running()
+        # A title copied from an example: the one window with a Yes is meant.
+        assert computer.press("Yes", window="Import") == "Pressed Yes in the dialog 'Export'."
+        assert asked.result() == (0, "")
+    with pytest.raises(verbs.NotOnScreen, match=r"^no button 'Yes' on screen: no windows are "
+                                                r"open$"):
+        computer.press("Yes")  # pressed already: its dialog is gone
 
 
 def test_tick_and_untick_rows_of_a_check_list() -> None:
@@ -164,3 +170,43 @@ def test_the_forms_models_write_anyway_work() -> None:
         computer.typewrite("b.txt")
         computer.keyboard.press("Return")
         assert entry.result() == (0, "b.txt")
+
+
+def test_a_disabled_button_is_refused_with_the_reason(tmp_path) -> None:
+    from tests.support.gtk_app import GtkApp
+
+    with GtkApp(tmp_path / "events.jsonl", x=100, y=100) as app:
+        start = app.mark()
+        with pytest.raises(LookupError, match="push button 'Delete' in the window 'Widgets' "
+                                              r"is disabled \(greyed out\)"):
+            computer.press("Delete", window="Widgets")
+        computer.tick("Remember me", window="Widgets")
+        assert app.wait_for(lambda r: r["event"] == "toggled", after=start)["active"] is True
+        assert not [r for r in app.records()[start:] if r["event"] == "clicked"]
+
+
+def test_what_a_snippet_will_do_is_said_from_the_screen_before_it_runs() -> None:
+    from assistant.computer import aim
+
+    with Program("zenity", "--list", "--checklist", "--title=Backup", "--text=What to back up",
+                 "--column=Do", "--column=Folder", "FALSE", "Photos", "TRUE", "Music") as a, \
+            Program("zenity", "--forms", "--title=Sign in", "--text=Who",
+                    "--add-entry=Your name:", "--add-password=Password:") as b:
+        a.shown("Backup")
+        b.shown("Sign in")
+        code = ('computer.tick("Photos", "Music", window="Backup")\n'
+                'computer.fill({"Your name:": "Ana", "Password:": "s3cret"})\n'
+                'computer.press("Maybe")\ncomputer.key("ctrl+s")\ncomputer.close("Backup")\n'
+                "computer.press(name)\n")
+        said = [each.sentence for each in aim.foresee(code)]
+        assert said[:4] == ["Ticks Photos in the dialog 'Backup'",
+                            "Leaves ticked Music in the dialog 'Backup'",
+                            "Types 'Ana' into 'Your name:' in 'Sign in'",
+                            "Types 6 characters into 'Password:' in 'Sign in'"]
+        assert said[4].startswith("Would press 'Maybe', which is not on screen now (no button "
+                                  "'Maybe' on screen; buttons in the dialog ")
+        assert "'Sign in': Cancel, OK" in said[4] and "'Backup': Cancel, OK" in said[4]
+        assert said[5].startswith("Presses the keys Ctrl+S in the dialog ")
+        assert said[6:] == ["Closes the dialog 'Backup'",
+                            "Presses a control named only when the code runs"]
+        assert a.running() and b.running()  # nothing was done

@@ -82,3 +82,17 @@ def test_every_way_a_run_ends_as_the_results_say_it_is_framing_read_from_the_cat
         assert framed(f"python block:\n{told}"), status
         assert framed(told.splitlines()[0]), status
     assert not framed("print('Exit status is fine')")
+
+
+def test_an_answer_that_copies_the_screens_framing_is_an_echo_its_text_is_not() -> None:
+    """The embedded model answered "click Yes" with the screen message it was shown."""
+    from assistant.llm.results import KIND, SCREEN_HEADER, untrusted
+    from assistant.texts import text
+
+    intro = SCREEN_HEADER + text("screen.intro_text").format(text("screen.untrusted"))
+    body = 'Window "Export" (dialog, focused):\n  button "Yes"'
+    screen = {"role": "user", KIND: "screen",
+              "content": [{"type": "text", "text": f"{intro}\n" + untrusted("screen_text", body)}]}
+    turn = [*history("Pressed Yes in the dialog 'Export'.\n"), screen]
+    assert echoes(f"{intro}\n" + untrusted("screen_text", "(nothing on screen)"), turn)
+    assert not echoes('The dialog "Export" is gone: Yes was pressed.', turn)

@@ -81,3 +81,10 @@ def test_import_computer_is_the_assistants_own(execute):
     end = execute("python", "import computer\nfrom computer import press\n"
                             "print(computer.__name__, press.__module__)")
     assert end.output == "assistant.computer assistant.computer.verbs\n", end.output
+
+
+def test_a_failure_inside_computer_is_told_at_the_runs_own_line(execute):
+    end = execute("python", "computer.press('')")
+    assert end.exit_status == 1
+    assert 'File "<run' in end.output and "computer.press('')" in end.output
+    assert "verbs.py" not in end.output and "an empty name" in end.output.splitlines()[-1]
