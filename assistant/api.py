@@ -95,6 +95,7 @@ class Assistant:
                 deny=DenyRules.parse(settings.deny),
                 protected=settings.own_paths,
                 tools=self.tools,
+                places=settings.auto_places,
             )
             self._session = Session(
                 LLM(settings, self.tools, backend),

@@ -2,7 +2,9 @@
 
 The code runs once in a what-if world over the current folder (see assistant/whatif):
 the effect is printed, and the folder is left as it was. Code the risk check blocks is
-never run, not even there; the rest is rated by its code and then by its effect.
+never run, not even there; the rest is rated by its code and then by its effect, as
+approval = "auto" rates it: a run that has not shown it is harmless is medium, and says why
+it would ask (`asks`).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ def main(argv: list[str]) -> int:
     from assistant.checks.labels import actual_language
     from assistant.runtime import Runtimes
     from assistant.runtime.watch import Limits
-    from assistant.safety.effect_risk import with_effect
+    from assistant.safety.policy import UNPROVEN, Policy
     from assistant.safety.risk import DenyRules, assess
     from assistant.whatif.preview import Preview, finished, preview
 
@@ -58,11 +60,16 @@ def main(argv: list[str]) -> int:
                       cwd=os.getcwd(), limits=limits) as runtimes:
             result = finished(preview(runtimes, language, code, hidden=settings.own_paths))
     effect = result.effect
-    verdict = with_effect(verdict, effect)
+    if verdict.risk != "blocked":
+        policy = Policy(None, mode="auto", deny=DenyRules.parse(settings.deny),
+                        protected=settings.own_paths, places=settings.auto_places)
+        verdict = policy.rating(language, code, None if result.problem else effect)
+    asks = next((r.removeprefix(UNPROVEN + ": ") for r in verdict.reasons
+                 if r.startswith(UNPROVEN + ":")), "")
     if args.json:
-        print(json.dumps(as_json(effect, verdict.risk), indent=2))
+        print(json.dumps({**as_json(effect, verdict.risk), "asks": asks}, indent=2))
     else:
-        print(text(effect, verdict.risk))
+        print(text(effect, verdict.risk) + (f"\n{asks}" if asks else ""))
     return 1 if result.problem else 0
 
 

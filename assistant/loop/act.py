@@ -101,9 +101,11 @@ def act_on(session: Session, call: CodeCall, record: TurnRecord, last: bool = Tr
                             str(session.folder()), record, last)
             if refused is not None:
                 return (yield from foreseen(session, record, vetted, seen.end, refused))
-            # A preview that changed no files and could not cover the run (the screen, a
-            # write it was refused) has nothing to show: its failure there is not the effect.
-            if seen.effect.changes_files or not seen.effect.unpreviewable:
+            # A preview that changed no files and failed where it could not cover the run
+            # (the screen, a write it was refused) has nothing to show: its failure there is
+            # not the effect. One that ended well shows what it left uncovered.
+            if seen.effect.changes_files or not seen.effect.unpreviewable or \
+                    seen.effect.exit_status == 0:
                 proposal = session.policy.proposal(call.id, language, code, seen.effect)
     yield session.emit(proposal)
     approval = session.policy.decide(proposal)

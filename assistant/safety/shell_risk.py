@@ -180,7 +180,7 @@ def _command(command: Command, commands: list[Command], scope: Scope, downloaded
     name, args = words[0].rsplit("/", 1)[-1], words[1:]
     if interpreter_language(name) == "python" and args[:1] == ["-m"] and len(args) > 1:
         name, args = args[1], args[2:]  # `python -m pip install ...` is pip
-    scope.saw(name)
+    scope.saw(name, tuple(args))
     pipe = [c for c in commands if c.pipeline == command.pipeline]
     call = Call(name, args, part, command, pipe, scope)
     if name in SHELLS or interpreter_language(name):

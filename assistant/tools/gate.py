@@ -46,7 +46,7 @@ class Gate:
                           settings.max_cpu_seconds, settings.max_run_output),
             env_allow=settings.run_env_allow)
         self.policy = Policy(approver, mode=settings.approval, deny=DenyRules.parse(settings.deny),
-                             protected=settings.own_paths)
+                             protected=settings.own_paths, places=settings.auto_places)
         self.conversation_id = ""
         self._one = threading.Lock()  # one person answers one proposal at a time
 

@@ -61,13 +61,15 @@ class World:
         self._report = report
         self._roots = roots  # root -> (fd of the real folder, fd of its upper's tmpfs)
 
-    def finish(self, status: int | None) -> None:
-        """Stop what the run left running, survey the uppers, and write the report."""
+    def finish(self, status: int | None, later: list[str] | None = None) -> None:
+        """Stop what the run left running, survey the uppers, and write the report;
+        `later` names the code it left to run later in the runtime (threads, exit hooks)."""
         left = _stop_children()
         changes: list[dict[str, Any]] = []
         for root, (lower, scratch) in self._roots.items():
             changes += survey(f"/proc/self/fd/{scratch}/u", f"/proc/self/fd/{lower}", root)
-        data = json.dumps({"status": status, "changes": changes, "left_running": left})
+        data = json.dumps({"status": status, "changes": changes, "left_running": left,
+                           "left_later": later or []})
         with os.fdopen(self._report, "w", encoding="utf-8") as report:
             report.write(data)
 
