@@ -58,7 +58,7 @@ def test_a_timer_that_deletes_later_asks_and_never_fires(server: LLMServer, work
         time.sleep(2.0)  # the runtime lives on: a leftover timer would have fired by now
         assert documents.exists()
     first = decisions(events)[0]
-    assert not first.approved and "threading" in first.reason
+    assert not first.approved
     assert (documents / "thesis.txt").read_text() == "years of work\n"
 
 
@@ -96,7 +96,7 @@ def test_an_exit_hook_is_named_by_the_preview_and_asks(server: LLMServer, work: 
 
 
 def test_a_shell_background_job_asks(server: LLMServer, work: Path) -> None:
-    server.add(tool_call("shell", "sleep 1 && echo late > later.txt &"), text("Done."))
+    server.add(tool_call("shell", "sleep 5 && echo late > later.txt &"), text("Done."))
     with make(server, work) as assistant:
         events = list(assistant.turn("write it later"))
     decision = decisions(events)[0]
