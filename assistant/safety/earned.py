@@ -5,9 +5,11 @@ A list of what is dangerous is never complete (every new program, flag or indire
 a hole), so the rule is the other way round: every program the run starts is on a list of
 known programs used in known ways (known_programs.toml), and its preview covered the whole
 run: nothing it could not see (network, display, a write outside home, work left running
-or left to run later), no program or module missing here, no failure, and no change
-outside the working folder and the places the person allowed (`auto_places`). Anything
-else asks, and says why in one line.
+or left to run later), no program or module missing here, and no change outside the
+working folder and the places the person allowed (`auto_places`). Anything else asks, and
+says why in one line. A failure of known programs is one the real run meets too: they
+see the same files, and what a preview lacks (network, display, sockets, writes outside
+home) is said as uncovered, so a preview that failed there is not a failure it shows.
 """
 
 from __future__ import annotations
@@ -32,8 +34,7 @@ KNOWN = Path(__file__).with_name("known_programs.toml")
 PRELUDE = ("os", "sys", "re", "json", "csv", "glob", "shutil", "subprocess", "math", "time")
 """The modules the Python runtime has imported for every run (runtime/drivers)."""
 MISSING = re.compile(r"command not found|: not found\b|ModuleNotFoundError|No module named"
-                     r"|Cannot find module|spawn\S* ENOENT|FileNotFoundError: \[Errno 2\] No "
-                     r"such file or directory: '[^'/]+'$", re.MULTILINE)
+                     r"|Cannot find module|spawn\S* ENOENT|in _execute_child")
 """A program or module the run needs that is not installed here."""
 
 
@@ -183,9 +184,6 @@ def _covered(effect: Effect, places: tuple[str, ...]) -> str:
     if effect.exit_status == 127 or MISSING.search(effect.output):
         return ("a program or module it needs is not installed here, so its preview shows "
                 "nothing of what it does where it is")
-    if effect.exit_status not in (0, None):
-        return (f"its preview failed (exit status {effect.exit_status}), so what it does "
-                "when it succeeds is not shown")
     allowed = tuple(paths.normalise(p) for p in places)
     changed = [*effect.created, *effect.modified, *effect.deleted,
                *(p for pair in effect.moved for p in pair)]
