@@ -123,3 +123,16 @@ def test_an_interpreter_inside_a_string_asks(server: LLMServer, work: Path) -> N
     decision = decisions(events)[0]
     assert not decision.approved and "awk with `system(`" in decision.reason
     assert not (work / "made.txt").exists()
+
+
+def test_a_background_job_a_person_lets_run_is_said_at_the_end(server: LLMServer,
+                                                               work: Path) -> None:
+    server.add(tool_call("shell", "sleep 30 &"), text("Done."))
+
+    def person(proposal: Proposal) -> Approval:
+        return Approval(proposal.id, True, "user", proposal.code)
+
+    with make(server, work, approver=person) as assistant:
+        events = list(assistant.turn("wait in the background"))
+    end = next(e for e in events if isinstance(e, RunEnd))
+    assert "left running in the background: sleep (" in end.output
