@@ -48,6 +48,7 @@ __rt_left() {
   local pid said=
   for pid in $(jobs -p); do
     case "$__rt_jobs " in *" $pid "*) continue ;; esac
+    kill -0 "$pid" 2>/dev/null || continue  # ended (an interrupted one is listed still)
     said+="${said:+, }$(ps -o comm= -p "$pid" 2>/dev/null || echo job) ($pid)"
   done
   if [[ -n $said ]]; then
