@@ -102,9 +102,12 @@ class Settings:
     embedded_model: str = ""
     embedded_keep_alive: float = 300.0
     # safety: the approval mode, ask | auto (low risk runs unasked; -y) | never (propose
-    # only); deny = families never run, whoever approves, plus command:NAME entries
+    # only); deny = families never run, whoever approves, plus command:NAME entries;
+    # auto_places = folders besides the working one where a run under auto may change
+    # files without asking (a list in TOML, ':'-separated in the environment)
     approval: ApprovalMode = "ask"
     deny: str = DEFAULT_DENY
+    auto_places: tuple[str, ...] = ()
     # per-run limits (0 = none): resident memory of the run's processes, processes at
     # once, CPU seconds, characters printed; wall time is `timeout`
     max_memory_mb: int = 2048

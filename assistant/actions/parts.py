@@ -133,7 +133,7 @@ def runtimes(settings: Settings, tell: Tell, **options: Any) -> Runtimes:
 def policy(settings: Settings, approver: Approver | None, tools: Toolbox | None = None
            ) -> Policy:
     return Policy(approver, mode=settings.approval, deny=DenyRules.parse(settings.deny),
-                  protected=settings.own_paths, tools=tools)
+                  protected=settings.own_paths, tools=tools, places=settings.auto_places)
 
 
 def toolbox_for(settings: Settings, tell: Tell) -> Toolbox | None:

@@ -95,10 +95,13 @@ def foresee(parts: Parts, proposal: Proposal) -> Preview | None:
 
 
 def rated_by_effect(policy: Policy, proposal: Proposal, seen: Preview) -> Proposal:
-    """The proposal carrying its effect and rated by it too. A preview that changed no
-    files and could not cover the run (the screen, a write it was refused) has nothing
-    to show: its failure there is not the effect."""
-    if not seen.effect.changes_files and seen.effect.unpreviewable:
+    """The proposal carrying its effect and rated by it too (under auto, a low rating
+    stays low only when the effect shows the run harmless: safety/earned.py). A preview
+    that changed no files and failed where it could not cover the run (the screen, a
+    write it was refused) has nothing to show: its failure there is not the effect. One
+    that ended well shows what it left uncovered."""
+    effect = seen.effect
+    if not effect.changes_files and effect.unpreviewable and effect.exit_status != 0:
         return proposal
     return policy.proposal(proposal.id, proposal.language, proposal.code, seen.effect)
 

@@ -2,7 +2,9 @@
 
 The code runs once in a what-if world over the current folder (see assistant/whatif):
 the effect is printed, and the folder is left as it was. Code the risk check blocks is
-never run, not even there; the rest is rated by its code and then by its effect.
+never run, not even there; the rest is rated by its code and then by its effect, as
+approval = "auto" rates it: a run that has not shown it is harmless is medium, and says why
+it would ask (`asks`).
 """
 
 from __future__ import annotations
@@ -39,12 +41,13 @@ def main(argv: list[str]) -> int:
 
     from assistant.actions import parts
     from assistant.checks.labels import actual_language
+    from assistant.safety.policy import UNPROVEN
     from assistant.whatif.preview import Preview, finished, preview
 
     language = args.language or SUFFIXES.get(Path(args.file).suffix.lower()) or \
         actual_language("python", code)
     settings = load_settings()
-    policy = parts.policy(settings, None)
+    policy = parts.policy(settings.replace(approval="auto"), None)  # rated as auto acts
     rated = policy.proposal("preview", language, code)
     if rated.risk == "blocked":
         why = f"the risk check blocks this code ({'; '.join(rated.reasons)})"
@@ -53,11 +56,14 @@ def main(argv: list[str]) -> int:
         with parts.runtimes(settings.replace(undo=False), _say, cwd=os.getcwd()) as runtimes:
             result = finished(preview(runtimes, language, code, hidden=settings.own_paths))
     effect = result.effect
-    risk = policy.proposal("preview", language, code, effect).risk
+    if not result.problem:  # a preview that failed to be made shows no effect
+        rated = policy.proposal("preview", language, code, effect)
+    asks = next((r.removeprefix(UNPROVEN + ": ") for r in rated.reasons
+                 if r.startswith(UNPROVEN + ":")), "")
     if args.json:
-        print(json.dumps(as_json(effect, risk), indent=2))
+        print(json.dumps({**as_json(effect, rated.risk), "asks": asks}, indent=2))
     else:
-        print(text(effect, risk))
+        print(text(effect, rated.risk) + (f"\n{asks}" if asks else ""))
     return 1 if result.problem else 0
 
 

@@ -18,6 +18,7 @@ from assistant.events import Effect
 from assistant.safety.desktop import destructive, pressed_why
 from assistant.safety.findings import Finding, Level, higher
 from assistant.safety.rating import Assessment
+from assistant.safety.runs_later import runs_later
 from assistant.whatif.effect import human_size, names
 from assistant.whatif.preview import SCRATCH
 from assistant.whatif.uncovered import REACHES, READ_ONLY
@@ -43,6 +44,11 @@ def effect_findings(effect: Effect) -> list[Finding]:
         found.append(Finding("delete", "high", names(files),
                              f"are deleted, {len(files)} files, {human_size(size)} "
                              "(the preview shows)"))
+    later = [p for p in (*effect.created, *effect.modified, *(b for _, b in effect.moved))
+             if runs_later(p)]
+    if later:
+        found.append(Finding("persistence", "high", names(later),
+                             f"is written, {runs_later(later[0])} (the preview shows)"))
     written = [*effect.created, *effect.modified, *effect.deleted,
                *(b for _, b in effect.moved), *(a for a, _ in effect.moved)]
     outside = sorted({p for p in written if p.startswith("/")})

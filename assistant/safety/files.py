@@ -8,6 +8,7 @@ import re
 
 from assistant.safety import paths
 from assistant.safety.findings import Finding
+from assistant.safety.runs_later import is_startup, runs_later
 
 UNKNOWN = paths.UNKNOWN
 DISK_DEVICE = re.compile(r"^/dev/(sd|hd|vd|xvd|nvme|mmcblk|disk|mapper|md|loop|dm-)")
@@ -26,9 +27,10 @@ def write_findings(target: str, part: str, protected: tuple[str, ...]) -> list[F
                              f"{target.split('/' + paths.EVERY)[0]}"))
     if paths.is_protected(target, protected):
         found.append(Finding("self-tamper", "high", part, "changes the assistant's own files"))
-    if target.endswith("authorized_keys") or paths.is_startup(target):
+    later = runs_later(target)
+    if later:
         found.append(Finding("persistence", "high", part,
-                             "changes what runs at log-in or start-up"))
+                             f"writes {paths.normalise(target)}, {later}"))
     if paths.is_system(target):
         found.append(Finding("system-write", "high", part, "writes a system file"))
     elif paths.is_secret(target) and not found:
@@ -55,7 +57,7 @@ def delete_findings(
             found.append(Finding("wide-delete", "high", part, f"deletes all of {target}"))
         elif paths.is_protected(target, protected):
             found.append(Finding("self-tamper", "high", part, "deletes the assistant's own files"))
-        elif paths.is_system(target) or paths.is_secret(target) or paths.is_startup(target):
+        elif paths.is_system(target) or paths.is_secret(target) or is_startup(target):
             found.append(Finding("delete", "high", part, f"deletes {target}, a system or key file"))
         elif UNKNOWN in target and (recursive or target.endswith("*")):
             found.append(Finding("delete", "high", part,

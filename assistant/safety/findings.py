@@ -38,10 +38,13 @@ class Scope:
     """What a checker is given besides the code: the assistant's own paths, where the
     names of the commands the code would start are collected, the reader of code in
     another language found inside it (`python3 -c`, `os.system`, `execSync`), and the
-    folder the code starts in when code around it changed folder first ("" = unknown)."""
+    folder the code starts in when code around it changed folder first ("" = unknown);
+    `started` collects each command with its arguments, for the programs known to be
+    harmless (safety/earned.py)."""
 
     protected: tuple[str, ...] = ()
     seen: set[str] | None = None
+    started: list[tuple[str, tuple[str, ...]]] | None = None
     nested: Nested | None = None
     cwd: str = ""
 
@@ -52,9 +55,11 @@ class Scope:
         """This scope for code started in another folder."""
         return self if cwd == self.cwd else replace(self, cwd=cwd)
 
-    def saw(self, command: str) -> None:
+    def saw(self, command: str, args: tuple[str, ...] = ()) -> None:
         if self.seen is not None:
             self.seen.add(command)
+        if self.started is not None:
+            self.started.append((command, args))
 
 
 def higher(a: Level, b: Level) -> Level:

@@ -127,11 +127,34 @@ def value(expr: str, known: dict[str, str] | None = None, depth: int = 0) -> str
     return re.sub(r"\$\{[^}]*\}", paths.UNKNOWN, result)
 
 
+CHILD_ALIAS = re.compile(r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:await\s+import|"
+                         r"require)\(\s*['\"](?:node:)?child_process['\"]\s*\)"
+                         r"|\bimport\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s+from\s+['\"]"
+                         r"(?:node:)?child_process['\"]")
+
+CHILD_PICKED = re.compile(r"\{([^{}]*)\}\s*=\s*require\(\s*['\"](?:node:)?child_process['\"]"
+                          r"\s*\)")
+
+
+def _named_child(code: str) -> str:
+    """`const sh = require('child_process'); sh.execSync(...)`: the module under any name
+    is read as child_process, whose calls the shell rules judge."""
+    for match in CHILD_PICKED.finditer(code):  # const { execSync: run } = require(...)
+        for given, alias in re.findall(r"([A-Za-z_$][\w$]*)\s*:\s*([A-Za-z_$][\w$]*)",
+                                       match.group(1)):
+            code = re.sub(rf"(?<![\w$.]){re.escape(alias)}\s*\(", f"{given}(", code)
+    for match in CHILD_ALIAS.finditer(code):
+        alias = match.group(1) or match.group(2)
+        if alias not in ("child_process", "cp", "childProcess"):
+            code = re.sub(rf"(?<![\w$.]){re.escape(alias)}\s*\.", "child_process.", code)
+    return code
+
+
 def check(  # noqa: C901 - independent pattern checks read top to bottom, each one line
         code: str, scope: Scope) -> list[Finding]:
     """Findings for a JavaScript snippet."""
     protected = scope.protected
-    code = HOME.sub("'~'", _strip_comments(code))
+    code = _named_child(HOME.sub("'~'", _strip_comments(code)))
     known = {m.group(1): m.group(2) for m in ASSIGN.finditer(code)}
     for match in FUNCTION.finditer(code):  # parameters take the first call's arguments
         called = rf"(?<![\w$.]){re.escape(match.group(1))}\s*\(\s*({ARG})"

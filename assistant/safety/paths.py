@@ -1,4 +1,5 @@
-"""What a path means for safety: wide, system, secret, start-up (persistence) or protected.
+"""What a path means for safety: wide, system, secret or protected (what runs later is
+runs_later.py's).
 
 Every comparison goes through `normalise`, on both sides: the home folder is written `~`
 (however it was spelled), `..` is resolved, and a part only known at run time (a variable,
@@ -44,16 +45,14 @@ SECRET = re.compile(
 )
 """Keys, credentials, browser profiles, the web page's token and processes' environments
 (where API keys live)."""
+PUBLIC = re.compile(r"(^|/)\.ssh/(config|known_hosts|[^/*?\[]+\.pub)$")
+"""What of ~/.ssh is public or only says where to connect: a public key, the client's
+settings, the hosts seen. Reading them gives nothing away (what writing to the settings
+would run is runs_later's)."""
 SECRET_WORDS = {"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "CREDENTIALS", "APIKEY",
                 "PAT"}
 SECRET_PAIRS = {("API", "KEY"), ("ACCESS", "KEY"), ("PRIVATE", "KEY"), ("AUTH", "KEY"),
                 ("SECRET", "KEY")}
-STARTUP = re.compile(
-    r"(^|/)\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|xinitrc"
-    r"|xprofile|xsessionrc|pam_environment)$|\.config/autostart|\.config/systemd|/etc/systemd"
-    r"|/etc/cron|/var/spool/cron|/etc/init\.d|/etc/rc\.local|/etc/profile|/etc/environment"
-    r"|/etc/xdg/autostart|LaunchAgents|LaunchDaemons|\.config/fish/config\.fish",
-)
 
 
 def _home() -> str:
@@ -160,6 +159,8 @@ def is_secret(path: str) -> bool:
     """Keys, credentials and tokens (the SECRET patterns), also when a glob names them
     (`~/.local/share/assist*/web-tok*`)."""
     path = normalise(path)
+    if PUBLIC.search(path) is not None:
+        return False
     if SECRET.search(path) is not None:
         return True
     return any(c in path for c in "*?[") and any(_glob_names(path, known)
@@ -173,10 +174,6 @@ def _glob_names(pattern: str, path: str) -> bool:
     return len(wanted) == len(parts) and all(
         fnmatch.fnmatchcase(part, glob) and (glob.startswith(".") or not part.startswith("."))
         for glob, part in zip(wanted, parts, strict=True))
-
-
-def is_startup(path: str) -> bool:
-    return STARTUP.search(normalise(path)) is not None
 
 
 def is_protected(path: str, protected: tuple[str, ...]) -> bool:

@@ -3,7 +3,9 @@
 The approver is a callable supplied by the front end (terminal prompt, popup, a caller's
 function). Nothing the LLM writes and no program output reaches it as an approval. The
 policy rates each proposal with the static risk check first and acts on the rating:
-`blocked` never runs, `high` needs a person's explicit yes, `auto` covers only `low`.
+`blocked` never runs, `high` needs a person's explicit yes, `auto` covers only `low`, and
+under `auto` a run's `low` is earned (safety/earned.py): shown harmless by its preview and
+its known programs, or it is `medium` and a person is asked, with the reason.
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from assistant.choices import ApprovalMode, choices, one_of
 from assistant.events import Approval, Decider, Effect, Proposal
 from assistant.safety.findings import Scope
 from assistant.safety.rating import Assessment, DenyRules, judged
+
+UNPROVEN = "unproven"
+"""The family of a run rated low that has not shown it is harmless (it asks under auto)."""
 
 Approver = Callable[[Proposal], "Approval | bool"]
 
@@ -30,7 +35,7 @@ class ToolRatings(Protocol):
 class Policy:
     """Decides each proposal for one conversation; remembers its "always allow" list."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - each a setting of the conversation, by keyword
         self,
         approver: Approver | None,
         *,
@@ -38,6 +43,7 @@ class Policy:
         deny: DenyRules | None = None,
         protected: tuple[str, ...] = (),
         tools: ToolRatings | None = None,
+        places: tuple[str, ...] = (),
     ) -> None:
         if mode not in choices(ApprovalMode):
             raise ValueError(f"approval mode must be {one_of(choices(ApprovalMode))}, "
@@ -47,6 +53,7 @@ class Policy:
         self.deny = deny or DenyRules()
         self.protected = protected
         self.tools = tools
+        self.places = places  # where runs under auto may change files besides the working folder
         # identical code allowed always, and who allowed it: a program's "always" stays its own
         self._always: dict[tuple[str, str], Decider] = {}
 
@@ -65,26 +72,39 @@ class Policy:
         return judged(tool_args.findings(language, rated[1].risk, code, scope), self.deny,
                       rated[1])
 
-    def proposal(self, proposal_id: str, language: str, code: str,
-                 effect: Effect | None = None) -> Proposal:
-        """A proposal carrying its risk, so every front end can show it; with the `effect`
-        a what-if run of it showed, rated by that too."""
+    def rating(self, language: str, code: str, effect: Effect | None) -> Assessment:
+        """The static rating raised by what the `effect` of a what-if run showed; under
+        auto, a `low` that the run has not earned (safety/earned.py) is `medium`, with
+        the reason, so a person is asked. A tool's rating stays its own."""
         verdict = self.assess(language, code)
         if effect is not None:
             from assistant.safety.effect_risk import with_effect
 
             verdict = with_effect(verdict, effect)
+        tool = self.tools is not None and self.tools.rating(language) is not None
+        if self.mode != "auto" or verdict.risk != "low" or tool:
+            return verdict
+        from assistant.safety.earned import unearned
+
+        why = unearned(language, code, effect, self.places)
+        if not why:
+            return verdict
+        return Assessment("medium", (*verdict.reasons, f"{UNPROVEN}: not shown harmless, "
+                                     f"so it asks: {why}"), (*verdict.families, UNPROVEN))
+
+    def proposal(self, proposal_id: str, language: str, code: str,
+                 effect: Effect | None = None) -> Proposal:
+        """A proposal carrying its risk, so every front end can show it; with the `effect`
+        a what-if run of it showed, rated by that too."""
+        verdict = self.rating(language, code, effect)
         rated = self.tools.rating(language) if self.tools is not None else None
         return Proposal(proposal_id, language, code, verdict.risk, verdict.reasons,
                         tool=rated[0] if rated else "", effect=effect)
 
     def decide(self, proposal: Proposal) -> Approval:
-        # Rated here again: a proposal's own `risk` field is for display, never trusted.
-        verdict = self.assess(proposal.language, proposal.code)
-        if proposal.effect is not None:  # made by the loop's what-if run, never by the model
-            from assistant.safety.effect_risk import with_effect
-
-            verdict = with_effect(verdict, proposal.effect)
+        # Rated here again: a proposal's own `risk` field is for display, never trusted;
+        # its effect was made by the loop's what-if run, never by the model.
+        verdict = self.rating(proposal.language, proposal.code, proposal.effect)
         if verdict.risk == "blocked":
             return self._no(proposal, "blocked by the deny rules: " + "; ".join(verdict.reasons))
         if self.mode == "never":
@@ -98,9 +118,7 @@ class Policy:
             return Approval(proposal.id, True, "policy", proposal.code,
                             reason="auto-run is on and the risk is low")
         if self.approver is None:
-            return self._no(proposal, "no one to approve: pass approver= or turn auto-run on"
-                            if verdict.risk == "low" else
-                            f"{verdict.risk} risk needs a person's approval")
+            return self._no(proposal, _unapproved(verdict))
         answer = self.approver(proposal)
         if isinstance(answer, bool):
             answer = Approval(proposal.id, answer, "caller", proposal.code if answer else "")
@@ -124,3 +142,13 @@ class Policy:
     @staticmethod
     def _no(proposal: Proposal, reason: str) -> Approval:
         return Approval(proposal.id, False, "policy", reason=reason)
+
+
+def _unapproved(verdict: Assessment) -> str:
+    """Why a proposal nobody can approve is not run, in one line."""
+    if verdict.risk == "low":
+        return "no one to approve: pass approver= or turn auto-run on"
+    unproven = next((r for r in verdict.reasons if r.startswith(UNPROVEN + ":")), "")
+    if unproven:
+        return unproven.removeprefix(UNPROVEN + ": ") + "; a person's approval is needed"
+    return f"{verdict.risk} risk needs a person's approval"

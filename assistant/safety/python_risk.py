@@ -7,6 +7,7 @@ import ast
 import contextlib
 import re
 import shlex
+from typing import TypeGuard
 
 from assistant.safety import desktop, paths, shell_risk
 from assistant.safety.files import delete_findings, each_named, moved_away, write_findings
@@ -34,6 +35,10 @@ FETCH = ("requests.get", "requests.request", "httpx.get", "urllib.request.urlope
          "urllib.request.urlretrieve", "urllib3.request")
 RUNNERS = {"exec", "eval", "compile", "builtins.exec", "builtins.eval", "pickle.loads",
            "marshal.loads", "runpy.run_path", "types.FunctionType"}
+ACTING = {"shutil.rmtree", "send2trash.send2trash", "shutil.move", "os.rename", "os.replace",
+          "os.truncate", "os.chmod", "os.kill", "os.killpg", "shutil.copy", "shutil.copyfile",
+          "shutil.copytree", "os.symlink"}
+"""Functions that act when called: passed as a value, they are judged as called."""
 SPAWNERS = {"os.fork", "os.forkpty", "multiprocessing.Process", "subprocess.Popen", "pty.fork"}
 # Calls that only look at a path, so naming a key file there reads nothing.
 LOOKS = {"os.path.exists", "os.path.isfile", "os.path.isdir", "os.listdir", "os.stat",
@@ -107,6 +112,7 @@ class _Reader(Values):
         self.filters -= 1
 
     def visit_Call(self, node: ast.Call) -> None:
+        self._passed(node)
         name = self.qualname(node.func)
         if name.startswith("pathlib.Path()."):
             name = "pathlib.Path." + name.split(".", 2)[-1]
@@ -150,6 +156,33 @@ class _Reader(Values):
         if name in ("os.environ.copy", "os.environ.items", "os.environ.values"):
             self.env_dump = self.env_dump or self.part(node)
         self.generic_visit(node)
+
+    def _passed(self, node: ast.Call) -> None:
+        """A function passed as a value is judged as its call: `partial(shutil.rmtree, p)`,
+        `map(os.remove, files)`, `atexit.register(shutil.rmtree, p)`, `Timer(1, shutil.rmtree,
+        [p])`, `Thread(target=shutil.rmtree, args=(p,))`: what follows it (a list or tuple
+        of them unpacked) is what it is given, as any caller of such a function does."""
+        for at, given in enumerate(node.args):
+            if self._acting(given):
+                self._as_called(node, given, node.args[at + 1:])
+        keywords = {k.arg: k.value for k in node.keywords if k.arg}
+        for key in ("target", "function", "func", "callback", "fn"):
+            if key in keywords and self._acting(keywords[key]):
+                given_args = keywords.get("args") or keywords.get("iterable")
+                self._as_called(node, keywords[key], [given_args] if given_args else [])
+
+    def _acting(self, value: ast.expr) -> TypeGuard[ast.Name | ast.Attribute]:
+        if not isinstance(value, (ast.Name, ast.Attribute)):
+            return False
+        name = self.qualname(value)
+        return name in ACTING or name in SHELL_CALLS or name in PROCESS_CALLS or \
+            name in RUNNERS or name in DELETE
+
+    def _as_called(self, node: ast.Call, function: ast.expr, given: list[ast.expr]) -> None:
+        if len(given) == 1 and isinstance(given[0], (ast.List, ast.Tuple)):
+            given = list(given[0].elts)
+        called = ast.Call(func=function, args=given, keywords=[])
+        self.visit_Call(ast.copy_location(called, node))
 
     def _environment(self, name: str, node: ast.Call) -> None:
         """A change of folder (later paths are read from there); a key read by name."""
@@ -260,8 +293,10 @@ class _Reader(Values):
         if isinstance(first, (ast.List, ast.Tuple)):
             words = [self.text(e) for e in first.elts]
         elif name.startswith(("os.exec", "os.spawn", "asyncio.create_subprocess_exec")):
-            words = [self.text(a) for a in node.args[1 if "spawn" not in name else 2:]]
-            words = words or [self.text(first)]
+            given = node.args[1 if "spawn" not in name else 2:]
+            if given and isinstance(given[0], (ast.List, ast.Tuple)):  # execvp(f, [f, ...])
+                given = list(given[0].elts)
+            words = [self.text(a) for a in given] or [self.text(first)]
         else:
             words = []
         if self.fetched and words[:1] == [UNKNOWN]:
@@ -334,6 +369,13 @@ class _Reader(Values):
                 self.secret_read = self.secret_read or self.part(node)
             elif paths.normalise(path).startswith("~/"):
                 self.personal_read = self.personal_read or self.part(node)
+        elif name in ("fileinput.input", "fileinput.FileInput") and args and any(
+                k.arg == "inplace" and not (isinstance(k.value, ast.Constant) and
+                                            not k.value.value) for k in node.keywords):
+            files = args[0].elts if isinstance(args[0], (ast.List, ast.Tuple)) else [args[0]]
+            for each in files:
+                self.found += write_findings(self._path(each), self.part(node), self.protected)
+            self.wrote = True
         elif name == "sqlite3.connect" and args:
             target = self.text(args[0])
         elif method in ("read_text", "read_bytes") and paths.is_secret(receiver):

@@ -59,14 +59,23 @@ def find_rule(call: Call) -> list[Finding]:
         if not _picks(expression, deleting[0]):
             return [f for r in roots for f in delete_findings(
                 "rm", [f"{paths.normalise(r)}/{paths.EVERY}"], call.part, call.scope.protected)]
-        wide = any(paths.is_wide(r) for r in roots)
-        level: Level = "high" if wide or any(paths.is_system(r) for r in roots) else "medium"
+        # A test picks some files: in a folder of home (Downloads) the preview shows how
+        # many, and many are high there; over all of home, `/` or a system folder it is
+        # high whatever it picks.
+        whole = any(_whole(r) or paths.is_system(r) for r in roots)
+        level: Level = "high" if whole else "medium"
         return [call.finding("delete", level, f"deletes files found under {' '.join(roots)}")]
     found: list[Finding] = []
-    for at, words in runs:
-        every = roots[0] if _picks(expression, at) else f"{roots[0]}/{paths.EVERY}"
+    for at, words in runs:  # `{}` is each file found anywhere under the start folder
+        every = f"{roots[0]}/{paths.EVERY}" + ("/picked" if _picks(expression, at) else "")
         found += call.scope.inner(" ".join(w if w != "{}" else every for w in words), "shell")
     return found
+
+
+def _whole(root: str) -> bool:
+    """Home, `/`, a mount point or a folder holding home: wide beyond one folder of home."""
+    folder = paths.normalise(root)
+    return paths.is_wide(folder) and not (folder.startswith("~/") and folder.count("/") == 1)
 
 
 def _find_runs(expression: list[str]) -> list[tuple[int, list[str]]]:

@@ -181,7 +181,7 @@ def _command(command: Command, commands: list[Command], scope: Scope, downloaded
     name, args = words[0].rsplit("/", 1)[-1], words[1:]
     if interpreter_language(name) == "python" and args[:1] == ["-m"] and len(args) > 1:
         name, args = args[1], args[2:]  # `python -m pip install ...` is pip
-    scope.saw(name)
+    scope.saw(name, tuple(args))
     pipe = [c for c in commands if c.pipeline == command.pipeline]
     call = Call(name, args, part, command, pipe, scope)
     if name in SHELLS or interpreter_language(name):
@@ -195,9 +195,25 @@ def _command(command: Command, commands: list[Command], scope: Scope, downloaded
                 "of=" + paths.within(cwd, a[3:]) if a.startswith("of=") else
                 paths.within(cwd, a) for a in named] + rest
     call.args = [b for a in args for b in _braces(a)]
+    for target in _outputs(name, call.args):
+        found += write_findings(paths.within(cwd, target), part, scope.protected)
     if name in desktop.DESKTOP_COMMANDS:
         found += _desktop(call, typist)
     return found + findings_for(call)
+
+
+OUTPUT_FLAGS = {"curl": ("-o", "--output"), "wget": ("-O", "--output-document"),
+                "sort": ("-o", "--output"), "iconv": ("-o", "--output"),
+                "pandoc": ("-o", "--output"), "openssl": ("-out",), "gpg": ("-o", "--output")}
+"""Programs whose option names the file they write (a write the rules judge like `>`)."""
+
+
+def _outputs(name: str, args: list[str]) -> list[str]:
+    """The files a command writes through its output option: `curl -o ~/.bashrc URL`."""
+    flags = OUTPUT_FLAGS.get(name, ())
+    found = [args[i + 1] for i, a in enumerate(args[:-1]) if a in flags]
+    return found + [a.split("=", 1)[1] for a in args
+                    if "=" in a and a.split("=", 1)[0] in flags and a.startswith("--")]
 
 
 def _desktop(call: Call, typist: desktop.Typist) -> list[Finding]:

@@ -4,6 +4,7 @@ its arguments. A name missing from the table is judged only by what every comman
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 
@@ -11,7 +12,7 @@ from assistant.safety import desktop, paths
 from assistant.safety.files import delete_findings, moved_away, own_read, write_findings
 from assistant.safety.findings import Finding
 from assistant.safety.shell_find import DELETERS, find_rule
-from assistant.safety.shell_parse import DOWNLOADERS, UNKNOWN, Call
+from assistant.safety.shell_parse import DOWNLOADERS, UNKNOWN, Call, interpreter_language
 
 MANY = UNKNOWN + "*"
 """What xargs appends: any number of words read at run time."""
@@ -23,7 +24,7 @@ RAW_NETWORK = ("nc", "ncat", "netcat", "socat", "telnet", "scp", "sftp", "ftp")
 SENDERS = {"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "scp", "sftp", "rsync",
            "ftp", "mail", "sendmail", "mutt", "http", "https", "ssh"}
 KEY_USERS = {"ssh", "ssh-add", "ssh-keygen", "ssh-copy-id", "git", "ls", "stat", "test", "[",
-             "mv", "rm", "shred"}
+             "mv", "rm", "shred", "chmod", "chown", "chgrp"}
 SECURITY_UNITS = re.compile(r"firewalld|ufw|apparmor|auditd|selinux|fail2ban|nftables|iptables")
 POWER = ("shutdown", "reboot", "poweroff", "halt", "telinit")
 PACKAGE_TOOLS = ("pip", "pip3", "npm", "pnpm", "yarn", "apt", "apt-get", "dnf", "yum",
@@ -161,6 +162,9 @@ def _permissions(call: Call) -> list[Finding]:
         found.append(call.finding("privilege", "high", "changes permissions of system paths"))
     elif call.name == "chmod" and re.search(r"[+=][rwx]*s|^[4267]\d{3}$", mode):
         found.append(call.finding("privilege", "high", "sets a set-user-id bit"))
+    if call.name == "chmod" and any(paths.is_secret(t) for t in targets) and re.search(
+            r"^[0-7]?[0-7][1-7][0-7]$|^[0-7]?[0-7][0-7][1-7]$|[goa][^,]*\+|^\+|[goa]=[rwx]", mode):
+        found.append(call.finding("secrets", "medium", "lets others read or use a key"))
     return found
 
 
@@ -248,7 +252,28 @@ def _services(call: Call) -> list[Finding]:
     return []
 
 
+SIGNAL = re.compile(r"-(\d+|[A-Z]+|SIG[A-Z]+|e|x|-exact|-signal=\w+)")
+"""Options of pkill and killall that choose a signal or exact names, not more processes."""
+
+
+SESSION = re.compile(r"(?i)systemd.*|init|Xorg|Xwayland|gnome-\w+|plasmashell|kwin\w*|xfce\w*"
+                     r"|dbus-\w+|pipewire\w*|pulseaudio|wireplumber|sshd?|login|sudo|perl"
+                     r"|ruby|java|php|lua|assistant")
+"""Programs whose every process is the session itself or many programs' interpreter."""
+
+
 def _kill_by_name(call: Call) -> list[Finding]:
+    """`pkill firefox`, `killall vlc`: every process of one program, by its plain name, is
+    medium; a pattern over command lines (-f), a user's processes (-u), every process
+    (killall5) or a name that is a pattern reaches many."""
+    named = call.plain
+    options = [a for a in call.args if a.startswith("-")]
+    one = call.name in ("pkill", "killall") and len(named) == 1 and \
+        re.fullmatch(r"[\w+.-]{2,}", named[0]) is not None and \
+        all(SIGNAL.fullmatch(o) for o in options) and \
+        not interpreter_language(named[0]) and SESSION.fullmatch(named[0]) is None
+    if one:
+        return [call.finding("kill-many", "medium", f"stops every {named[0]} process")]
     return [call.finding("kill-many", "high", "stops processes by name, maybe many")]
 
 
@@ -305,6 +330,9 @@ def _git(call: Call) -> list[Finding]:
         else:
             folder = args[0].split("=", 1)[1] if args[0].startswith("--work-tree=") else folder
             args = args[1:]
+    if args[:1] == ["config"] and _runs_later(args[1:]):
+        return [call.finding("persistence", "high", "makes git run a command later "
+                             f"({_runs_later(args[1:])})")]
     forced = any(a.startswith("-") and not a.startswith("--") and "f" in a for a in args)
     if args[:1] == ["clean"] and forced and paths.is_wide(folder or "."):
         return [call.finding("wide-delete", "high",
@@ -312,6 +340,27 @@ def _git(call: Call) -> list[Finding]:
     if args[:1] in (["clean"], ["reset"]) and ("--hard" in args or forced):
         return [call.finding("delete", "medium", "discards uncommitted work")]
     return []
+
+
+GIT_RUNS = re.compile(
+    r"(?i)^(core\.(hookspath|fsmonitor|sshcommand|pager|editor|askpass|gitproxy)|"
+    r"sequence\.editor|diff\.external|diff\..*\.(textconv|command)|merge\..*\.driver|"
+    r"filter\..*\.(clean|smudge|process)|credential(\..*)?\.helper|gpg(\..*)?\.program|"
+    r"include(if)?\..*path|uploadpack\.packobjectshook|init\.templatedir|"
+    r"(web|man)\..*\.cmd|pager\..*)$")
+"""git settings whose value is a command git runs later (or a file of more settings)."""
+
+
+def _runs_later(args: list[str]) -> str:
+    """The setting of a `git config` that makes git run a command later ("" for none):
+    an alias that starts with `!` is a shell command, and GIT_RUNS's keys name one."""
+    if any(a.startswith(("--get", "--list", "--unset", "--remove")) or a == "-l" for a in args):
+        return ""  # reading or taking a setting away
+    plain = [a for a in args if not a.startswith("-")]
+    for key, value in itertools.pairwise(plain):
+        if GIT_RUNS.match(key) or (key.lower().startswith("alias.") and value.startswith("!")):
+            return key
+    return ""
 
 
 def _raw_network(call: Call) -> list[Finding]:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from assistant.events import Effect
+from assistant.safety.runs_later import runs_later
 from assistant.whatif.survey import Change
 
 SHOWN_NAMES = 3
@@ -125,7 +126,8 @@ def _relative(path: str, cwd: str) -> str:
 
 
 def summary(effect: Effect) -> str:
-    """One sentence saying what the run does to files, from the effect alone."""
+    """One sentence saying what the run does to files, from the effect alone; a file that
+    runs as code later says what runs it ("creates ~/.bashrc, which every new shell runs")."""
     clauses = _moves(effect)
     moved_into = {os.path.dirname(b.rstrip("/")) for _, b in effect.moved}
     folders = [p for p in effect.created if p.endswith("/")
@@ -133,12 +135,16 @@ def summary(effect: Effect) -> str:
     files = [p for p in effect.created if not p.endswith("/")]
     if folders:
         clauses.append(f"creates {_count(len(folders), 'folder')} ({names(folders)})")
+    later = [(p, runs_later(p)) for p in (*files, *effect.modified) if runs_later(p)]
+    files = [p for p in files if not runs_later(p)]
+    modified = [p for p in effect.modified if not runs_later(p)]
+    clauses += [f"{'creates' if p in effect.created else 'changes'} {names([p])}, {says}"
+                for p, says in later]
     if files:
         clauses.append(f"creates {_count(len(files), 'file')} ({names(files)}"
                        f"{_size(files, effect.sizes)})")
-    if effect.modified:
-        clauses.append(f"changes {_count(len(effect.modified), 'file')} "
-                       f"({names(effect.modified)})")
+    if modified:
+        clauses.append(f"changes {_count(len(modified), 'file')} ({names(modified)})")
     clauses += _deletes(effect)
     if not clauses:
         clauses.append("changes no files")

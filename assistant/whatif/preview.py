@@ -150,6 +150,8 @@ def _read(report: str, end: RunEnd, code: str, cwd: str) -> Preview:
     reasons += [busy] if busy else []
     if data.get("left_running"):
         reasons.append(uncovered.left_running(data["left_running"]))
+    if data.get("left_later"):
+        reasons.append(uncovered.left_later(data["left_later"]))
     if elsewhere:
         reasons.append(uncovered.outside(sorted({c["path"] for c in elsewhere})))
     if end.timed_out:

@@ -35,7 +35,8 @@ IN_CODE = (
 IN_OUTPUT = (
     (NETWORK, re.compile(r"Network is unreachable|Temporary failure in name resolution|"
                          r"Name or service not known|Could not resolve host|ENOTFOUND|"
-                         r"EAI_AGAIN|ENETUNREACH|getaddrinfo failed")),
+                         r"EAI_AGAIN|ENETUNREACH|getaddrinfo failed|Connection refused|"
+                         r"ECONNREFUSED|\[Errno 111\]")),
     (READ_ONLY, re.compile(r"Read-only file system|EROFS")),
 )
 
@@ -72,6 +73,13 @@ def left_running(names: list[str]) -> str:
     """The reason for processes the run left running (the preview stopped them)."""
     shown = ", ".join(sorted(set(names))[:3])
     return f"leaves processes running ({shown}), which a preview stops"
+
+
+def left_later(names: list[str]) -> str:
+    """The reason for code a Python run left to run later (threads, timers, exit hooks):
+    the preview does not wait for it, and the real run's is stopped when it ends."""
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    return f"leaves code to run later ({shown}), which a preview does not wait for"
 
 
 def outside(paths: list[str]) -> str:

@@ -68,9 +68,10 @@ class World:
         self._cover = cover
         self._hidden = hidden
 
-    def finish(self, status: int | None) -> None:
+    def finish(self, status: int | None, later: list[str] | None = None) -> None:
         """Stop what the run left running, survey what covers the real folders, and write
-        the report, with the mounts left uncovered."""
+        the report, with the mounts left uncovered; `later` names the code the run left
+        to run later in the runtime (threads, timers, exit hooks)."""
         left = _stop_children()
         changes: list[dict[str, Any]] = []
         for layer in self._cover.layers:
@@ -82,7 +83,7 @@ class World:
         uncovered = [u for u in self._cover.uncovered
                      if not any(inside(u["path"], path) for path in self._hidden)]
         data = json.dumps({"status": status, "changes": changes, "left_running": left,
-                           "uncovered": uncovered,
+                           "left_later": later or [], "uncovered": uncovered,
                            "rebuilt": [folder.root for folder in self._cover.rebuilt]})
         with os.fdopen(self._report, "w", encoding="utf-8") as report:
             report.write(data)

@@ -39,6 +39,11 @@ def make(server: LLMServer, **kwargs: object) -> Assistant:
                      code_style="tools", **kwargs)
 
 
+def yes(proposal: Proposal) -> Approval:
+    """The person at the keyboard, who says yes to what auto mode leaves to them."""
+    return Approval(proposal.id, True, "user", proposal.code)
+
+
 def test_events_of_a_turn_in_order(server: LLMServer) -> None:
     server.add(tool_call("python", "print(6 * 7)", text="Computing."), text("It is 42."))
     with make(server, approval="auto") as a:
@@ -113,7 +118,8 @@ def test_max_runs_breaks_the_loop(server: LLMServer) -> None:
 
 def test_identical_failing_proposal_runs_once_and_stops_at_the_third(server: LLMServer) -> None:
     server.add(*[tool_call("python", "1/0") for _ in range(5)])
-    with make(server, approval="auto", checks_off="preview") as a:
+    # a failed preview has not shown what the run does: under auto a person says yes
+    with make(server, approval="auto", approver=yes, checks_off="preview") as a:
         events = list(a.turn("divide"))
     assert sum(isinstance(e, RunEnd) for e in events) == 1
     assert events[-1].reason == "repeated_failure"
@@ -132,7 +138,7 @@ def test_every_tool_call_is_answered_when_a_turn_stops(server: LLMServer) -> Non
 
 def test_interrupt_from_another_thread_stops_the_run(server: LLMServer) -> None:
     server.add(tool_call("python", "import time\nprint('start', flush=True)\ntime.sleep(30)"))
-    with make(server, approval="auto") as a:
+    with make(server, approval="auto", approver=yes) as a:  # its preview runs out of time
         events = []
         for event in a.turn("sleep"):
             events.append(event)
@@ -208,7 +214,7 @@ def test_two_assistants_keep_separate_state(server: LLMServer) -> None:
                text("b"))
     # the second's NameError, failing its preview, would go back without a run
     with make(server, approval="auto") as first, \
-            make(server, approval="auto", checks_off="preview") as second:
+            make(server, approval="auto", approver=yes, checks_off="preview") as second:
         list(first.turn("set"))
         events = list(second.turn("read"))
     run = next(e for e in events if isinstance(e, RunEnd))

@@ -12,12 +12,13 @@ import sys
 import time
 from pathlib import Path
 
+import pexpect
 import pytest
 
 from assistant.commands.doctor import check_sandbox
 from assistant.config import load_settings
-from tests.integration.conftest import ROOT, cli_args
-from tests.integration.test_cli import run_cli
+from tests.integration.conftest import ROOT, cli_args, spawn
+from tests.integration.test_cli import PROMPT, run_cli
 from tests.integration.test_safety_cli import CANARY
 from tests.support.llm_server import LLMServer, text, tool_call
 from tests.support.require import lacking, require
@@ -82,8 +83,12 @@ def test_cli_sandbox_confines_writes(server: LLMServer, tmp_path: Path,
     code = (f"open({str(work / 'ok.txt')!r}, 'w').write('in')\n"
             f"open({str(ROOT / 'sandbox-escape.txt')!r}, 'w')")
     server.add(tool_call("python", code), text("Tried both."))
-    result = run_cli(cli_args(server, "--sandbox", "-y", "write two files"))
-    assert result.returncode == 0, result.stderr
+    # the write its preview could not cover asks even under -y: the person says yes
+    child = spawn(cli_args(server, "--sandbox", "-y", "write two files"))
+    child.expect(PROMPT)
+    child.sendline("y")
+    child.expect("Tried both.")
+    child.expect(pexpect.EOF)
     assert (work / "ok.txt").read_text() == "in"
     assert not (ROOT / "sandbox-escape.txt").exists()
     fed_back = [m for m in server.chat_requests[1].body["messages"] if m["role"] == "tool"]

@@ -82,7 +82,10 @@ def test_empty_and_huge_requests_are_refused_before_the_llm(server: LLMServer) -
 def test_a_limit_breach_is_told_to_the_llm_and_the_next_run_works(server: LLMServer) -> None:
     server.add(tool_call("python", "while True: pass"), tool_call("python", "print('after')"),
                text("The loop was stopped."))
-    with make(server, approval="auto", max_cpu_seconds=0.5) as assistant:
+    def person(proposal: Proposal) -> Approval:  # a preview stopped by a limit asks
+        return Approval(proposal.id, True, "user", proposal.code)
+
+    with make(server, approval="auto", approver=person, max_cpu_seconds=0.5) as assistant:
         events = list(assistant.turn("spin"))
     ends = [e for e in events if isinstance(e, RunEnd)]
     assert ends[0].limit == "cpu" and ends[1].exit_status == 0 and "after" in ends[1].output

@@ -7,16 +7,23 @@ run the driver writes the token and the exit status, then ";", to stdout and to
 stderr: that is how the host knows the run is over. SIGINT becomes KeyboardInterrupt
 only while user code runs, so an interrupt that lands between runs cannot break the
 protocol.
+
+A run ends when its code does: the threads, timers and exit hooks it leaves behind would
+act later in this live process, unpreviewed and unasked. A preview lists them as what it
+could not cover; after a real run they are stopped, and the run's output says which.
 """
 
 import ast
+import atexit
 import contextlib
+import ctypes
 import importlib
 import json
 import linecache
 import os
 import signal
 import sys
+import threading
 import traceback
 import types
 from pathlib import Path
@@ -28,6 +35,67 @@ _COMPUTER = str(Path(__file__).resolve().parents[2] / "computer") + os.sep
 # Standard modules small models use without importing them ("NameError: name 'os' is not
 # defined", then the same code again); all light, most already loaded by this driver.
 PRELUDE = ("os", "sys", "re", "json", "csv", "glob", "shutil", "subprocess", "math", "time")
+OWN = str(Path(__file__).resolve().parents[2])
+"""The assistant's package: threads its own modules start (the desktop's) are not a run's."""
+_hooks: list[object] = []  # every exit hook registered since the runtime started
+_register = atexit.register
+
+
+def _recording(func: object, *args: object, **kwargs: object) -> object:
+    """atexit.register, remembered: an exit hook is code a run leaves to run later."""
+    _hooks.append(func)
+    return _register(func, *args, **kwargs)  # type: ignore[arg-type]
+
+
+atexit.register = _recording  # type: ignore[assignment]
+
+
+def _snapshot() -> tuple[set[threading.Thread], int]:
+    return set(threading.enumerate()), len(_hooks)
+
+
+def _leftovers(before: tuple[set[threading.Thread], int]
+               ) -> tuple[list[threading.Thread], list[object]]:
+    """The threads (and timers) a run started that still live, and its exit hooks."""
+    threads = [t for t in threading.enumerate()
+               if t not in before[0] and t.is_alive() and not _own(t)]
+    return threads, _hooks[before[1]:]
+
+
+def _own(thread: threading.Thread) -> bool:
+    target = getattr(thread, "function", None) or getattr(thread, "_target", None)
+    code = getattr(target, "__code__", None)
+    where = code.co_filename if code is not None else (
+        getattr(sys.modules.get(type(thread).__module__), "__file__", "") or "")
+    return where.startswith(OWN)
+
+
+def _named(threads: list[threading.Thread], hooks: list[object]) -> list[str]:
+    def called(func: object) -> str:
+        module = getattr(func, "__module__", "") or ""
+        name = getattr(func, "__qualname__", "") or type(func).__name__
+        return f"{module}.{name}" if module and module != "__main__" else name
+
+    def thread(t: threading.Thread) -> str:
+        target = getattr(t, "_target", None)
+        return f"a thread ({called(target) if target else t.name})"
+
+    said = [f"a timer ({called(t.function)})" if isinstance(t, threading.Timer) else thread(t)
+            for t in threads]
+    return said + [f"an exit hook ({called(h)})" for h in hooks]
+
+
+def _stop(threads: list[threading.Thread], hooks: list[object]) -> None:
+    """Cancel timers, end threads at their next Python line, unregister exit hooks."""
+    for hook in hooks:
+        atexit.unregister(hook)  # type: ignore[arg-type]
+        _hooks.remove(hook)
+    for thread in threads:
+        if isinstance(thread, threading.Timer):
+            thread.cancel()
+        elif thread.ident is not None:
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
+                                                       ctypes.py_object(SystemExit))
 
 
 def _on_sigint(signum: int, frame: types.FrameType | None) -> None:
@@ -110,13 +178,18 @@ def _preview(code: str, filename: str, namespace: dict[str, object],
         try:
             place = world.enter(plan)
             argv = plan.get("argv")
+            later: list[str] = []
             if isinstance(argv, list):
                 status = world.run_command(argv)
             else:
                 world.renames_across_layers()
+                before = _snapshot()
                 status = _execute(code, filename, namespace)
+                left = _leftovers(before)
+                later = _named(*left)
+                _stop(*left)  # they would act in the world while it is surveyed
             _flush()
-            place.finish(status)
+            place.finish(status, later)
         except BaseException as exc:  # the fork must never return to the loop
             print(f"[the preview could not start: {exc}]", file=sys.stderr)
         finally:
@@ -171,7 +244,13 @@ def main() -> None:
         if plan:
             status = _preview(code, filename, module.__dict__, plan)
         else:
+            before = _snapshot()
             status = _execute(code, filename, module.__dict__)
+            left = _leftovers(before)
+            if left[0] or left[1]:
+                print(f"[stopped what the run left to run later: {', '.join(_named(*left))};"
+                      " a run ends when its code does]", file=sys.stderr)
+                _stop(*left)
         signal.signal(signal.SIGINT, _on_sigint)  # user code may have replaced it
         _finish(request["token"], status)
 

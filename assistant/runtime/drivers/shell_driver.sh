@@ -42,6 +42,20 @@ __rt_unwind() {
   return 2
 }
 
+# A background job the run left is said at its end, never kept silently: what it does
+# later was not previewed and undo does not cover it.
+__rt_left() {
+  local pid said=
+  for pid in $(jobs -p); do
+    case "$__rt_jobs " in *" $pid "*) continue ;; esac
+    kill -0 "$pid" 2>/dev/null || continue  # ended (an interrupted one is listed still)
+    said+="${said:+, }$(ps -o comm= -p "$pid" 2>/dev/null || echo job) ($pid)"
+  done
+  if [[ -n $said ]]; then
+    printf '[left running in the background: %s; what it does later was not previewed and cannot be undone]\n' "$said" >&2
+  fi
+}
+
 if [[ $1 == --once ]]; then  # one run of the file $2, then exit with its status
   if [[ -n ${3-} ]]; then source "$3" 2>/dev/null; fi
   trap '__rt_on_int "${FUNCNAME[0]-}" && return 130' INT
@@ -59,7 +73,9 @@ while :; do
   __rt_rc=$?
   if (( __rt_rc > 128 )); then continue; fi
   if (( __rt_rc != 0 )); then exit 0; fi
+  __rt_jobs=" $(jobs -p | tr '\n' ' ')"
   __rt_run "${__rt_request#* }"
+  __rt_left
   if (( __rt_stop )); then __rt_status=130; fi
   printf '%s%d;' "${__rt_request%% *}" "$__rt_status"
   printf '%s%d;' "${__rt_request%% *}" "$__rt_status" >&2

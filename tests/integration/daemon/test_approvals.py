@@ -15,7 +15,7 @@ from assistant.config import load_settings
 from assistant.daemon.approvals import HIGH_RISK_BY_VOICE, Approvals
 from assistant.daemon.controller import Daemon
 from assistant.daemon.notices import Notifier
-from assistant.events import Approval, Proposal
+from assistant.events import Approval, Effect, Proposal
 from assistant.ui.popup import Popup
 from tests.support.display import xdotool
 
@@ -130,7 +130,8 @@ def test_auto_run_from_the_tray_covers_low_risk_only(popup: Popup,
                     notifier=Notifier(lambda line: None), log=lambda line: None)
     try:
         policy = daemon.assistant.policy
-        low = policy.proposal("low", "python", "print(1)")
+        shown = Effect(exit_status=0, output="1\n", summary="Changes no files.")
+        low = policy.proposal("low", "python", "print(1)", shown)  # as its preview showed
         medium = policy.proposal("medium", "shell", "rm -rf ~/Documents/old")
         assert not daemon.auto_approval
         daemon.set_auto_approval(True)

@@ -40,13 +40,16 @@ def test_preview_says_why_it_cannot_and_changes_nothing(tmp_path: Path) -> None:
     assert (tmp_path / "a.log").read_text() == "a"
 
 
-def test_runs_go_on_and_say_once_that_they_cannot_be_undone(tmp_path: Path) -> None:
+def test_unpreviewed_runs_ask_even_under_y_and_say_once_why(tmp_path: Path) -> None:
+    """Where no preview can be made, nothing shows a run is harmless: -y runs it only with
+    a person's yes (here there is no terminal to give one), and says why in one line."""
     with LLMServer([tool_call("shell", "echo made > made.txt"), text("Done.")]) as server:
         result = refused(cli_args(server, "-y", "make a file"), tmp_path)
     said = " ".join(result.stdout.split())
     assert result.returncode == 0, result.stderr
     assert said.count("runs are not previewed and cannot be undone") == 1
-    assert (tmp_path / "made.txt").read_text() == "made\n"
+    assert "it was not previewed, so nothing shows what it does" in said
+    assert not (tmp_path / "made.txt").exists()
 
 
 def test_doctor_shows_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
-from assistant.events import Approval, Proposal
+from assistant.events import Approval, Effect, Proposal
 from assistant.safety.policy import Policy
 
+SHOWN = Effect(exit_status=0, summary="Changes no files.")
+"""What a preview of `ls` shows: nothing changed, nothing it could not cover."""
 P = Proposal("p1", "shell", "ls")
 
 
@@ -13,8 +15,13 @@ def test_without_approver_nothing_runs() -> None:
 
 
 def test_the_auto_approval_mode_is_a_policy_decision() -> None:
-    decision = Policy(None, mode="auto").decide(P)
+    decision = Policy(None, mode="auto").decide(Proposal("p1", "shell", "ls", effect=SHOWN))
     assert decision.approved and decision.decided_by == "policy" and decision.code == "ls"
+
+
+def test_under_auto_a_run_without_a_preview_asks_and_says_why() -> None:
+    decision = Policy(None, mode="auto").decide(P)
+    assert not decision.approved and "it was not previewed" in decision.reason
 
 
 def test_boolean_answer_is_attributed_to_the_caller() -> None:
