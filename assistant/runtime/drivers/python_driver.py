@@ -23,6 +23,7 @@ import linecache
 import os
 import signal
 import sys
+import sysconfig
 import threading
 import traceback
 import types
@@ -41,9 +42,17 @@ _hooks: list[object] = []  # every exit hook registered since the runtime starte
 _register = atexit.register
 
 
+LIBRARIES = tuple({sysconfig.get_paths()[k] for k in ("stdlib", "purelib", "platlib")} | {OWN})
+"""Where the modules live whose own exit hooks are housekeeping, not a run's (logging
+registers logging.shutdown when it is first imported)."""
+
+
 def _recording(func: object, *args: object, **kwargs: object) -> object:
-    """atexit.register, remembered: an exit hook is code a run leaves to run later."""
-    _hooks.append(func)
+    """atexit.register, remembered when a run's code calls it: an exit hook is code a run
+    leaves to run later. A library registering its own at import is not the run's."""
+    caller = sys._getframe(1).f_code.co_filename
+    if not caller.startswith(LIBRARIES):
+        _hooks.append(func)
     return _register(func, *args, **kwargs)  # type: ignore[arg-type]
 
 

@@ -88,3 +88,13 @@ def test_a_failure_inside_computer_is_told_at_the_runs_own_line(execute):
     assert end.exit_status == 1
     assert 'File "<run' in end.output and "computer.press('')" in end.output
     assert "verbs.py" not in end.output and "an empty name" in end.output.splitlines()[-1]
+
+
+def test_a_librarys_own_exit_hook_is_not_a_leftover_but_the_runs_is(execute):
+    """logging registers logging.shutdown when first imported: housekeeping, kept; an exit
+    hook the run's own code registers is code left to run later, stopped and said."""
+    quiet = execute("python", "import logging\nprint('imported')")
+    assert quiet.output == "imported\n"
+    hooked = execute("python", "import atexit\natexit.register(print, 'later')")
+    assert "stopped what the run left to run later: an exit hook (builtins.print)" \
+        in hooked.output
