@@ -21,12 +21,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import tomllib
-
 from assistant.events import Effect
 from assistant.runtime.languages import canonical_language
 from assistant.safety import paths
 from assistant.safety.findings import Scope
+from assistant.tomlread import tomllib
 from assistant.whatif import uncovered
 from assistant.whatif.effect import names
 

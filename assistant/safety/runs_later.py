@@ -13,9 +13,8 @@ import os
 import re
 from pathlib import Path
 
-import tomllib
-
 from assistant.safety import paths
+from assistant.tomlread import tomllib
 
 PLACES = Path(__file__).with_name("runs_later.toml")
 ON_PATH = "which would run instead of {name}"

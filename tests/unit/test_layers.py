@@ -25,7 +25,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("deny", "tool_settings", "rulebook"),  # what Settings checks on entry
     ("config",),
     ("journal",),
-    ("safety.findings", "safety.redact", "runtime.spec", "tools.tool"),
+    ("safety.findings", "safety.redact", "safety.paths", "safety.runs_later",
+     "runtime.spec", "tools.tool"),  # runs_later: the effect's sentence names them
     ("plugins",),
     ("runtime",),
     ("whatif",),

@@ -24,6 +24,7 @@ class NoTomllib:
 sys.meta_path.insert(0, NoTomllib())
 from assistant import config, rulebook, texts
 from assistant.runtime import bus
+from assistant.safety import earned
 from assistant.tomlread import tomllib
 
 print(json.dumps({
@@ -33,6 +34,7 @@ print(json.dumps({
     "rules": len(rulebook.catalogue()),
     "profiles": sorted(rulebook.profiles()),
     "bus": len(bus.allowed()),
+    "known": len(earned.known().programs),
     "config": config.load_settings().approval,
 }))
 """
@@ -47,4 +49,5 @@ def test_the_modules_that_read_toml_import_and_read_it_without_tomllib(tmp_path:
     read = json.loads(done.stdout)
     assert read["parser"] == "tomli" and read["tomllib"] is False
     assert read["text"] and read["rules"] > 10 and read["profiles"] and read["bus"] > 0
+    assert read["known"] > 10
     assert read["config"] == "ask"
