@@ -39,4 +39,7 @@ def test_arenas_are_limited_and_trim_gives_memory_back() -> None:
     limited, sizes = done.stdout.split("\n")[:2]
     before, after = map(int, sizes.split())
     assert limited == "True"
-    assert before - after >= 20, (before, after)  # what the threads freed went back (~95 MB)
+    # what the threads freed goes back: ~95 MB on a quiet machine, 14 seen on a busy one
+    # (fewer blocks left in the heap when the threads ran one after another); without the
+    # trim nothing does
+    assert before - after >= 10, (before, after)
