@@ -110,10 +110,10 @@ def held(transcriber: Any, *parts: str) -> tuple[str, str]:
 
 def test_a_take_keeps_the_language_of_its_first_piece(base: Any) -> None:
     text, language = held(base, FRENCH, FRENCH_TOO)
-    # both pieces heard as French, each naming the photos (how much of the robotic
-    # voice's rest is heard right varies with where the pauses cut the take)
-    assert language == "fr" and "nouveau dossier" in text.lower(), text
-    assert text.lower().count("photo") >= 2, text
+    # both pieces heard as French, each ending in its folder (how much of the robotic
+    # voice's rest is heard right varies with where the pauses cut the take: "photos"
+    # came out once as "oubeau")
+    assert language == "fr" and text.lower().count("nouveau dossier") >= 2, text
 
 
 def test_a_short_first_piece_in_doubt_waits_for_more_speech(base: Any) -> None:
