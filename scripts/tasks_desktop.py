@@ -57,12 +57,7 @@ def spec_of(label: str, given: Any) -> dict[str, Any]:
     if not isinstance(given, dict) or not isinstance(given.get("start"), list) \
             or not given["start"]:
         raise SpecError(f"{label}: desktop needs a `start` list of programs")
-    for key, value in given.items():
-        if key not in DESKTOP_FIELDS:
-            raise SpecError(f"{label}: desktop: unknown field {key!r} "
-                            f"(allowed: {', '.join(DESKTOP_FIELDS)})")
-        if not isinstance(value, DESKTOP_FIELDS[key]):
-            raise SpecError(f"{label}: desktop.{key} must be a {DESKTOP_FIELDS[key].__name__}")
+    typed(f"{label}: desktop", f"{label}: desktop.", given, DESKTOP_FIELDS)
     for path, html in given.get("pages", {}).items():
         if not str(path).startswith("/") or not isinstance(html, str):
             raise SpecError(f"{label}: desktop.pages maps a path starting with / to its HTML")
@@ -73,16 +68,21 @@ def spec_of(label: str, given: Any) -> dict[str, Any]:
     return given
 
 
+def typed(where: str, prefix: str, given: dict[str, Any], fields: dict[str, Any]) -> None:
+    """Every field of `given` one of `fields`, of its type; `prefix` leads a wrong type's
+    field name."""
+    for key, value in given.items():
+        if key not in fields:
+            raise SpecError(f"{where}: unknown field {key!r} (allowed: {', '.join(fields)})")
+        if not isinstance(value, fields[key]):
+            raise SpecError(f"{prefix}{key} must be a {fields[key].__name__}")
+
+
 def program_of(where: str, program: Any, pages: dict[str, str]) -> None:
     """One program of `start`, checked."""
     if not isinstance(program, dict):
         raise SpecError(f"{where} is not a mapping")
-    for key, value in program.items():
-        if key not in PROGRAM_FIELDS:
-            raise SpecError(f"{where}: unknown field {key!r} "
-                            f"(allowed: {', '.join(PROGRAM_FIELDS)})")
-        if not isinstance(value, PROGRAM_FIELDS[key]):
-            raise SpecError(f"{where}: {key} must be a {PROGRAM_FIELDS[key].__name__}")
+    typed(where, f"{where}: ", program, PROGRAM_FIELDS)
     if ("run" in program) == ("browser" in program):
         raise SpecError(f"{where}: give `run` (argv) or `browser` (a page's path), not both")
     for key in ("name", "window"):
