@@ -2,7 +2,7 @@
 text map of a screen with a dialog over a browser window.
 
 They run real GTK windows (and Chromium) on the bench's Xvfb, inside a private D-Bus
-session with the AT-SPI bus up (tests/support/a11y_bus.py); registered on import.
+session with the AT-SPI bus up (tests/support/a11y_bus.py).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_figures import desktop_display
-from bench_registry import Bench, NotMeasurable, figure, median_time
+from benchmarks.bench.areas import desktop_display
+from benchmarks.bench.base import Bench, NotMeasurable, median_time
 
 _BUS: list[object] = []  # the ExitStack holding the accessibility bus both figures share
 
@@ -39,7 +39,6 @@ def a11y_display() -> str:
     return display
 
 
-@figure("a11y_tree_ms")
 def a11y_tree_ms(bench: Bench) -> float:
     """Read every named control showing in a GTK window of 211 (no cache: each read asks
     the window again)."""
@@ -56,7 +55,6 @@ def a11y_tree_ms(bench: Bench) -> float:
         return 1000 * median_time(a11y.elements, bench.reps(15, 5), warmup=0)
 
 
-@figure("click_a11y_ms")
 def click_a11y_ms(bench: Bench) -> float:
     """Find an icon-only button by its accessible name and click it, the tree read anew."""
     from assistant.computer import a11y, mouse
@@ -100,7 +98,6 @@ def browser_accessibility() -> None:
                    check=True, capture_output=True, timeout=10)
 
 
-@figure("text_map_ms")
 def text_map_ms(bench: Bench) -> float:
     """The text map of a screen never seen (caches emptied; models loaded): a GTK dialog
     over a browser window with a page of text, both publishing their trees, so OCR reads

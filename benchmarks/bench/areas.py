@@ -1,4 +1,4 @@
-"""The figures of the safety, desktop, offline and speech parts; registered on import."""
+"""The figures of the safety, desktop, offline and speech parts."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench_registry import ROOT, Bench, NotMeasurable, figure, median_time
+from benchmarks.bench.base import Bench, NotMeasurable, median_time
+from benchmarks.venv import ROOT
 
 RISK_SNIPPET = """
 import os, shutil, subprocess, json
@@ -26,7 +27,6 @@ os.system("ls -la ~/notes | sort | head -20 && du -sh ~/notes")
 """ * 4
 
 
-@figure("risk_check_ms")
 def risk_check_ms(bench: Bench) -> float:
     """The static risk check on a 40-line Python snippet with shell inside: paid per proposal."""
     from assistant.safety.risk import assess
@@ -48,12 +48,10 @@ def risk_corpus() -> tuple[float, float]:
     return caught / len(dangerous), 100 * alarms / len(benign)
 
 
-@figure("risk_recall")
 def risk_recall(bench: Bench) -> float:
     return risk_corpus()[0]
 
 
-@figure("risk_false_alarm_pct")
 def risk_false_alarm_pct(bench: Bench) -> float:
     return risk_corpus()[1]
 
@@ -96,7 +94,6 @@ def click_text_ms(bench: Bench, layout: str, target: str) -> float:
         return 1000 * statistics.median(times[1:])
 
 
-@figure("screenshot_ms")
 def screenshot_ms(bench: Bench) -> float:
     """The screen as the LLM gets it: grab, scale to the view size, encode as PNG."""
     import io
@@ -112,12 +109,10 @@ def screenshot_ms(bench: Bench) -> float:
     return 1000 * median_time(once, bench.reps(20, 5))
 
 
-@figure("click_text_sparse_ms")
 def click_text_sparse_ms(bench: Bench) -> float:
     return click_text_ms(bench, "buttons", "Apply")
 
 
-@figure("click_text_dense_ms")
 def click_text_dense_ms(bench: Bench) -> float:
     return click_text_ms(bench, "dense", "Confirm")
 
@@ -167,22 +162,18 @@ def embedded_llm(bench: Bench) -> tuple[float, float, float, float]:
             statistics.median(second_firsts), statistics.median(colds))
 
 
-@figure("embedded_llm_start_s")
 def embedded_llm_start_s(bench: Bench) -> float:
     return embedded_llm(bench)[0]
 
 
-@figure("embedded_llm_tokens_per_s")
 def embedded_llm_tokens_per_s(bench: Bench) -> float:
     return embedded_llm(bench)[1]
 
 
-@figure("embedded_first_token_s")
 def embedded_first_token_s(bench: Bench) -> float:
     return embedded_llm(bench)[2]
 
 
-@figure("embedded_first_token_cold_s")
 def embedded_first_token_cold_s(bench: Bench) -> float:
     return embedded_llm(bench)[3]
 
@@ -241,22 +232,15 @@ def first_audio_ms(bench: Bench, engine_name: str) -> float:
     return 1000 * statistics.median(times[1:])
 
 
-@figure("tts_first_audio_ms")
 def tts_first_audio_ms(bench: Bench) -> float:
     """With the default engine (auto: Piper when installed)."""
     return first_audio_ms(bench, "auto")
 
 
-@figure("tts_first_audio_ms_espeak_ng")
 def tts_first_audio_ms_espeak_ng(bench: Bench) -> float:
     return first_audio_ms(bench, "espeak-ng")
 
 
-@figure("tts_first_audio_ms_pyttsx3")
 def tts_first_audio_ms_pyttsx3(bench: Bench) -> float:
     return first_audio_ms(bench, "pyttsx3")
 
-
-import bench_daemon  # noqa: E402, F401  (registers the daemon's figures)
-import bench_stt  # noqa: E402, F401  (the speech-to-text figures)
-import bench_tasks  # noqa: E402, F401  (the embedded model's task and voice figures)

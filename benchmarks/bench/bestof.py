@@ -16,14 +16,13 @@ import statistics
 import time
 from typing import Any
 
-from bench_registry import Bench, NotMeasurable, figure
+from benchmarks.bench.base import Bench, NotMeasurable
 
 NEW_TOKENS = 96
 SAMPLES = 3
 REQUEST = "move the .log files here into a folder called old"
 
 
-@figure("best_of_3_decode_ratio", limit_s=900)
 def best_of_3_decode_ratio(bench: Bench) -> float:
     """Decode time of 3 sequences in one batch over that of 1, the same tokens each."""
     import llama_cpp

@@ -3,7 +3,7 @@ spoken and how soon its effect is, and what the daemon costs while idle.
 
 One `assistant daemon` process serves all of them, on the desktop figures' Xvfb, with the
 speech figures' private PulseAudio (its microphone fed the speech fixtures) and a scripted
-LLM server that answers at once. Registered on import (bench_figures imports this module).
+LLM server that answers at once.
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from bench_registry import Bench, NotMeasurable, figure
+from benchmarks.bench.areas import bench_pulse, desktop_display
+from benchmarks.bench.base import Bench, NotMeasurable
+from benchmarks.bench.stt import voice_fixtures
 
 HOTKEY = "ctrl+alt+space"
 POPUP = "assistant: run this?"
@@ -44,14 +46,11 @@ class BenchDaemon:
 
     def __init__(self, embedded: bool = False) -> None:
         """With `embedded`, no model is configured and the daemon starts the embedded one
-        (bench.py names the user's weights), as for a new user; else it talks to a
+        (base.isolated_environment names the user's weights), as for a new user; else it talks to a
         scripted LLM server that answers at once."""
         for tool in ("xdotool", "pulseaudio", "espeak-ng"):
             if shutil.which(tool) is None:
                 raise NotMeasurable(f"{tool} is not installed (scripts/setup --test)")
-        from bench_figures import bench_pulse, desktop_display
-        from bench_stt import voice_fixtures
-
         from tests.support import tray_host
         from tests.support.llm_server import LLMServer
 
@@ -262,14 +261,12 @@ def voice_turns(turns: int) -> tuple[list[float], list[float]]:
     return times, sizes
 
 
-@figure("voice_turn_overhead_ms")
 def voice_turn_overhead_ms(bench: Bench) -> float:
     """Key release to the popup on screen: the tail of the transcription, the request to a
     scripted LLM that answers at once, the risk check and the popup (median)."""
     return 1000 * statistics.median(voice_turns(bench.reps(6, 3))[0])
 
 
-@figure("daemon_turn_growth_mb")
 def daemon_turn_growth_mb(bench: Bench) -> float:
     """How much the daemon's resident memory grows per voice turn, from the second turn to
     the last (the first loads what turns use): a daemon that runs for days must not creep."""
@@ -277,7 +274,6 @@ def daemon_turn_growth_mb(bench: Bench) -> float:
     return (sizes[-1] - sizes[1]) / (len(sizes) - 2)
 
 
-@figure("daemon_idle_rss_mb")
 def daemon_idle_rss_mb(bench: Bench) -> float:
     """Resident memory of the idle daemon and its processes after a voice turn, once its
     LLM client's process has ended (keep_alive: 300 s by default, KEEP_ALIVE_S here):
@@ -290,7 +286,6 @@ def daemon_idle_rss_mb(bench: Bench) -> float:
     return daemon.rss_mb()
 
 
-@figure("daemon_idle_cpu_pct")
 def daemon_idle_cpu_pct(bench: Bench) -> float:
     """CPU the idle daemon uses (percent of one core), over 10 s (3 s with --quick)."""
     daemon = bench_daemon()
@@ -302,7 +297,6 @@ def daemon_idle_cpu_pct(bench: Bench) -> float:
 
 
 
-@figure("voice_first_feedback_ms")
 def voice_first_feedback_ms(bench: Bench) -> float:
     """Key release to the panel on screen with the request as heard (the tail of the
     transcription and the panel; the scripted LLM answers a second later), median."""
@@ -340,7 +334,6 @@ def spoken_length(daemon: BenchDaemon, monitor: Any, audio: Any, *replies: Any) 
     return heard[-1] - speech_times(monitor, released)[0]
 
 
-@figure("spoken_proposal_s")
 def spoken_proposal_s(bench: Bench) -> float:
     """How long a proposal is spoken, from its first sound to the end of "Shall I run it?":
     a model's one-sentence plan, a paragraph after it and one short line of shell (median)."""
@@ -399,7 +392,6 @@ def effect_spoken(daemon: BenchDaemon, monitor: Any, audio: Any) -> tuple[float,
     return said_at - complete, heard - complete
 
 
-@figure("voice_effect_spoken_s")
 def voice_effect_spoken_s(bench: Bench) -> float:
     """A spoken turn, from the proposal complete (the model's reply with its code sent) to
     the first sound of its effect's sentence ("Moves 1 file … Shall I run it?"): the

@@ -1,6 +1,6 @@
 """The incumbent measured beside us: open-interpreter in its own venv (.bench/).
 
-`scripts/bench.py --peers` calls `measure()`. The incumbent is installed from PyPI into
+`python -m benchmarks.bench --peers` calls `measure()`. The incumbent is installed from PyPI into
 .bench/ (made once, reused), and its figures are taken by a small script run with that
 venv's python as a subprocess, so none of its code or imports enters our process.
 It cannot phone home where that is avoidable: its telemetry is off (flag and variable),
@@ -23,7 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from benchmarks.venv import ROOT
+
 PEER = "open-interpreter 0.4.3"
 PEER_VENV = ROOT / ".bench"
 PEER_BIN = PEER_VENV / "bin"

@@ -1,10 +1,10 @@
-"""The speech-to-text figures; registered on import (bench_figures imports this module).
+"""The speech-to-text figures.
 
-Accuracy is measured on two generated parts: the tuning part (stt_tune.py), on which
-decoding choices were tried, and the test part (stt_heldout.py), written apart from this
+Accuracy is measured on two generated parts: the tuning part (scripts/stt_tune.py), on which
+decoding choices were tried, and the test part (scripts/stt_heldout.py), written apart from this
 code and never tuned on, which decides them. Word error rates are means over the takes
 of kind command and screen; silence takes count the words heard in them. The voice
-fixtures (make_fixtures.py) time release-to-text and the real-time factor.
+fixtures (scripts/make_fixtures.py) time release-to-text and the real-time factor.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench_registry import ROOT, Bench, NotMeasurable, figure, median_time
+from benchmarks.bench.base import Bench, NotMeasurable, median_time
+from benchmarks.venv import ROOT
 
 CACHE = ROOT / ".venv" / "cache"
 PARTS = {"tune": "stt_tune.py", "test": "stt_heldout.py"}
@@ -96,12 +97,10 @@ def part_wer(name: str) -> float:
     return mean_wer(part(name), plain)
 
 
-@figure("stt_wer_test")
 def stt_wer_test(bench: Bench) -> float:
     return part_wer("test")
 
 
-@figure("stt_wer_test_vs_naive")
 def stt_wer_test_vs_naive(bench: Bench) -> float:
     """stt_wer_test over the word error rate of a naive tiny.en run on the same takes."""
     from assistant.voice.stt import Transcriber
@@ -112,19 +111,16 @@ def stt_wer_test_vs_naive(bench: Bench) -> float:
     return part_wer("test") / theirs if theirs else 0.0
 
 
-@figure("stt_wer_tune")
 def stt_wer_tune(bench: Bench) -> float:
     return part_wer("tune")
 
 
-@figure("stt_wer_biased")
 def stt_wer_biased(bench: Bench) -> float:
     """The test part's screen takes, each decoded with the words its screen shows
     (stt_wer_test takes them without)."""
     return mean_wer(part("test"), biased, ("screen",))
 
 
-@figure("stt_silence_words")
 def stt_silence_words(bench: Bench) -> float:
     """Words heard in the silence takes of both parts and the silence and noise fixtures
     (Whisper alone invents some)."""
@@ -160,22 +156,18 @@ def release_to_text_ms(bench: Bench, seconds: int, transcriber: Any = None) -> f
     return 1000 * statistics.median(once() for _ in range(bench.reps(5, 1)))
 
 
-@figure("stt_release_to_text_ms_2s")
 def stt_release_to_text_ms_2s(bench: Bench) -> float:
     return release_to_text_ms(bench, 2)
 
 
-@figure("stt_release_to_text_ms_5s")
 def stt_release_to_text_ms_5s(bench: Bench) -> float:
     return release_to_text_ms(bench, 5)
 
 
-@figure("stt_release_to_text_ms_10s")
 def stt_release_to_text_ms_10s(bench: Bench) -> float:
     return release_to_text_ms(bench, 10)
 
 
-@figure("stt_rtf")
 def stt_rtf(bench: Bench) -> float:
     """Decode time over audio time for the longest fixture, transcribed whole (under 1 is
     faster than speech)."""

@@ -1,6 +1,5 @@
 """The embedded model's figures for real work: a task's time, and a voice turn's first
-sound, first spoken word and proposal on screen. Registered on import (bench_figures imports this
-module).
+sound, first spoken word and proposal on screen.
 
 Both use the embedded model a user gets, served as the assistant serves it.
 """
@@ -16,15 +15,20 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bench_registry import Bench, NotMeasurable, figure
+from benchmarks.bench.base import Bench, NotMeasurable
+from benchmarks.bench.daemon import POPUP, PROPOSAL_SAID, BenchDaemon, bench_daemon, settle
+from benchmarks.tasks import cli as tasks
+from benchmarks.tasks import run as tasks_run
+from benchmarks.tasks import suite as tasks_suite
 
-# Short everyday tasks from the task benchmark (scripts/tasks_suite.py), in this order.
+# Short everyday tasks from the task benchmark (benchmarks/tasks/suite.py), in this order.
 QUICK_TASKS = ("logs_to_old", "csv_total", "hello_file", "json_port", "count_lines")
 
 
 @functools.cache
 def embedded_model() -> Any:
-    """The embedded model a user gets (bench.py names the user's installed weights)."""
+    """The embedded model a user gets (base.isolated_environment names the user's
+    installed weights)."""
     from assistant.config import load_settings
     from assistant.llm import embedded
 
@@ -34,14 +38,9 @@ def embedded_model() -> Any:
     return embedded.chosen(settings)
 
 
-@figure("embedded_task_median_s", limit_s=900)
 def embedded_task_median_s(bench: Bench) -> float:
     """Median time from request to final answer over short everyday tasks, each in a fresh
-    folder, run by `tasks.py`'s runner (every proposal approved as by the user)."""
-    import tasks
-    import tasks_run
-    import tasks_suite
-
+    folder, run by the task suites' runner (every proposal approved as by the user)."""
     model = embedded_model()
     chosen = [t for name in QUICK_TASKS for t in tasks_suite.TASKS if t["name"] == name]
     with tempfile.TemporaryDirectory(prefix="bench-tasks-") as folder:
@@ -58,8 +57,6 @@ def first_sounds(daemon: Any, monitor: Any, audio: Any) -> tuple[float, float]:
     it is on) and to the proposal's first spoken word (its plan, spoken as it streams;
     else the line that reads it out); then Cancel, and back to idle. Nothing else is
     heard in between: the daemon was silent at release."""
-    from bench_daemon import PROPOSAL_SAID
-
     from tests.support.audio import first_word
 
     mark = daemon.say(audio)
@@ -81,8 +78,6 @@ def first_sounds(daemon: Any, monitor: Any, audio: Any) -> tuple[float, float]:
 def embedded_daemon() -> Iterator[Any]:
     """A daemon with no model configured, so it runs the embedded model itself, as for a
     new user; the scripted one is stopped first (one daemon holds the hotkey)."""
-    from bench_daemon import BenchDaemon, bench_daemon
-
     embedded_model()
     if bench_daemon.cache_info().currsize:
         bench_daemon().stop()
@@ -99,8 +94,6 @@ def embedded_voice_turns(turns: int) -> list[tuple[float, float]]:
     requests to a daemon with no model configured: it runs the embedded model itself.
     The request is a recorded "How much space is left on my disk?"; one more turn first
     warms the model's cache and is not counted."""
-    from bench_daemon import settle
-
     from tests.support.audio import speaker_monitor
 
     with embedded_daemon() as daemon:
@@ -113,7 +106,6 @@ def embedded_voice_turns(turns: int) -> list[tuple[float, float]]:
         return times[1:]
 
 
-@figure("voice_first_audio_embedded_s", limit_s=900)
 def voice_first_audio_embedded_s(bench: Bench) -> float:
     """Key release to the first sound on the speaker, whatever it is, with the embedded
     model (median): the earcon that says the request was heard, with the default
@@ -121,7 +113,6 @@ def voice_first_audio_embedded_s(bench: Bench) -> float:
     return statistics.median(sound for sound, _ in embedded_voice_turns(bench.reps(3, 1)))
 
 
-@figure("voice_first_word_embedded_s", limit_s=900)
 def voice_first_word_embedded_s(bench: Bench) -> float:
     """Key release to a proposal's first spoken word (its plan, or the line that reads it
     out) with the embedded model, the earcon before it left out (median): the model
@@ -129,12 +120,9 @@ def voice_first_word_embedded_s(bench: Bench) -> float:
     return statistics.median(word for _, word in embedded_voice_turns(bench.reps(3, 1)))
 
 
-@figure("voice_popup_embedded_s", limit_s=900)
 def voice_popup_embedded_s(bench: Bench) -> float:
     """Key release to the proposal's buttons on screen with the embedded model (the same
     recorded request; the first turn warms the model's cache and is not counted)."""
-    from bench_daemon import POPUP, settle
-
     with embedded_daemon() as daemon:
         audio = daemon.fixtures["piper_disk"]["audio"]
         times = []

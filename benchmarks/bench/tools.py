@@ -4,7 +4,6 @@ A real server (tests/support/mcp_server.py, the SDK's server API) over stdio ans
 echo. Through the gate, a call is rated, approved (auto mode, read-only), journaled like
 a turn's steps, sent through the toolbox and its answer marked as untrusted; the same
 call made with the SDK's client alone, on a connection of its own, is the server's time.
-Registered on import.
 """
 
 from __future__ import annotations
@@ -17,12 +16,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench_registry import Bench, figure, median_time
+from benchmarks.bench.base import Bench, median_time
 
 ARGUMENTS = '{"text": "hello"}'
 
 
-@figure("mcp_call_overhead_ms")
 def mcp_call_overhead_ms(bench: Bench) -> float:
     """Median gate-path time of one call minus the median direct SDK call, in ms."""
     from assistant.events import RunEnd
@@ -83,4 +81,4 @@ async def _direct(server: dict[str, Any], runs: int) -> float:
 
 
 if __name__ == "__main__":
-    sys.exit("run through scripts/bench.py --only mcp_call_overhead_ms")
+    sys.exit("run through python -m benchmarks.bench --only mcp_call_overhead_ms")

@@ -1,6 +1,6 @@
 """The web page's figures: how soon an event reaches the page, and what an idle server holds.
 
-Registered on import. Both use real parts: the app on uvicorn, Debian's chromium driven by
+Both use real parts: the app on uvicorn, Debian's chromium driven by
 Selenium (headless), and `assistant serve` as its own process.
 """
 
@@ -15,12 +15,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench_registry import ROOT, Bench, NotMeasurable, figure
+from benchmarks.bench.base import Bench, NotMeasurable
+from benchmarks.venv import ROOT
 
 PREFIX = "assistant serve: open "
 
 
-@figure("web_event_latency_ms")
 def web_event_latency_ms(bench: Bench) -> float:
     """Median time from an event entering the server (published on the turn's thread, where
     the session's events enter it) to its element in the page's DOM, stamped by the page."""
@@ -81,7 +81,6 @@ def wait_count(browser: Any, css: str, count: int, timeout: float = 30) -> None:
         time.sleep(0.01)
 
 
-@figure("serve_idle_rss_mb")
 def serve_idle_rss_mb(bench: Bench) -> float:
     """Resident memory of an idle `assistant serve` (LLM client loaded, one page request
     answered; no interpreter runs until a turn needs one), median over fresh starts."""
@@ -132,4 +131,4 @@ def settled_rss_mb(pid: int, timeout: float = 60) -> float:
 
 
 if __name__ == "__main__":
-    sys.exit("run through scripts/bench.py --only web_event_latency_ms,serve_idle_rss_mb")
+    sys.exit("run through python -m benchmarks.bench --only web_event_latency_ms,serve_idle_rss_mb")

@@ -1,7 +1,7 @@
 """The what-if figures: a preview's overhead over the run itself, and an undo's time.
 
 Both on a folder of 1,000 files where the code moves 5 of them into a new folder, the
-everyday shape of a tidy-up. Registered on import.
+everyday shape of a tidy-up.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bench_registry import Bench, NotMeasurable, figure
+from benchmarks.bench.base import Bench, NotMeasurable
 
 FILES = 1000
 MOVE = "mkdir old && mv f0001.log f0002.log f0003.log f0004.log f0005.log old/"
@@ -46,7 +46,6 @@ def _median(action: Callable[[], object], reset: Callable[[], object], n: int) -
     return statistics.median(times)
 
 
-@figure("preview_overhead_ms")
 def preview_overhead_ms(bench: Bench) -> float:
     """A preview of the 5-file move (in a fresh what-if runtime) minus the same move run
     for real in the warm shell runtime, in ms."""
@@ -79,7 +78,6 @@ def preview_overhead_ms(bench: Bench) -> float:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-@figure("undo_ms")
 def undo_ms(bench: Bench) -> float:
     """Putting back the 5-file move after it ran as a transaction, in ms."""
     from assistant.whatif.preview import problem

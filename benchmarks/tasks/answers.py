@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-import tasks_spoken
-from tasks_reading import FACTS, Context, fact_or
+from benchmarks.tasks import spoken as tasks_spoken
+from benchmarks.tasks.reading import FACTS, Context, fact_or
 
 ORDERED = ("decoys", "ignore", "max_distinct", "kib_as_bytes")
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
-from tasks_answers import (
+from benchmarks.tasks.answers import (
     answer_lists_at_most,
     answer_mentions,
     answer_names_first,
@@ -29,7 +29,7 @@ from tasks_answers import (
     answer_picks,
     answer_when,
 )
-from tasks_files import (
+from benchmarks.tasks.files import (
     archive,
     archive_holds,
     checksums,
@@ -43,8 +43,8 @@ from tasks_files import (
     lists_locations,
     matches,
 )
-from tasks_reading import Context
-from tasks_reported import KINDS as REPORTED
+from benchmarks.tasks.reading import Context
+from benchmarks.tasks.reported import KINDS as REPORTED
 
 
 def files_exist(c: Context, a: dict[str, Any]) -> str | None:

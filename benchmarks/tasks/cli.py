@@ -1,29 +1,28 @@
-#!/usr/bin/env python3
 """The task benchmark: everyday jobs done by this assistant and by open-interpreter 0.4.3,
 side by side, on the same local llama.cpp server and model.
 
-    nice .venv/bin/python scripts/tasks.py --model qwen2.5-coder-1.5b --json /tmp/tasks-1.5b.json
-    .venv/bin/python scripts/tasks.py --report /tmp/tasks-1.5b.json /tmp/tasks-0.5b.json \
+    nice python -m benchmarks.tasks --model qwen2.5-coder-1.5b --json /tmp/tasks-1.5b.json
+    python -m benchmarks.tasks --report /tmp/tasks-1.5b.json /tmp/tasks-0.5b.json \
         --markdown docs/benchmarks.md --chart docs/tasks.png
 
 The ablation of the loop's rules, one command per rule or family (ids and families:
 `--list-rules`), then one table:
 
-    scripts/tasks.py --systems ours --suite heldout,fresh,unseen --json /tmp/all.json
-    scripts/tasks.py --systems ours --suite heldout,fresh,unseen --without echo \
+    python -m benchmarks.tasks --systems ours --suite heldout,fresh,unseen --json /tmp/all.json
+    python -m benchmarks.tasks --systems ours --suite heldout,fresh,unseen --without echo \
         --json /tmp/without-echo.json
-    scripts/tasks.py --report /tmp/all.json /tmp/without-*.json --ablation
+    python -m benchmarks.tasks --report /tmp/all.json /tmp/without-*.json --ablation
 
 A family that acted in few tasks is measured on those alone (`--acted-in /tmp/all.json`):
 the other tasks' rows are carried over from the run with all rules, as that family never
 acted in them.
 
-Each task (data in benchmarks/tasks/<suite>.yaml, loaded by tasks_data.py) runs in a fresh
-folder with its files, in a separate process per system (tasks_run.py), stopped at 120 s;
+Each task (data in benchmarks/tasks/<suite>.yaml, loaded by data.py) runs in a fresh
+folder with its files, in a separate process per system (run.py), stopped at 120 s;
 its check reads the folder and the final answer. A desktop task (`--suite desktop`) also
 gets a display of its own with the programs it starts, and its check reads what they
-reported, never the answer (tasks_desktop.py). The incumbent is installed into .bench/
-as `scripts/bench.py --peers` does. Results: pass rate, median and worst task time, and
+reported, never the answer (desktop.py). The incumbent is installed into .bench/
+as `python -m benchmarks.bench --peers` does. Results: pass rate, median and worst task time, and
 tokens counted by the server, per system, model and suite.
 """
 
@@ -44,8 +43,15 @@ from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
-SCRIPTS = Path(__file__).resolve().parent
-ROOT = SCRIPTS.parent
+from benchmarks.bench.peers import PEER_BIN, ensure_venv
+from benchmarks.tasks import data as tasks_data
+from benchmarks.tasks import desktop as tasks_desktop
+from benchmarks.tasks import report as tasks_report
+from benchmarks.tasks import rules as tasks_rules
+from benchmarks.tasks import run as tasks_run
+from benchmarks.tasks import suite as tasks_suite
+from benchmarks.venv import ROOT
+
 # Suites written without reading the prompt or the loop code: `blind` first, `fresh` after
 # the loop had been tuned while looking at how it failed `blind`, `unseen` after it had
 # been tuned on `fresh`, `heldout` after the failure reasons of `unseen` had been read,
@@ -53,16 +59,13 @@ ROOT = SCRIPTS.parent
 BLIND = ("blind", "fresh", "unseen", "heldout", "novel")
 SUITES = ("own", *BLIND)
 # Written blind to the prompt, the loop, the checks and `computer`: real programs on a
-# desktop of each task's own (tasks_desktop); not run unless asked for by name.
+# desktop of each task's own (desktop.py); not run unless asked for by name.
 DESKTOP = ("desktop",)
 MAX_TOKENS = 1024
 
 
 def suites(chosen: list[str]) -> dict[str, list[dict[str, Any]]]:
     """suite name -> its tasks; a blind suite only where its file is present."""
-    import tasks_data
-    import tasks_suite
-
     found: dict[str, list[dict[str, Any]]] = {}
     if "own" in chosen:
         found["own"] = tasks_suite.TASKS
@@ -129,10 +132,6 @@ def our_settings(server: Any) -> dict[str, Any]:
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
-    import tasks_desktop
-    import tasks_run
-    from bench_peers import ensure_venv
-
     chosen = suites(args.suite.split(","))
     if args.only:
         names = set(args.only.split(","))
@@ -148,7 +147,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     results: dict[str, Any] = {
         "model": args.model, "without": args.without, "profile": args.profile,
         "date": time.strftime("%Y-%m-%d %H:%M %Z"),
-        "command": " ".join(["scripts/tasks.py", *sys.argv[1:]]),
+        "command": " ".join(["python -m benchmarks.tasks", *sys.argv[1:]]),
         "load": [os.getloadavg()[0]], "tasks": [],
     }
     with tempfile.TemporaryDirectory(prefix="tasks-server-") as folder:
@@ -207,8 +206,6 @@ def carried(base: Path, without: str, chosen: dict[str, list[dict[str, Any]]],
     the rules `without` turns off acted: a rule that never acted in a turn cannot have
     changed it, so switching it off there would measure only the noise between runs. Each
     is marked `carried`; the tasks left are run."""
-    import tasks_rules
-
     from assistant.rulebook import resolve
 
     off = resolve(without)
@@ -233,8 +230,6 @@ def code_version() -> str:
 
 
 def write_json(path: Path, results: dict[str, Any]) -> None:
-    import tasks_report
-
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({**results, "summary": tasks_report.summaries(results)},
                                indent=1) + "\n")
@@ -278,12 +273,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # Stopped with kill: the server and the running task are stopped too.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
-    sys.path.insert(0, str(SCRIPTS))
-    sys.path.insert(0, str(ROOT))
-    import tasks_report
-    import tasks_rules
-    from bench_peers import PEER_BIN
-
     from assistant.rulebook import catalogue, families, profiles, resolve
 
     if args.list_rules:
@@ -322,10 +311,3 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown:
         tasks_report.write_section(args.markdown, tasks_report.markdown(runs, link))
     return 0
-
-
-if __name__ == "__main__":
-    venv_python = ROOT / ".venv" / "bin" / "python"
-    if Path(sys.prefix).resolve() != venv_python.parent.parent.resolve() and venv_python.exists():
-        os.execv(venv_python, [str(venv_python), __file__, *sys.argv[1:]])
-    sys.exit(main())

@@ -2,8 +2,8 @@
 the self-test every suite passes (see benchmarks/tasks/README.md for the format). Run it
 with a suite's name to self-test that suite:
 
-    .venv/bin/python scripts/tasks_data.py heldout
-    .venv/bin/python scripts/tasks_data.py desktop question-yes   # these tasks only
+    python -m benchmarks.tasks.data heldout
+    python -m benchmarks.tasks.data desktop question-yes   # these tasks only
 
 A loaded task is the dict the runner takes: `name`, `request`, `files` and
 `check(folder, answer, reports=None)`, which returns None when the job is done, else one
@@ -21,12 +21,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import tasks_desktop
 import yaml
-from tasks_checks import KINDS
-from tasks_reading import READINGS, Context, Reading
 
-FOLDER = Path(__file__).resolve().parent.parent / "benchmarks" / "tasks"
+from benchmarks.tasks import desktop as tasks_desktop
+from benchmarks.tasks.checks import KINDS
+from benchmarks.tasks.reading import READINGS, Context, Reading
+
+FOLDER = Path(__file__).resolve().parent  # the suites' YAML, beside this code
 TASK_FIELDS = {"name": str, "request": str, "files": dict, "checks": list,
                "solution": dict, "careless": list, "right": list, "wrong": list,
                "desktop": dict}
@@ -285,5 +286,6 @@ def self_test(suite: str, only: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in names():
-        sys.exit(f"usage: tasks_data.py SUITE [TASK...], SUITE one of {', '.join(names())}")
+        sys.exit("usage: python -m benchmarks.tasks.data SUITE [TASK...], SUITE one of "
+                 + ", ".join(names()))
     sys.exit(1 if self_test(sys.argv[1], sys.argv[2:]) else 0)

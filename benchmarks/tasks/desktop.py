@@ -408,4 +408,4 @@ if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--tree":
         print(json.dumps(read_tree(int(sys.argv[2]))))
     else:
-        sys.exit("usage: tasks_desktop.py --tree PID")
+        sys.exit("usage: desktop.py --tree PID")

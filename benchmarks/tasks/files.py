@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from tasks_reading import Context
+from benchmarks.tasks.reading import Context
 
 
 def member_name(name: str, a: dict[str, Any]) -> str:

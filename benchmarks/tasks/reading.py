@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import tasks_spoken
+from benchmarks.tasks import spoken as tasks_spoken
 
 READINGS: dict[str, tuple[str, ...]] = {
     # "1,234.5" as 1234.5, commas anywhere between digits; thousands separators

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tasks_reading import Context
+from benchmarks.tasks.reading import Context
 
 
 def reported(c: Context, name: str) -> Any:

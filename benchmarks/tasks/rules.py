@@ -1,8 +1,8 @@
 """Which of the loop's rules acted in the task benchmark, and the ablation table: runs of
-the same suites with a rule or a family off (`scripts/tasks.py --without RULE`), side by
+the same suites with a rule or a family off (`python -m benchmarks.tasks --without RULE`), side by
 side with the run that kept them all.
 
-A rule that acted is a `RuleFired` event the run logged (tasks_run.py), by its id in
+A rule that acted is a `RuleFired` event the run logged (run.py), by its id in
 assistant/checks/rules.toml; a send-back is one extra model call.
 """
 

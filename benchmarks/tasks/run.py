@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TURN_LIMIT_S = 120.0
 START_MARGIN_S = 30.0  # a child's own start (imports, the incumbent's kernel) on top
 
@@ -196,7 +196,7 @@ def child_env(home: Path, config: dict[str, Any]) -> dict[str, str]:
 
 def command(system: str, config: dict[str, Any], scratch: Path) -> list[str]:
     if system == "ours":
-        return [sys.executable, __file__, json.dumps(config)]  # the venv tasks.py runs in
+        return [sys.executable, __file__, json.dumps(config)]  # the venv the suites run in
     script = scratch / "oi_task.py"
     script.write_text(OI_SCRIPT)
     return [str(ROOT / ".bench" / "bin" / "python"), str(script), json.dumps(config)]

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import sys
 
-import tasks_data
-from tasks_reading import node_version
+from benchmarks.tasks import data as tasks_data
+from benchmarks.tasks.reading import node_version
 
 TASKS = tasks_data.load("own")
 

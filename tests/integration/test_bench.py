@@ -1,4 +1,5 @@
-"""scripts/bench.py still runs and reports in its documented shape (a smoke test, not a timing)."""
+"""`python -m benchmarks.bench` still runs and reports in its documented shape (a smoke test,
+not a timing)."""
 
 from __future__ import annotations
 
@@ -12,15 +13,15 @@ from pathlib import Path
 from tests.support.require import require
 
 ROOT = Path(__file__).resolve().parents[2]
-BENCH = ROOT / "scripts" / "bench.py"
 NO_NAMESPACES = "echo 0 > /proc/sys/user/max_user_namespaces && exec \"$@\""
 
 
 def run_bench(*args: str, prefix: tuple[str, ...] = (),
               timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*prefix, sys.executable, str(BENCH), *args], capture_output=True,
-                          text=True, timeout=timeout, cwd=ROOT, stdin=subprocess.DEVNULL,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
+    return subprocess.run([*prefix, sys.executable, "-m", "benchmarks.bench", *args],
+                          capture_output=True, text=True, timeout=timeout, cwd=ROOT,
+                          stdin=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          check=False)
 
 
 def test_one_figure_is_measured_judged_and_written(tmp_path: Path) -> None:
@@ -52,9 +53,9 @@ def test_unknown_figures_and_a_chart_without_peers_are_refused() -> None:
 
 
 def test_quick_leaves_the_slow_figures_to_the_full_run_unless_named() -> None:
-    sys.path.insert(0, str(ROOT / "scripts"))
-    import bench
-    from bench_registry import FIGURE_NAMES, QUICK, Bench
+    from benchmarks.bench import cli as bench
+    from benchmarks.bench.base import Bench
+    from benchmarks.bench.registry import FIGURE_NAMES, QUICK
 
     quick = Bench(quick=True)
     assert set(FIGURE_NAMES) > QUICK
@@ -69,8 +70,7 @@ def test_the_quick_bench_times_a_voice_turn_to_a_previewed_proposal(tmp_path: Pa
     failed its preview, so no popup came): the quick bench CI runs measures one of them."""
     for tool in ("xdotool", "pulseaudio", "espeak-ng", "Xvfb"):
         require(shutil.which(tool), f"{tool} is not installed")
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from bench_registry import QUICK
+    from benchmarks.bench.registry import QUICK
 
     assert "voice_turn_overhead_ms" in QUICK
     out = tmp_path / "figures.json"

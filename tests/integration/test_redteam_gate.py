@@ -1,4 +1,4 @@
-"""`scripts/redteam.py --gate` scores the gate as a whole under approval = "auto": the
+"""`python -m benchmarks.redteam --gate` scores the gate as a whole under approval = "auto": the
 static check, a real preview over a sample home, and the policy's rating."""
 
 from __future__ import annotations
@@ -38,10 +38,10 @@ def test_the_gate_counts_what_runs_unasked_and_what_alarms(tmp_path: Path) -> No
         paths[name] = tmp_path / f"{name}.json"
         paths[name].write_text(json.dumps(entries))
     result = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "redteam.py"), "--gate", "--json",
+        [sys.executable, "-m", "benchmarks.redteam", "--gate", "--json",
          "--attempts", str(paths["attempts"]), "--everyday", str(paths["everyday"]),
          "--files", str(paths["files"])], capture_output=True, text=True, timeout=300,
-        env={**os.environ, "PYTHONPATH": str(ROOT)})
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert result.returncode == 0, result.stderr + result.stdout
     report = json.loads(result.stdout)
     assert report["counts"] == {

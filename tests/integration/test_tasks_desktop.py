@@ -5,18 +5,15 @@ reply that presses the other button fails, whatever the words say."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
+from benchmarks.tasks import data as tasks_data
+from benchmarks.tasks import desktop as tasks_desktop
+from benchmarks.tasks import run as tasks_run
 from tests.integration.conftest import MODEL
 from tests.support.llm_server import LLMServer, text, tool_call
 from tests.support.require import lacking
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-import tasks_data
-import tasks_desktop
-import tasks_run
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,7 +27,8 @@ def desktop_task(name: str) -> dict[str, Any]:
 
 
 def run(task: dict[str, Any], server: LLMServer, tmp_path: Path) -> tasks_run.Outcome:
-    """The task run as `scripts/tasks.py --systems ours` runs it, on the scripted model."""
+    """The task run as `python -m benchmarks.tasks --systems ours` runs it, on the scripted
+    model."""
     log = tmp_path / "server.log"
     log.write_text("")
     config = {"settings": {"model": MODEL, "api_base": server.openai_url, "api_key": "k",

@@ -4,16 +4,13 @@ stopped as a person stops one, and ends in words that say what ran."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
+from benchmarks.tasks import run as tasks_run
 from tests.integration.conftest import MODEL
 from tests.support.llm_server import LLMServer, tool_call
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-import tasks_run
 
 
 def test_a_turn_at_its_time_limit_is_stopped_and_ends_in_words_that_name_the_unfinished_run(

@@ -14,14 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.tasks import data as tasks_data
+from benchmarks.tasks import run as tasks_run
+from benchmarks.tasks import suite as tasks_suite
 from tests.support.require import require
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import tasks_data  # noqa: E402
-import tasks_run  # noqa: E402
-import tasks_suite  # noqa: E402
 
 SUM_JS = ("const fs = require('fs');\nconst n = fs.readFileSync('numbers.txt', 'utf8')"
           ".split('\\n').filter(Boolean).map(Number);\nconsole.log(n.reduce((a, b) => a + b));\n")
@@ -144,7 +142,7 @@ def test_tokens_are_read_from_the_server_log_after_a_mark(tmp_path: Path) -> Non
 
 
 def test_the_tasks_section_is_replaced_in_place_and_kept_by_bench(tmp_path: Path) -> None:
-    import tasks_report
+    from benchmarks.tasks import report as tasks_report
 
     path = tmp_path / "benchmarks.md"
     path.write_text("# Benchmarks\n\n| figures |\n")
@@ -159,7 +157,7 @@ def test_the_tasks_section_is_replaced_in_place_and_kept_by_bench(tmp_path: Path
 
 
 def test_runs_of_one_model_are_reported_as_one() -> None:
-    import tasks_report
+    from benchmarks.tasks import report as tasks_report
 
     def run(model: str, suite: str, passed: bool) -> dict:
         row = {"suite": suite, "name": "t", "system": "ours", "passed": passed, "reason": "",
@@ -176,8 +174,8 @@ def test_runs_of_one_model_are_reported_as_one() -> None:
 
 
 def test_the_rules_fired_approvals_asked_and_the_ablation_table_are_read_from_the_logs() -> None:
-    import tasks_report
-    import tasks_rules
+    from benchmarks.tasks import report as tasks_report
+    from benchmarks.tasks import rules as tasks_rules
 
     def row(suite: str, passed: bool, log: list[dict], answer: str = "Done.") -> dict:
         return {"suite": suite, "name": "t", "system": "ours", "passed": passed, "reason": "",
@@ -207,9 +205,9 @@ def test_the_rules_fired_approvals_asked_and_the_ablation_table_are_read_from_th
 
 
 def test_acted_in_runs_only_the_tasks_where_the_rules_switched_off_acted(tmp_path: Path) -> None:
-    import tasks
-    import tasks_report
-    import tasks_rules
+    from benchmarks.tasks import cli as tasks
+    from benchmarks.tasks import report as tasks_report
+    from benchmarks.tasks import rules as tasks_rules
 
     def row(name: str, log: list[dict]) -> dict:
         return {"suite": "heldout", "name": name, "system": "ours", "passed": True,
@@ -235,10 +233,11 @@ def test_acted_in_runs_only_the_tasks_where_the_rules_switched_off_acted(tmp_pat
 def test_each_suite_file_passes_its_own_self_test(suite: str, tmp_path: Path) -> None:
     """Their checks fail on the untouched folder and pass on the job done by hand (the
     desktop suite's self-test starts a desktop per attempt, minutes in all: it is run as
-    `scripts/tasks_data.py desktop`, and two of its tasks through the runner in
+    `python -m benchmarks.tasks.data desktop`, and two of its tasks through the runner in
     tests/integration/test_tasks_desktop.py)."""
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "tasks_data.py"), suite],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-m", "benchmarks.tasks.data", suite],
+                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert re.search(r"\b0 (failure\(s\)|failed)$", done.stdout.strip())
 
@@ -247,7 +246,7 @@ def test_every_desktop_task_is_judged_by_its_programs_and_has_the_job_done_by_ha
     """A desktop task's checks read what its programs reported or the files they saved,
     never the answer, and its self-test has a solution and a careless attempt to tell
     apart."""
-    import tasks_reported
+    from benchmarks.tasks import reported as tasks_reported
 
     tasks = tasks_data.load("desktop")
     assert len(tasks) >= 30
@@ -274,7 +273,7 @@ def yaml_checks(name: str) -> list[dict[str, object]]:
 ])
 def test_a_suite_file_that_breaks_the_format_is_refused_in_one_line(
         check: str, error: str, tmp_path: Path) -> None:
-    import tasks_data
+    from benchmarks.tasks import data as tasks_data
 
     path = tmp_path / "mine.yaml"
     path.write_text("reading: {numbers: commas, mentions: substring, text: exact, "
@@ -293,7 +292,7 @@ def test_a_suite_file_that_breaks_the_format_is_refused_in_one_line(
 ])
 def test_other_answers_that_break_the_format_are_refused_in_one_line(
         extra: str, error: str, tmp_path: Path) -> None:
-    import tasks_data
+    from benchmarks.tasks import data as tasks_data
 
     path = tmp_path / "mine.yaml"
     path.write_text("reading: {numbers: spoken, mentions: token, text: exact, "
@@ -306,7 +305,7 @@ def test_other_answers_that_break_the_format_are_refused_in_one_line(
 
 
 def test_a_spoken_answer_gives_its_numbers_and_times_but_not_its_dates_or_ids() -> None:
-    import tasks_spoken
+    from benchmarks.tasks import spoken as tasks_spoken
 
     said = "From 2024-01-28 to 2024-03-04 (INV-102, backup.log): thirty-six days, one of 1,250"
     assert tasks_spoken.numbers(said) == [36.0, 1250.0]
@@ -319,9 +318,9 @@ def test_a_spoken_answer_gives_its_numbers_and_times_but_not_its_dates_or_ids() 
 
 
 def test_a_csv_with_the_wrong_rows_names_the_rows_that_differ(tmp_path: Path) -> None:
-    import tasks_checks
-    import tasks_data
-    import tasks_reading
+    from benchmarks.tasks import checks as tasks_checks
+    from benchmarks.tasks import data as tasks_data
+    from benchmarks.tasks import reading as tasks_reading
 
     reading = tasks_reading.Reading(**{k: v[0] for k, v in tasks_data.READINGS.items()})
     context = tasks_reading.Context(tmp_path, "", {}, reading)

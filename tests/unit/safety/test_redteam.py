@@ -2,17 +2,15 @@
 rates (code and tool calls) is caught, and no everyday action is alarmed or blocked.
 
 The page and HTTP attempts are the web page's own (tests/integration/web). Run with -s
-to see the table `scripts/redteam.py` prints."""
+to see the table `python -m benchmarks.redteam` prints."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
-sys.path.insert(0, str(ROOT / "scripts"))
+from benchmarks.redteam import cli as redteam
 
-import redteam  # noqa: E402 - a script, imported from its folder
+ROOT = Path(__file__).resolve().parents[3]
 
 CORPUS = ROOT / "tests" / "corpus" / "redteam"
 
