@@ -25,12 +25,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from assistant.config import load_settings  # noqa: E402
-from assistant.llm import chatml, embedded, fenced, tools  # noqa: E402
-from assistant.loop.prompt import system_message  # noqa: E402
+from assistant.config import load_settings
+from assistant.llm import chatml, embedded, fenced, tools
+from assistant.loop.prompt import system_message
 
 Check = Callable[[Path, str], bool]
 

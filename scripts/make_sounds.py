@@ -20,11 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from assistant.voice.earcon import HEARD, RATE  # noqa: E402
-from assistant.voice.wav import write_wav  # noqa: E402
+from assistant.voice.earcon import HEARD, RATE
+from assistant.voice.wav import write_wav
 
 PEAK = 0.25  # -12 dBFS: heard, never startling, and well under speech
 NOTES = ((659.25, 0.0), (987.77, 0.055))  # (Hz, start s): E5, then B5

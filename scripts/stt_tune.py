@@ -296,8 +296,6 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"default {DEFAULT_OUT}")
     args = parser.parse_args(argv)
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
     try:
         takes = make(args.out)
     except (OSError, subprocess.CalledProcessError, ImportError) as exc:

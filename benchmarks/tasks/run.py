@@ -213,7 +213,8 @@ def run_task(task: dict[str, Any], system: str, config: dict[str, Any],
         lay_out(folder, task["files"])
         desk = None
         if task.get("desktop"):
-            import tasks_desktop
+            # here, not at the top: this file also runs alone as the child, outside the package
+            from benchmarks.tasks import desktop as tasks_desktop
 
             desk = stack.enter_context(tasks_desktop.Desktop(task["desktop"], folder, scratch))
         log = scratch / "events.jsonl"
