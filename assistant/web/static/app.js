@@ -23,7 +23,7 @@ function el(tag, className, text) {
 }
 
 function stamp(node) {
-  // When the element reached the DOM, as wall-clock ms (what scripts/bench.py reads).
+  // When the element reached the DOM, as wall-clock ms (what python -m benchmarks.bench reads).
   node.dataset.rendered = String(performance.timeOrigin + performance.now());
   return node;
 }
