@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
@@ -13,10 +13,11 @@ ROOT = Path(__file__).resolve().parent.parent
 VENV_PYTHON = ROOT / ".venv" / "bin" / "python"
 
 
-def run_in_venv(module: str, main: Callable[[], int]) -> NoReturn:
+def run_in_venv(module: str, command: str) -> NoReturn:
     """Start `python -m module` again under the venv when another Python runs it (the
-    command line and the working folder stay), else exit with what `main` returns."""
+    command line and the working folder stay), else exit with what `command`'s main()
+    returns. `command` is imported only then: it needs the venv's packages."""
     venv = VENV_PYTHON.parent.parent.resolve()
     if Path(sys.prefix).resolve() != venv and VENV_PYTHON.exists():
         os.execv(VENV_PYTHON, [str(VENV_PYTHON), "-m", module, *sys.argv[1:]])
-    sys.exit(main())
+    sys.exit(importlib.import_module(command).main())

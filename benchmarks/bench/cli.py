@@ -80,7 +80,8 @@ def measure_all(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
                         help="fewer repetitions, and only the figures that take seconds")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures here")

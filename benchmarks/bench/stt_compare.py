@@ -1,6 +1,6 @@
 """Compare speech models and decodings on the tuning and test parts of the speech benchmark.
 
-    python -m benchmarks.bench.stt_compare [--model tiny.en] [--model base] [--quick]
+    .venv/bin/python -m benchmarks.bench.stt_compare [--model tiny.en] [--model base] [--quick]
         [--markdown docs/benchmarks.md]
 
 One row per model and decoding, as a Markdown table (written as a section of
@@ -29,7 +29,6 @@ from typing import Any
 from benchmarks.bench import stt
 from benchmarks.bench.base import Bench
 from benchmarks.tasks import report as tasks_report
-from benchmarks.venv import run_in_venv
 
 MODULE = "benchmarks.bench.stt_compare"  # run as its own process, once per model
 
@@ -156,4 +155,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    run_in_venv(MODULE, main)
+    sys.exit(main())

@@ -1,7 +1,7 @@
 """Where the test part's word errors come from: the assistant's decoding of tiny.en
 against faster-whisper's defaults, take by take, grouped by voice and condition.
 
-    python -m benchmarks.bench.stt_takes [--markdown docs/benchmarks.md] [--json FILE]
+    .venv/bin/python -m benchmarks.bench.stt_takes [--markdown docs/benchmarks.md] [--json FILE]
 
 `stt_wer_test_vs_naive` says whether the decoding gains anything on the test part; this
 says where it gains and where it loses, so a loss is mended in the decoding (on the
@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +24,6 @@ from benchmarks.bench import stt
 from benchmarks.bench.base import isolated_environment
 from benchmarks.tasks import report as tasks_report
 from benchmarks.tasks.cli import code_version
-from benchmarks.venv import run_in_venv
 
 SECTION = ("<!-- speech takes: written by scripts/stt_takes.py -->", "<!-- speech takes: end -->")
 SHOWN = 6  # the takes where the decoding is furthest behind, with both transcripts
@@ -140,4 +140,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    run_in_venv("benchmarks.bench.stt_takes", main)
+    sys.exit(main())

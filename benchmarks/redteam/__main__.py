@@ -1,7 +1,6 @@
 """`python -m benchmarks.redteam`: score the approval gate on the red-team corpora (cli.py
 says how)."""
 
-from benchmarks.redteam.cli import main
 from benchmarks.venv import run_in_venv
 
-run_in_venv("benchmarks.redteam", main)
+run_in_venv("benchmarks.redteam", "benchmarks.redteam.cli")

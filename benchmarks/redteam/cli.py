@@ -148,7 +148,8 @@ def table(result: dict[str, Any]) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.redteam",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--attempts", type=Path, default=CORPUS / "attempts.json")
     parser.add_argument("--everyday", type=Path, default=CORPUS / "everyday.json")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")

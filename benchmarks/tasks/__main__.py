@@ -1,6 +1,5 @@
 """`python -m benchmarks.tasks`: run the task suites (cli.py says how)."""
 
-from benchmarks.tasks.cli import main
 from benchmarks.venv import run_in_venv
 
-run_in_venv("benchmarks.tasks", main)
+run_in_venv("benchmarks.tasks", "benchmarks.tasks.cli")

@@ -1,4 +1,4 @@
-"""The check kinds that read a task's final answer (see tasks_checks for the contract)."""
+"""The check kinds that read a task's final answer (see checks.py for the contract)."""
 
 from __future__ import annotations
 
@@ -133,7 +133,7 @@ def answer_picks(c: Context, a: dict[str, Any]) -> str | None:
 
 def answer_when(c: Context, a: dict[str, Any]) -> str | None:
     """The answer names `value` as a month (YYYY-MM), an hour of the day (HH) or a clock
-    time (HH:MM), `as` says which (tasks_spoken reads the ways of writing each). Only those
+    time (HH:MM), `as` says which (spoken.py reads the ways of writing each). Only those
     in `among` count, if given. None of `decoys` comes before it (without `decoys`, it is
     the first named), and at most `max_distinct` different ones are named, `ignore`d aside."""
     named = tasks_spoken.WHEN[a["as"]](c.answer)

@@ -1,9 +1,9 @@
 """The check kinds of the task benchmark: what a suite's data may ask of a finished task.
 
 A task's checks (benchmarks/tasks/*.yaml) are a list of {kind: arguments}; each kind reads
-the folder the task left (here) or the final answer (tasks_answers) and returns None when
+the folder the task left (here) or the final answer (answers.py) and returns None when
 its part of the job is done, else one line saying what is wrong. A task passes when every
-check does. How a suite reads files and answers is its `reading` (tasks_reading).
+check does. How a suite reads files and answers is its `reading` (reading.py).
 """
 
 from __future__ import annotations

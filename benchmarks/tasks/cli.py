@@ -236,7 +236,8 @@ def write_json(path: Path, results: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.tasks",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="qwen2.5-coder-1.5b",
                         help="installed weights by name, or a GGUF path")
     parser.add_argument("--systems", default="ours,oi", help="ours,oi (comma-separated)")

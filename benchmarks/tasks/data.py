@@ -8,7 +8,7 @@ with a suite's name to self-test that suite:
 A loaded task is the dict the runner takes: `name`, `request`, `files` and
 `check(folder, answer, reports=None)`, which returns None when the job is done, else one
 line saying what is wrong; its checks are the suite's data, judged by the kinds in
-tasks_checks. A desktop task also has `desktop` (tasks_desktop), and its check is given
+checks.py. A desktop task also has `desktop` (desktop.py), and its check is given
 what the desktop's programs reported.
 """
 

@@ -1,5 +1,5 @@
 """Check kinds about archives and sets of files: what is packed, split, listed or summed
-across a folder, beyond one file's text (those kinds are in tasks_checks, which lists
+across a folder, beyond one file's text (those kinds are in checks.py, which lists
 them all)."""
 
 from __future__ import annotations

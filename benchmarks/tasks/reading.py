@@ -26,7 +26,7 @@ READINGS: dict[str, tuple[str, ...]] = {
     # (, space _ ' and no-break space) before each group of three digits; or commas in
     # whole groups of three only, a whole number up to twenty also in words ("five"); or
     # commas before a last group of three dropped, and every number word up to twenty; or
-    # as spoken (tasks_spoken): digits or words ("thirty-six"), dates, times, versions,
+    # as spoken (spoken.py): digits or words ("thirty-six"), dates, times, versions,
     # file names and ids set aside
     "numbers": ("commas", "separators", "grouped", "words", "spoken"),
     # a word is mentioned anywhere (case aside), or only as a whole token (optionally plural)

@@ -83,7 +83,7 @@ def widget(c: Context, a: dict[str, Any]) -> str | None:
     return f"{a['role']} {a['name']!r} is {sorted(node['states'])} {node.get('text', '')!r}"
 
 
-# name -> (function, required fields, optional fields, bare, one of): tasks_checks' Kind
+# name -> (function, required fields, optional fields, bare, one of): checks.py's Kind
 KINDS: dict[str, tuple[Any, ...]] = {
     "exited": (exited, ("program", "status"), ()),
     "printed": (printed, ("program",), ("text", "one_of", "items", "separator", "case"), "",
