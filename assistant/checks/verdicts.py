@@ -12,6 +12,11 @@ A check reads the turn's record and returns a verdict, or None when it finds not
 - `Rewrite`: the code is changed before anyone is asked to approve it (what runs is what
   is shown).
 - `Refuse`: a call is not proposed; the model reads why in place of its result.
+- `Warm`: the next reply is asked at a higher temperature.
+
+A check never applies its verdict: it returns it, or, where several rules may find fault in
+turn, yields one per rule in order; the pipeline (assistant/actions/apply.py) says whether
+its rule may act in this turn and records its firing, and the caller carries it out.
 
 Each check's signature names the verdicts it may return: no check of a reply or an
 answer returns a `Rewrite`, since code can only change before approval (the vet stage of
@@ -31,6 +36,7 @@ class SendBack:
     rule: str
     told: dict[str, Any]
     notice: str
+    detail: str = ""  # what the journal keeps of why
 
 
 @dataclass(frozen=True)
@@ -39,6 +45,7 @@ class Annotate:
 
     rule: str
     note: str
+    detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -57,6 +64,7 @@ class Edit:
 
     rule: str
     words: str
+    detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -81,3 +89,13 @@ class Refuse:
     notice: str
     detail: str = ""
 
+
+
+@dataclass(frozen=True)
+class Warm:
+    """Ask the next reply at a higher temperature: the last one repeated itself."""
+
+    rule: str
+
+
+Verdict = SendBack | Annotate | StandIn | Edit | Rewrite | Refuse | Warm
