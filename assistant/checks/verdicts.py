@@ -1,11 +1,11 @@
 """What a check may do to a turn, as types: the one contract between the checks and the loop.
 
-A check reads the turn's record and returns a verdict, or None when it finds nothing:
+A check reads the turn's state and returns a verdict, or None when it finds nothing:
 
 - `SendBack`: the reply is not accepted; the model is told why (or, with no message, asked
   again) and replies once more. It costs one model call from the turn's budget.
 - `Annotate`: the answer stands, with a note for the user.
-- `StandIn`: the answer is written from the turn's record (what ran, what it printed, what
+- `StandIn`: the answer is written from the turn's state (what ran, what it printed, what
   it wrote) in place of words that only repeat the loop's.
 - `Edit`: the words stand with a part left out: an answer's paragraphs that repeat the
   loop's words, or, in the history only, what a fenced reply guessed after its code.
@@ -50,7 +50,7 @@ class Annotate:
 
 @dataclass(frozen=True)
 class StandIn:
-    """Accept `words`, written from the turn's record, as the answer."""
+    """Accept `words`, written from the turn's state, as the answer."""
 
     rule: str
     words: str
