@@ -54,8 +54,8 @@ class TurnState:
     corrected: bool = False  # the last call was malformed and the model was told
     replies: list[tuple[tuple[Key, ...], int]] = field(default_factory=list)  # calls, tries
     asked: tuple[int, int] = (0, 0)  # rules fired and tries when the last reply came in
-    existed: dict[str, bool] = field(default_factory=dict)  # the request's files, at its start
-    folders: list[str] = field(default_factory=list)  # the request's folders there then
+    existed: dict[str, bool] = field(init=False)  # the request's files, there at its start?
+    folders: list[str] = field(init=False)  # the request's folders there then
 
     def __post_init__(self) -> None:
         self.existed = {name: (self.folder / name).exists() for name in self.request.files}
