@@ -1,2 +1,3 @@
 """The checks wing: what the loop holds a model's replies, calls and answers to, apart
-from the adapter (assistant.llm) and from the loop that applies the verdicts."""
+from the adapter (assistant.llm) and from where the verdicts are applied (a rule asked
+and fired: assistant/actions/apply.py; carried out: the pipeline and loop/history.py)."""

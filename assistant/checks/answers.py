@@ -3,24 +3,25 @@
 Small models answer questions about this machine from nothing, misread their own output
 ("port 5432" where it printed 6432), and call a file written that was only printed. Each
 check is cheap and local: the words of the request and the answer, the outputs of the
-turn's runs, and which files the request names. A check that fires costs one more reply,
-once per turn; it never ends a turn or changes an answer.
+turn's runs, and which files the request names (all in the turn's state). Each finding
+is a rule of its own (`answer.<kind>`), yielded in order; the loop tells the model the
+first whose rule may act, at the cost of one more reply, once per kind; a check never
+ends a turn or changes an answer.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 from assistant.checks.copies import copies
 from assistant.checks.made import problems
-from assistant.checks.requested import EXTENSIONS, Request, runner
-from assistant.checks.rules import Rules
+from assistant.checks.requested import EXTENSIONS, runner
+from assistant.checks.state import TurnState
 from assistant.events import Effect
 from assistant.llm.fenced import shown_tags
-from assistant.runtime.changes import NO_CHANGES
 from assistant.texts import text
 from assistant.whatif.effect import names as listed
 
@@ -61,7 +62,7 @@ REFUSAL = re.compile(
     r"text-based)\b",
     re.IGNORECASE)
 CHECKS_PER_TURN = 2  # answers sent back in one turn, each for a different reason
-Finding = tuple[str, tuple[str, ...]]  # its kind, and the words that fill its texts
+RawFinding = tuple[str, tuple[str, ...]]  # its kind, and the words that fill its texts
 
 # kind -> (what the model is told, what the user is told if the answer stays as it is)
 FINDINGS = {
@@ -92,178 +93,136 @@ def numbers(text: str) -> set[float]:
     return found
 
 
-@dataclass
-class AnswerCheck:
-    """What a turn has seen, to judge its final answer; made when the turn starts."""
+class Finding(NamedTuple):
+    """What one check of a final answer finds: its rule, what the model is told, what the
+    user is told if the answer stays as it is, and the detail the journal keeps."""
 
-    request: str
-    folder: Path
-    context: str = ""  # earlier messages of the conversation: figures may come from there
-    lines: bool = False  # findings may quote the user's files (a model on this machine)
-    code: list[str] = field(default_factory=list)  # every proposal, run or declined
-    outputs: list[str] = field(default_factory=list)  # of the runs
-    succeeded: list[str] = field(default_factory=list)  # outputs of the runs that succeeded
-    changed: bool = False  # a run changed the working folder, or may have (cannot tell)
-    wrote: set[str] = field(default_factory=set)  # files the runs created or modified
-    rules: Rules = field(default_factory=Rules)  # the turn's: which may act, what fired
-    wants: Request | None = None  # the request parsed (once, here when not given)
-    _existed: dict[str, bool] = field(default_factory=dict)
-    _folders: list[str] = field(default_factory=list)  # the request's, there when it came
+    rule: str
+    told: str
+    doubt: str
+    detail: str
 
-    def __post_init__(self) -> None:
-        if self.wants is None:
-            self.wants = Request.parse(self.request, self.rules.language)
-        self._existed = {name: (self.folder / name).exists() for name in self.wants.files}
-        self._folders = [name for name in self.wants.folders if (self.folder / name).is_dir()]
 
-    @property
-    def asks(self) -> Request:
-        """The parsed request."""
-        assert self.wants is not None, "parsed in __post_init__"
-        return self.wants
+def grounded(state: TurnState, answer: str) -> bool:
+    """Whether the answer gives a figure or a name that a successful run printed: then
+    a failed step after it (a script it never wrote, run for good measure) did not
+    undo what the answer rests on."""
+    printed = "\n".join(state.succeeded)
+    figures = {float(n.replace(",", "")) for n in NUMBER.findall(printed)}
+    if any(float(n.replace(",", "")) in figures for n in NUMBER.findall(answer)):
+        return True
+    cited = [*ANSWER_PATH.findall(answer), *QUOTED.findall(answer)]
+    return any(name.lower() in printed.lower() for name in cited)
 
-    def proposed(self, code: str) -> None:
-        self.code.append(code)
 
-    def ran(self, output: str, changes: str, succeeded: bool = True,
-            wrote: Iterable[str] = ()) -> None:
-        """A run's output, `describe_changes` of the working folder around it, and the
-        files it wrote there."""
-        self.outputs.append(output)
-        self.wrote.update(wrote)
-        if succeeded:
-            self.succeeded.append(output)
-        self.changed = self.changed or changes != NO_CHANGES
+def to_make(state: TurnState) -> list[str]:
+    """The files the request asks to be made that are not there yet."""
+    if not state.request.makes:
+        return []
+    return [name for name, existed in state.existed.items()
+            if not existed and not (state.folder / name).exists()]
 
-    def grounded(self, answer: str) -> bool:
-        """Whether the answer gives a figure or a name that a successful run printed: then
-        a failed step after it (a script it never wrote, run for good measure) did not
-        undo what the answer rests on."""
-        printed = "\n".join(self.succeeded)
-        figures = {float(n.replace(",", "")) for n in NUMBER.findall(printed)}
-        if any(float(n.replace(",", "")) in figures for n in NUMBER.findall(answer)):
-            return True
-        cited = [*ANSWER_PATH.findall(answer), *QUOTED.findall(answer)]
-        return any(name.lower() in printed.lower() for name in cited)
 
-    def to_make(self) -> list[str]:
-        """The files the request asks to be made that are not there yet."""
-        if not self.asks.makes:
-            return []
-        return [name for name, existed in self._existed.items()
-                if not existed and not (self.folder / name).exists()]
+def told_kinds(state: TurnState) -> set[str]:
+    """The kinds of finding the model was told of in this turn, from the rules fired."""
+    return {kind for each in state.rules.fired if each.action == "send_back"
+            and (kind := each.rule.removeprefix("answer.")) in FINDINGS}
 
-    @property
-    def asked(self) -> set[str]:
-        """The kinds of finding the model was told of in this turn, from the rules fired."""
-        return {kind for each in self.rules.fired if each.action == "send_back"
-                and (kind := each.rule.removeprefix("answer.")) in FINDINGS}
 
-    def _found(self, answer: str) -> Iterator[Finding]:
-        """The findings whose rule may act in this turn."""
-        return (item for item in self._findings(answer) if self.rules.on(f"answer.{item[0]}"))
+def findings(state: TurnState, answer: str) -> Iterator[Finding]:
+    """Every check's finding about `answer`, in the order they are told."""
+    for kind, detail in _findings(state, answer):
+        doubt = FINDINGS[kind][1].format(detail[-1]).rstrip(".")
+        yield Finding(f"answer.{kind}", FINDINGS[kind][0].format(*detail),
+                      f"Not confirmed by what ran: {doubt}.", detail[-1])
 
-    def with_pending(self, told: str) -> str:
-        """`told`, and what the checks of a final answer would say now, the task called
-        done: for a model that repeats code that succeeded, the step it has not taken."""
-        found = next((item for item in self._found("")
-                      if item[0] not in ("no_run", "no_figure")), None)
-        return f"{told}\n{FINDINGS[found[0]][0].format(*found[1])}" if found else told
 
-    def finding(self, answer: str) -> tuple[str, str, str] | None:
-        """The rule that finds fault with `answer`, what it tells the model, and the detail
-        it quotes; None to accept it. Each kind of finding is told once (the rule's firing
-        says so): a second answer with the same fault may still have another, told then."""
-        asked = self.asked
-        if len(asked) >= CHECKS_PER_TURN:
-            return None
-        found = next((item for item in self._found(answer) if item[0] not in asked), None)
-        if found is None:
-            return None
-        kind, detail = found
-        return f"answer.{kind}", FINDINGS[kind][0].format(*detail), detail[-1]
+def unasked(state: TurnState, answer: str) -> Iterator[Finding]:
+    """The findings to tell the model before accepting `answer`: each kind is told once
+    (its rule's firing says so), and at most CHECKS_PER_TURN kinds a turn; a second answer
+    with the same fault may still have another, told then."""
+    told = told_kinds(state)
+    if len(told) >= CHECKS_PER_TURN:
+        return
+    yield from (each for each in findings(state, answer)
+                if each.rule.removeprefix("answer.") not in told)
 
-    def problem(self, answer: str) -> str | None:
-        """What to tell the model about `answer` before accepting it, the finding's rule
-        fired as sent back; None to accept it."""
-        found = self.finding(answer)
-        if found is None:
-            return None
-        self.rules.fire(found[0], "send_back", found[2])
-        return found[1]
 
-    def passes(self, answer: str) -> bool:
-        """Whether no check at all finds fault with `answer` (told before or not)."""
-        return next(self._found(answer), None) is None
+def doubts(state: TurnState, answer: str) -> Iterator[Finding]:
+    """What still finds fault with an answer accepted after the model was asked already:
+    the answer is shown as given, with what the user should know."""
+    if told_kinds(state):
+        yield from findings(state, answer)
 
-    def doubt(self, answer: str) -> tuple[str, str] | None:
-        """The rule that still finds fault with an answer accepted after the model was
-        asked already, and what the user should know: the answer is shown as given."""
-        found = next(self._found(answer), None) if self.asked else None
-        if found is None:
-            return None
-        kind, detail = found
-        said = FINDINGS[kind][1].format(detail[-1]).rstrip(".")
-        return f"answer.{kind}", f"Not confirmed by what ran: {said}."
 
-    def unconfirmed(self, answer: str) -> str | None:
-        """`doubt`'s words for the user, its rule fired as an annotation."""
-        found = self.doubt(answer)
-        if found is None:
-            return None
-        self.rules.fire(found[0], "annotate")
-        return found[1]
+def pending(state: TurnState) -> Iterator[Finding]:
+    """What the checks of a final answer would say now, the task called done: for a
+    model that repeats code that succeeded, the step it has not taken."""
+    return (each for each in findings(state, "")
+            if each.rule not in ("answer.no_run", "answer.no_figure"))
 
-    def _findings(self, answer: str) -> Iterator[Finding]:
-        if self.code and not self.outputs:
-            return  # nothing ran: the user declined, and the answer says so
-        if not self.outputs and REFUSAL.search(answer):
-            yield "refused", ("",)
-        present = [name for name, existed in self._existed.items() if existed]
-        acts = self.asks.makes or self.asks.changes
-        shown = shown_tags(answer) if acts and not self.code else []
-        if shown:  # the file to write, named: a small model told "do it" read it instead
-            missing = self.to_make()
-            yield "shown", (text("answer.shown_writes").format(missing[0]) if missing
-                            else text("answer.shown_does"), shown[0])
-        made = problems(self.asks, self.folder, self.wrote, self.lines)
-        if made and not NEGATION.search(answer):
-            yield "made", (" ".join(made),)
-        if self.asks.dedupes and self.code and not NEGATION.search(answer):
-            left = copies(str(self.folder), self.asks.folders, Effect()).left
-            if left:
-                yield "copies", (listed(left),)
-        for script in self.asks.scripts:
-            ran = re.compile(r"(?:\b(?:node|python3?|bash|sh)\s+(?:-\S+\s+)*|require\(['\"])"
-                             rf"(?:\./)?{re.escape(script)}\b|(?<![\w.])\./{re.escape(script)}\b")
-            if (self.folder / script).is_file() and not any(map(ran.search, self.code)):
-                yield "never_ran", (f"{runner(script)} {script}", script)
-        if not self.code:
-            if self.asks.about_machine or present or self._folders:
-                yield "no_run", ("",)
-                yield from self._unseen(answer)
-            return
-        if self.asks.figure and not FIGURE.search(answer) and not NEGATION.search(answer):
-            yield "no_figure", (self.asks.figure,)
-        if (not self.changed and self.asks.changes and not NEGATION.search(answer)
-                and (present or self.asks.here)):
-            yield "unchanged", (", ".join(present) or text("answer.everything_here"),)
-        yield from self._unseen(answer)
 
-    def _unseen(self, answer: str) -> Iterator[Finding]:
-        """Names and figures in the answer that nothing in the turn showed."""
-        known = "\n".join([self.request, self.context, *self.outputs, *self.code])
-        cited = [*ANSWER_PATH.findall(answer), *QUOTED.findall(answer)]
-        invented = [name for name in dict.fromkeys(cited)
-                    if name.lower() not in known.lower()
-                    and not (self.folder / Path(name).expanduser()).exists()]
-        if invented:
-            yield "names", (", ".join(invented),)
-        seen = numbers(known)
-        figures = numbers(ANSWER_PATH.sub(" ", answer))  # not the digits of a file's name
-        unseen = sorted(n for n in figures if not _close_to_any(n, seen))
-        if unseen:
-            yield "numbers", (", ".join(_shown(n) for n in unseen),)
+def with_pending(told: str, found: Finding | None) -> str:
+    """`told`, and the step a pending finding says is left."""
+    return f"{told}\n{found.told}" if found is not None else told
+
+
+def _findings(state: TurnState, answer: str) -> Iterator[RawFinding]:
+    asks, folder, code = state.request, state.folder, state.code
+    if code and not state.outputs:
+        return  # nothing ran: the user declined, and the answer says so
+    if not state.outputs and REFUSAL.search(answer):
+        yield "refused", ("",)
+    present = [name for name, existed in state.existed.items() if existed]
+    shown = shown_tags(answer) if (asks.makes or asks.changes) and not code else []
+    if shown:  # the file to write, named: a small model told "do it" read it instead
+        missing = to_make(state)
+        yield "shown", (text("answer.shown_writes").format(missing[0]) if missing
+                        else text("answer.shown_does"), shown[0])
+    made = problems(asks, folder, state.wrote, state.lines)
+    if made and not NEGATION.search(answer):
+        yield "made", (" ".join(made),)
+    if asks.dedupes and code and not NEGATION.search(answer):
+        left = copies(str(folder), asks.folders, Effect()).left
+        if left:
+            yield "copies", (listed(left),)
+    yield from _never_ran(state)
+    if not code:
+        if asks.about_machine or present or state.folders:
+            yield "no_run", ("",)
+            yield from _unseen(state, answer)
+        return
+    if asks.figure and not FIGURE.search(answer) and not NEGATION.search(answer):
+        yield "no_figure", (asks.figure,)
+    if (not state.changed and asks.changes and not NEGATION.search(answer)
+            and (present or asks.here)):
+        yield "unchanged", (", ".join(present) or text("answer.everything_here"),)
+    yield from _unseen(state, answer)
+
+
+def _never_ran(state: TurnState) -> Iterator[RawFinding]:
+    """The scripts the request asks to run that are there and no proposal ran."""
+    for script in state.request.scripts:
+        ran = re.compile(r"(?:\b(?:node|python3?|bash|sh)\s+(?:-\S+\s+)*|require\(['\"])"
+                         rf"(?:\./)?{re.escape(script)}\b|(?<![\w.])\./{re.escape(script)}\b")
+        if (state.folder / script).is_file() and not any(map(ran.search, state.code)):
+            yield "never_ran", (f"{runner(script)} {script}", script)
+
+
+def _unseen(state: TurnState, answer: str) -> Iterator[RawFinding]:
+    """Names and figures in the answer that nothing in the turn showed."""
+    known = "\n".join([state.request.text, state.context, *state.outputs, *state.code])
+    cited = [*ANSWER_PATH.findall(answer), *QUOTED.findall(answer)]
+    invented = [name for name in dict.fromkeys(cited)
+                if name.lower() not in known.lower()
+                and not (state.folder / Path(name).expanduser()).exists()]
+    if invented:
+        yield "names", (", ".join(invented),)
+    seen = numbers(known)
+    figures = numbers(ANSWER_PATH.sub(" ", answer))  # not the digits of a file's name
+    unseen = sorted(n for n in figures if not _close_to_any(n, seen))
+    if unseen:
+        yield "numbers", (", ".join(_shown(n) for n in unseen),)
 
 
 def _close_to_any(number: float, seen: set[float]) -> bool:

@@ -16,7 +16,8 @@ from __future__ import annotations
 import os
 import re
 
-from assistant.checks.record import TurnRecord
+from assistant.checks.state import TurnState
+from assistant.checks.verdicts import Annotate
 from assistant.events import RunEnd
 from assistant.texts import text
 
@@ -32,17 +33,14 @@ SCRIPTS = (".py", ".js", ".mjs", ".sh")
 LISTED = 12  # names of the folder said; then "and N more"
 
 
-def noted(end: RunEnd, record: TurnRecord) -> str:
-    """`hint` for a run or preview that failed, on its own line (rule run.missing, fired
-    when it says something); empty for a model elsewhere, whose provider is not sent the
-    names of the user's files unasked."""
-    check = record.answer
-    if end.exit_status == 0 or not check.lines or not record.rules.on("run.missing"):
-        return ""
-    said = hint(end.output, str(check.folder))
-    if said:
-        record.rules.fire("run.missing", "annotate", missing(end.output) or "")
-    return "\n" + said if said else ""
+def noted(end: RunEnd, state: TurnState) -> Annotate | None:
+    """`hint` for a run or preview that failed, on its own line (rule run.missing); None
+    for a model elsewhere, whose provider is not sent the names of the user's files
+    unasked."""
+    if end.exit_status == 0 or not state.lines:
+        return None
+    said = hint(end.output, str(state.folder))
+    return Annotate("run.missing", "\n" + said, missing(end.output) or "") if said else None
 
 
 def missing(output: str) -> str | None:

@@ -1,5 +1,6 @@
-"""Identical proposals within one turn: when they run, when the model is told, when it stops;
-and one reply that starts writing its own blocks again.
+"""Identical proposals within one turn: what the model is told of them (when they run, when
+it is told and when the turn stops is read from the turn's state: TurnState.rerun and
+TurnState.reply); and one reply that starts writing its own blocks again.
 
 Code proposed again with nothing run since would only give the same result: fail the
 same way, or do its change twice (a small model once overwrote its input this way, 20
@@ -11,22 +12,16 @@ code, and pressing Tab twice is two steps, not a loop.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
-from typing import Literal
 
 from assistant.llm.fenced import blocks
 from assistant.texts import text
 
-REPEATS_BEFORE_STOP = 3
 # What the model reads in place of the result of a repeat that was not run.
 REPEAT_TOLD = text("repeat.success_told")
 REPLY_TOLD = text("repeat.reply_told")
 REPEAT_NOT_RUN = text("repeat.not_run")
 FAILED_AGAIN = text("repeat.failed_again")
-
-Rerun = Literal["run", "told", "stop"]
-_Key = tuple[str, str]
 
 
 def looping(text: str, tools: Callable[[str], str | None] | None = None) -> str | None:
@@ -42,63 +37,3 @@ def looping(text: str, tools: Callable[[str], str | None] | None = None) -> str 
         if len(keys) >= 2 * size and keys[-size:] == keys[-2 * size:-size]:
             return "\n".join(text.split("\n")[:closed[-size - 1][2]])
     return None
-
-
-class Repeats:
-    """What one turn has run, by (language, code)."""
-
-    def __init__(self) -> None:
-        self._failures: Counter[_Key] = Counter()
-        self._last: tuple[_Key, bool, str] | None = None  # the last run: succeeded, result
-        self._proposed_again = 0  # times the last run's code was proposed again since
-        self._reply: tuple[_Key, ...] = ()  # the calls of the last reply taken
-        self._reply_ok = False  # all of them succeeded
-        self._reply_times = 0  # that reply, in a row
-
-    def reply(self, keys: tuple[_Key, ...]) -> tuple[Rerun, int]:
-        """Before a reply's calls are taken: several calls, all the same as the last reply's,
-        which all succeeded, are a loop of checks (`ls` then `cat`, ten times over) that
-        `check` cannot see, each call following another. "told" or "stop" as `check`."""
-        same = len(keys) > 1 and keys == self._reply and self._reply_ok
-        self._reply_times = self._reply_times + 1 if same else 1
-        if not same:
-            self._reply, self._reply_ok = keys, True
-            return "run", 0
-        return ("stop" if self._reply_times >= REPEATS_BEFORE_STOP else "told"), self._reply_times
-
-    def check(self, language: str, code: str) -> tuple[Rerun, int]:
-        """Whether this proposal runs, before anyone is asked; with how often it came in a row.
-
-        "told": it is the code of the last run, and nothing ran since (the caller passes on
-        `result`); "stop": this is the REPEATS_BEFORE_STOP-th such proposal in a row.
-        """
-        rerun, times = self.rerun(language, code)
-        if rerun != "run":
-            self._proposed_again += 1
-        return rerun, times
-
-    def rerun(self, language: str, code: str) -> tuple[Rerun, int]:
-        """What `check` would say, without counting this proposal."""
-        if self._last is None or self._last[0] != (language, code) or "computer." in code:
-            return "run", 0
-        times = self._proposed_again + 2
-        return ("stop" if times >= REPEATS_BEFORE_STOP else "told"), times
-
-    def last_failed(self) -> bool:
-        return self._last is not None and not self._last[1]
-
-    def result(self) -> str:
-        """What the model read after the last run (or, of a failure, the line that says why)."""
-        return self._last[2] if self._last else ""
-
-    def record(self, language: str, code: str, succeeded: bool, result: str) -> int:
-        """Note a finished run; returns how many times this code has failed in this turn."""
-        key = (language, code)
-        self._last = (key, succeeded, result)
-        self._proposed_again = 0
-        self._reply_ok = self._reply_ok and succeeded
-        if succeeded:
-            self._failures.pop(key, None)
-            return 0
-        self._failures[key] += 1
-        return self._failures[key]

@@ -1,16 +1,18 @@
 """The checks of a reply before the loop accepts it, each returning a verdict: code that
 just failed proposed again, an answer right after a failed run, a final answer the answer
 checks find fault with, one that repeats the loop's words, and one accepted that a check
-still doubts. They read the turn's record and the history; they change neither."""
+still doubts. They read the turn's state and the history; they change neither, and fire
+no rule: the loop applies what they return."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
+from assistant.checks.answers import doubts, grounded, unasked
 from assistant.checks.echoes import only_echoes, without_echoes
 from assistant.checks.labels import actual_language
-from assistant.checks.record import TurnRecord
+from assistant.checks.state import TurnState
 from assistant.checks.verdicts import Annotate, Edit, SendBack, StandIn
 from assistant.checks.words import ended, from_record
 from assistant.events import RunEnd
@@ -40,42 +42,38 @@ def guessed(reply: Reply, tools: Callable[[str], str | None] | None = None) -> E
     return Edit("history.guess", kept) if kept != reply.text else None
 
 
-def review(reply: Reply, record: TurnRecord) -> SendBack | None:
-    """Why a reply is not accepted yet: a final answer, once each check; code that just
-    failed, proposed again (left out of the history: a small model that reads its failed
-    code twice writes it a third time). An answer that repeats the loop's words is not
-    asked for again: that cost a model call and won nothing on the blind suites; the
-    answer loses those words at the end (`finish`)."""
-    rules = record.rules
+def review(reply: Reply, state: TurnState) -> Iterator[SendBack]:
+    """Why a reply is not accepted yet, one verdict per rule in order (the first whose rule
+    may act sends it back): a final answer, once each check; code that just failed,
+    proposed again (left out of the history: a small model that reads its failed code
+    twice writes it a third time). An answer that repeats the loop's words is not asked
+    for again: that cost a model call and won nothing on the blind suites; the answer
+    loses those words at the end (`finish`)."""
     if reply.calls:
-        return failed_again(reply.calls[0], record)
-    previewed = record.failed_preview
-    if ((record.failed or previewed) and rules.on("answer.failed_last")
-            and not record.answer.grounded(reply.text)):
+        yield from failed_again(reply.calls[0], state)
+        return
+    previewed = state.failed_preview
+    if (state.failed or previewed) and not grounded(state, reply.text):
         after = "its code failed in a preview" if previewed else "a failed run"
-        return SendBack("answer.failed_last", failed_last_message(record.last_exit, previewed),
-                        f"The model answered right after {after}; it was asked to fix it or "
-                        "to say that it did not work.")
-    found = record.answer.finding(reply.text)
-    if found:
-        return SendBack(found[0], check_message(found[1]), CHECKED)
-    return None
+        yield SendBack("answer.failed_last", failed_last_message(state.last_exit, previewed),
+                       f"The model answered right after {after}; it was asked to fix it or "
+                       "to say that it did not work.")
+    for found in unasked(state, reply.text):
+        yield SendBack(found.rule, check_message(found.told), CHECKED, found.detail)
 
 
-def failed_again(call: CodeCall, record: TurnRecord) -> SendBack | None:
+def failed_again(call: CodeCall, state: TurnState) -> Iterator[SendBack]:
     """Code that just failed, proposed again: sent back for different code (the turn ends
     at the third time in a row, when the call is taken)."""
-    if call.problem or not record.repeats.last_failed() or not record.rules.on(
-            "repeat.failed_again"):
-        return None
+    if call.problem or not state.last_failed:
+        return
     language = actual_language(call.language, call.code)
-    if record.repeats.rerun(language, call.code)[0] != "told":
-        return None  # a new proposal, or the last straw: taking the call stops the turn
-    record.repeats.check(language, call.code)
-    return SendBack("repeat.failed_again",
-                    check_message(text("repeat.failed_again").format(record.repeats.result())),
-                    f"Not run again: the model proposed the same {language} code that had "
-                    "just failed; it was asked for different code.")
+    if state.rerun(language, call.code)[0] != "told":
+        return  # a new proposal, or the last straw: taking the call stops the turn
+    yield SendBack("repeat.failed_again",
+                   check_message(text("repeat.failed_again").format(state.result)),
+                   f"Not run again: the model proposed the same {language} code that had "
+                   "just failed; it was asked for different code.")
 
 
 def failed_last_message(exit_status: int | None, previewed: RunEnd | None = None
@@ -89,24 +87,21 @@ def failed_last_message(exit_status: int | None, previewed: RunEnd | None = None
     return check_message(text("answer.failed_last").format(ended(exit_status)))
 
 
-def finish(words: str, record: TurnRecord, messages: Messages,
-           redact: Callable[[str], str]) -> StandIn | Edit | None:
+def finish(words: str, state: TurnState, messages: Messages,
+           redact: Callable[[str], str]) -> Iterator[StandIn | Edit]:
     """A final answer that only repeats the loop's words gives way to words from the
     record (never the loop's instructions); one that begins or ends with them loses those
     paragraphs (a small model began its last words with the check it had been told two
     replies before)."""
-    if record.rules.on("echo.replace") and only_echoes(words, messages):
-        return StandIn("echo.replace", from_record(record, redact), "The model's answer only "
-                       "repeated the loop's words: the answer is what its runs showed.")
-    if record.rules.on("echo.trim"):
-        trimmed = without_echoes(words, messages)
-        if trimmed != words:
-            return Edit("echo.trim", trimmed)
-    return None
+    if only_echoes(words, messages):
+        yield StandIn("echo.replace", from_record(state, redact), "The model's answer only "
+                      "repeated the loop's words: the answer is what its runs showed.")
+    trimmed = without_echoes(words, messages)
+    if trimmed != words:
+        yield Edit("echo.trim", trimmed)
 
 
-def confirm(words: str, record: TurnRecord) -> Annotate | None:
+def confirm(words: str, state: TurnState) -> Iterator[Annotate]:
     """An answer accepted after the model was asked already, that a check still doubts:
     it stands, and the user is told what is not confirmed."""
-    found = record.answer.doubt(words)
-    return Annotate(*found) if found else None
+    return (Annotate(found.rule, found.doubt) for found in doubts(state, words))

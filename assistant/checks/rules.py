@@ -1,6 +1,7 @@
 """Every rule by id, and one turn's record of which fired, which were off and which were
-skipped: the loop asks `on(id)` before a rule acts and says `fire(id, verdict)` when it
-does, and each becomes a `RuleFired` event in the journal.
+skipped: the one place verdicts are applied (assistant/actions/apply.py) asks `on(id)`
+before a rule acts and says `fire(id, action)` when it does, and each becomes a
+`RuleFired` event in the journal.
 
 The rules are data (rules.toml, read by assistant/rulebook): id, family, whether the rule
 reads English words, and whether it protects (kept whatever an ablation finds). A rule is
@@ -83,12 +84,12 @@ class Rules:
         return sum(1 for each in self.fired if each.rule == rule
                    and each.action != "skipped" and (action is None or each.action == action))
 
-    def send_back(self, rule: str, costs: bool = True) -> bool:
+    def send_back(self, rule: str, costs: bool = True, detail: str = "") -> bool:
         """Record a reply sent back by `rule`; a reply of calls refused costs no extra model
         call. False, recorded as a skip, when the turn's budget has no call left for it."""
         if costs and not self.affordable(rule):
             return False
-        self.fire(rule, "send_back" if costs else "refuse")
+        self.fire(rule, "send_back" if costs else "refuse", detail)
         return True
 
     def extra_calls(self) -> int:

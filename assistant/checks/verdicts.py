@@ -1,17 +1,22 @@
 """What a check may do to a turn, as types: the one contract between the checks and the loop.
 
-A check reads the turn's record and returns a verdict, or None when it finds nothing:
+A check reads the turn's state and returns a verdict, or None when it finds nothing:
 
 - `SendBack`: the reply is not accepted; the model is told why (or, with no message, asked
   again) and replies once more. It costs one model call from the turn's budget.
 - `Annotate`: the answer stands, with a note for the user.
-- `StandIn`: the answer is written from the turn's record (what ran, what it printed, what
+- `StandIn`: the answer is written from the turn's state (what ran, what it printed, what
   it wrote) in place of words that only repeat the loop's.
 - `Edit`: the words stand with a part left out: an answer's paragraphs that repeat the
   loop's words, or, in the history only, what a fenced reply guessed after its code.
 - `Rewrite`: the code is changed before anyone is asked to approve it (what runs is what
   is shown).
 - `Refuse`: a call is not proposed; the model reads why in place of its result.
+- `Warm`: the next reply is asked at a higher temperature.
+
+A check never applies its verdict: it returns it, or, where several rules may find fault in
+turn, yields one per rule in order; the pipeline (assistant/actions/apply.py) says whether
+its rule may act in this turn and records its firing, and the caller carries it out.
 
 Each check's signature names the verdicts it may return: no check of a reply or an
 answer returns a `Rewrite`, since code can only change before approval (the vet stage of
@@ -31,6 +36,7 @@ class SendBack:
     rule: str
     told: dict[str, Any]
     notice: str
+    detail: str = ""  # what the journal keeps of why
 
 
 @dataclass(frozen=True)
@@ -39,11 +45,12 @@ class Annotate:
 
     rule: str
     note: str
+    detail: str = ""
 
 
 @dataclass(frozen=True)
 class StandIn:
-    """Accept `words`, written from the turn's record, as the answer."""
+    """Accept `words`, written from the turn's state, as the answer."""
 
     rule: str
     words: str
@@ -57,6 +64,7 @@ class Edit:
 
     rule: str
     words: str
+    detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -81,3 +89,13 @@ class Refuse:
     notice: str
     detail: str = ""
 
+
+
+@dataclass(frozen=True)
+class Warm:
+    """Ask the next reply at a higher temperature: the last one repeated itself."""
+
+    rule: str
+
+
+Verdict = SendBack | Annotate | StandIn | Edit | Rewrite | Refuse | Warm

@@ -1,4 +1,4 @@
-"""Words for a turn whose model has none of its own, written from the turn's record: what
+"""Words for a turn whose model has none of its own, written from the turn's state: what
 its runs printed last, or the files they wrote, or else what ran and how it ended. A
 turn never ends in silence (a voice user hears nothing) nor in the loop's instructions."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from assistant.checks.record import TurnRecord
+from assistant.checks.state import TurnState
 from assistant.llm.results import last_line
 from assistant.texts import text
 
@@ -15,29 +15,28 @@ LISTED_WRITTEN = 10  # files named instead, when no successful run printed anyth
 LAST_LINE = 200  # characters of a failed run's last line
 
 
-def stand_in(record: TurnRecord, redact: Callable[[str], str]) -> str:
+def stand_in(state: TurnState, redact: Callable[[str], str]) -> str:
     """What the runs printed last, or else the files they wrote; "" when they did neither."""
-    seen = record.answer
-    last = next((out.strip() for out in reversed(seen.succeeded) if out.strip()), "")
+    last = next((out.strip() for out in reversed(state.succeeded) if out.strip()), "")
     if last:
         return redact(text("record.printed").format(last[:LAST_PRINTED]))
-    wrote = ", ".join(sorted(seen.wrote)[:LISTED_WRITTEN])
+    wrote = ", ".join(sorted(state.wrote)[:LISTED_WRITTEN])
     return text("record.wrote").format(wrote) if wrote else ""
 
 
-def from_record(record: TurnRecord, redact: Callable[[str], str]) -> str:
+def from_record(state: TurnState, redact: Callable[[str], str]) -> str:
     """The stand-in, or else what ran and how the last run ended: never empty."""
-    words = stand_in(record, redact)
+    words = stand_in(state, redact)
     if words:
         return words
-    if not record.ends:
-        declined = record.declines
+    if not state.ends:
+        declined = state.declines
         if declined:
             return (text("record.declined_one") if declined == 1
                     else text("record.declined").format(declined))
         return text("record.nothing")
-    end = record.ends[-1]
-    runs = text("record.one_run") if record.runs == 1 else text("record.runs").format(record.runs)
+    end = state.ends[-1]
+    runs = text("record.one_run") if state.runs == 1 else text("record.runs").format(state.runs)
     if end.exit_status == 0:
         return text("record.quiet").format(runs)
     how = text("run.stopped_midway") if end.interrupted else ended(end.exit_status)

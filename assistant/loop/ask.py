@@ -8,13 +8,15 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
+from assistant.actions.apply import allows, applies, fired
 from assistant.checks.repeats import looping
+from assistant.checks.verdicts import Edit, Warm
 from assistant.events import CodeDraft, Error, Event, TextDelta, Usage
 from assistant.llm import LLM, LLMError, Reply
 from assistant.llm.fenced_stream import FencedStream
 
 if TYPE_CHECKING:
-    from assistant.checks.rules import Rules
+    from assistant.checks.state import TurnState
 
 # The temperature of the reply after the model repeated itself (code that just succeeded,
 # or failed again): at the usual low temperature a small model that read nearly the same
@@ -26,60 +28,54 @@ class Asking(Protocol):
     """What asking for one reply needs of the conversation (assistant.loop.session)."""
 
     llm: LLM
-    rules: Rules
     messages: list[dict[str, Any]]
-    shown: str
-    said: str
     redact: Callable[[str], str]
 
-    def emit(self, event: Event) -> Event: ...
     def stopped(self) -> bool: ...
     def halt(self) -> None: ...
     def record(self, item: Event | dict[str, Any]) -> None: ...
 
 
-def ask(session: Asking, system: str, warmer: bool = False
-        ) -> Generator[Event, None, Reply | None]:
-    """Stream one reply from the LLM; None (after an Error) when there is none. `warmer`:
-    the last reply repeated itself or was sent back, so this one is asked warmer (rule
-    repeat.warmer). A fenced reply that starts writing its blocks again ends after the
-    first round (rule repeat.in_reply), while it streams; what it writes after its last
-    block is not kept in the history (rule history.guess). A fenced reply's runnable
+def ask(session: Asking, state: TurnState, system: str) -> Generator[Event, None, Reply | None]:
+    """Stream one reply from the LLM; None (after an Error) when there is none. When the
+    last reply repeated itself or was sent back (the turn is stuck), this one is asked
+    warmer (rule repeat.warmer). A fenced reply that starts writing its blocks again ends
+    after the first round (rule repeat.in_reply), while it streams; what it writes after
+    its last block is not kept in the history (rule history.guess). A fenced reply's runnable
     blocks are shown as drafts, not words (llm/fenced_stream.py), as a tool call's code is.
 
     A KeyboardInterrupt raised while the LLM is answering (a front end's way to break a
     blocked network read) stops the turn, keeping the words so far."""
-    warmer = warmer and session.rules.on("repeat.warmer")
-    if warmer:
-        session.rules.fire("repeat.warmer", "warm")
     llm = session.llm
     pieces: list[str] = []
-    temperature = max(llm.settings.temperature, UNSTICK_TEMPERATURE) if warmer else None
     resolve = llm.offer.resolve if llm.offer is not None else None
-    start = len(session.shown)
+    start = len(state.shown)
     try:
-        reply = yield from streamed(session, system, pieces, temperature, resolve)
+        reply = yield from streamed(session, state, system, pieces, resolve)
     except KeyboardInterrupt:
         session.halt()
         so_far = "".join(pieces)
         return Reply(so_far, [], {"role": "assistant", "content": so_far}, None,
                      llm.settings.model, stopped=True)
     except LLMError as exc:
-        yield session.emit(Error(session.redact(str(exc))))
+        yield Error(session.redact(str(exc)))
         return None
     finally:
-        session.said = session.shown[start:]
+        state.said = state.shown[start:]
     if reply is None:
-        yield session.emit(Error("The LLM ended its reply without a result: try again."))
+        yield Error("The LLM ended its reply without a result: try again.")
         return None
-    return kept(session, reply, resolve)
+    return kept(session, state, reply, resolve)
 
 
-def streamed(session: Asking, system: str, pieces: list[str], temperature: float | None,
+def streamed(session: Asking, state: TurnState, system: str, pieces: list[str],
              resolve: Callable[[str], str | None] | None) -> Generator[Event, None, Reply | None]:
-    """The reply as it streams (its words gathered in `pieces`), then whole."""
+    """The reply as it streams (its words gathered in `pieces`), then whole; warmer when
+    the turn is stuck."""
+    warmer = state.stuck and applies(state.rules, Warm("repeat.warmer"))
+    temperature = max(session.llm.settings.temperature, UNSTICK_TEMPERATURE) if warmer else None
     cut = (functools.partial(looping, tools=resolve)
-           if session.rules.on("repeat.in_reply") else None)
+           if allows(state.rules, "repeat.in_reply") else None)
     fenced = None if session.llm.uses_tools else FencedStream(resolve)
     reply: Reply | None = None
     stream = session.llm.stream([{"role": "system", "content": system}, *session.messages],
@@ -87,54 +83,54 @@ def streamed(session: Asking, system: str, pieces: list[str], temperature: float
     for item in stream:
         if isinstance(item, str):
             pieces.append(item)
-            yield from shown(session, fenced, item)
+            yield from shown(state, fenced, item)
         elif isinstance(item, CodeDraft):
             yield item
         else:
             if fenced is not None:
-                yield from words(session, fenced.end(item.stopped))
+                yield from words(state, fenced.end(item.stopped))
             reply = item
     return reply
 
 
-def kept(session: Asking, reply: Reply, resolve: Callable[[str], str | None] | None) -> Reply:
+def kept(session: Asking, state: TurnState, reply: Reply,
+         resolve: Callable[[str], str | None] | None) -> Reply:
     """The reply as the history keeps it: cut after its first round of blocks (rule
     repeat.in_reply), without the guess after a fenced reply's code (rule history.guess)."""
-    if reply.cut:
-        session.rules.fire("repeat.in_reply", "edit", "cut after its first round of blocks")
+    if reply.cut:  # the rule was asked before the stream
+        fired(state.rules, Edit("repeat.in_reply", reply.text, "cut after its first round "
+                                "of blocks"))
     from assistant.checks.reply import guessed  # the reply checks load once a reply is in
 
-    edit = (guessed(reply, resolve)
-            if not session.llm.uses_tools and session.rules.on("history.guess") else None)
-    if edit is None:
+    edit = None if session.llm.uses_tools else guessed(reply, resolve)
+    if edit is None or not applies(state.rules, edit):
         return reply
-    session.rules.fire(edit.rule, "edit")
     return replace(reply, message={**reply.message, "content": edit.words})
 
 
-def shown(session: Asking, fenced: FencedStream | None, piece: str) -> Iterator[Event]:
+def shown(state: TurnState, fenced: FencedStream | None, piece: str) -> Iterator[Event]:
     """A piece of the reply as the person sees it: words at once; in a fenced reply, the
     code of a block as a draft, never as words (its proposal, or the one line that says
     its try failed, shows it)."""
     if fenced is None:
-        yield from words(session, piece)
+        yield from words(state, piece)
         return
     said, draft = fenced.feed(piece)
-    yield from words(session, said)
+    yield from words(state, said)
     if draft is not None:
         yield CodeDraft(*draft)
 
 
-def words(session: Asking, text: str) -> Iterator[Event]:
+def words(state: TurnState, text: str) -> Iterator[Event]:
     if text:
-        session.shown += text
+        state.shown += text
         yield TextDelta(text)
 
 
-def received(session: Asking, reply: Reply) -> Iterator[Event]:
+def received(session: Asking, state: TurnState, reply: Reply) -> Iterator[Event]:
     """Journal a reply (and, when its code was not shown as words, what was: `shown`, for
     the web page's history), and say what it cost."""
-    shown = {"shown": session.said} if session.said != reply.text else {}
+    shown = {"shown": state.said} if state.said != reply.text else {}
     session.record({"kind": "assistant", "text": reply.text, "model": reply.model, **shown})
     if reply.usage:
-        yield session.emit(Usage(reply.model, reply.usage[0], reply.usage[1]))
+        yield Usage(reply.model, reply.usage[0], reply.usage[1])

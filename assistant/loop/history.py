@@ -1,49 +1,66 @@
-"""How the reply checks' verdicts are applied to a reply and the history. A message sent
+"""How the reply checks' verdicts are applied to a reply and the history: the loop's one
+place for a reply's and an answer's verdicts. A message sent
 back is said to the model as a result (not as a turn of the user's), joined to the
 results just before it."""
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any, Protocol
 
+from assistant.actions.apply import applies, chosen, first
+from assistant.checks.verdicts import StandIn
 from assistant.events import Event, Notice
 from assistant.llm import Reply
 from assistant.llm.results import RESULTS_HEADER, is_results_message
 
 if TYPE_CHECKING:
-    from assistant.checks.record import TurnRecord
-    from assistant.checks.rules import Rules
+    from assistant.checks.state import TurnState
 
 
 class Reviewing(Protocol):
     """What applying a reply's verdicts needs of the conversation."""
 
-    rules: Rules
     messages: list[dict[str, Any]]
 
-    def emit(self, event: Event) -> Event: ...
     def stopped(self) -> bool: ...
 
 
-def reviewed(session: Reviewing, reply: Reply, record: TurnRecord
-           ) -> Generator[Event, None, Reply | None]:
+def reviewed(session: Reviewing, state: TurnState, reply: Reply
+             ) -> Generator[Event, None, Reply | None]:
     """Apply the reply checks' verdicts: the reply as it stands, or None when it was sent
-    back and the model is asked again. The checks load with the first reply, not before
+    back and the model is asked again (the first whose rule may act, when the turn's
+    budget has a model call for it). The checks load with the first reply, not before
     the request (cli_first_token_warm_s)."""
     from assistant.checks.reply import review
 
     if session.stopped():
         return reply
-    verdict = review(reply, record)
-    if verdict is None:
-        return reply
-    if not session.rules.send_back(verdict.rule, costs=not reply.calls):
-        return reply  # the turn's extra model calls are spent: the answer stands
+    verdict = chosen(state.rules, review(reply, state))
+    if verdict is None or not applies(state.rules, verdict, costs=not reply.calls):
+        return reply  # nothing found, or the turn's extra model calls are spent
     send_back(session.messages, reply.message, verdict.told)
-    yield session.emit(Notice(verdict.notice))
-    record.stuck = True  # the same history at a low temperature: the same answer
+    yield Notice(verdict.notice)
     return None
+
+
+def answered(messages: list[dict[str, Any]], state: TurnState, words: str,
+             redact: Callable[[str], str]) -> Generator[Event, None, str]:
+    """A final answer as the checks leave it (`finish`: without what repeats the loop's
+    words, or the record's words when nothing else is left, so in the history too, since
+    what echoes the loop would be copied), with a note when a check still doubts it."""
+    from assistant.checks.reply import confirm, finish
+
+    done = first(state.rules, finish(words, state, messages, redact))
+    if done is not None:
+        if isinstance(done, StandIn):
+            yield Notice(done.notice)
+        messages[-1] = {"role": "assistant", "content": done.words}
+        words = done.words
+    note = first(state.rules, confirm(words, state))
+    if note is not None:
+        yield Notice(note.note)
+    return words
 
 
 def send_back(messages: list[dict[str, Any]], answer: dict[str, Any],

@@ -7,29 +7,33 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from assistant.actions.apply import applies
 from assistant.actions.outcomes import Cleared, Ran
 from assistant.checks.made import problems
 from assistant.checks.missing import noted
-from assistant.checks.record import TurnRecord
+from assistant.checks.state import TurnState
+from assistant.checks.verdicts import Annotate
+from assistant.events import RunEnd
 from assistant.llm.results import describe_run, failure_line
 
 
-def reported(state: TurnRecord, ran: Ran, cleared: Cleared,
+def reported(state: TurnState, ran: Ran, cleared: Cleared,
              redact: Callable[[str], str]) -> tuple[str, int]:
     """What the model is told of the run of `cleared` (its code as it ran), and how many
     times in a row that code has now failed."""
     end, changes, wrote = ran
-    check = state.answer
-    rules = check.rules
     ok = end.exit_status == 0
-    check.ran(end.output, changes, ok, wrote)
     brief = describe_run(end) if ok else failure_line(end)
-    state.ran(end)
-    failures = state.repeats.record(cleared.language, cleared.code, ok, redact(brief))
-    told = cleared.preface + redact(describe_run(end, changes) + noted(end, state))
-    if wrote and rules.on("run.made"):
-        made = problems(check.asks, check.folder, wrote, check.lines)
-        if made:
-            rules.fire("run.made", "annotate")
+    failures = state.ran(end, (cleared.language, cleared.code), redact(brief), changes, wrote)
+    told = cleared.preface + redact(describe_run(end, changes) + hint(end, state))
+    made = problems(state.request, state.folder, wrote, state.lines) if wrote else []
+    if made and applies(state.rules, Annotate("run.made", "\n".join(made))):
         told = "\n".join(part for part in (told, *made) if part)
     return told, failures
+
+
+def hint(end: RunEnd, state: TurnState) -> str:
+    """What the working folder holds, beside a failure on a path that is not (rule
+    run.missing); said after a failed run and a failed preview alike."""
+    note = noted(end, state)
+    return note.note if note is not None and applies(state.rules, note) else ""

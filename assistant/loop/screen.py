@@ -17,8 +17,10 @@ import tempfile
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
+from assistant.actions.apply import applies
+from assistant.checks.verdicts import Annotate
 from assistant.config import Settings
 from assistant.events import Event, Notice
 from assistant.llm.backend import Backend, InProcess
@@ -28,7 +30,6 @@ from assistant.texts import text
 
 if TYPE_CHECKING:
     from assistant.checks.rules import Rules
-    from assistant.llm import LLM
 
 ABOUT_SCREEN = re.compile(
     r"\b(screen|click|button|window|dialog|menu|icon|mouse|cursor|desktop|scroll|"
@@ -155,44 +156,30 @@ def guide() -> str:
     return text("screen.guide") + "\n" + text("screen.guide_end").format(UNTRUSTED)
 
 
-class Looking(Protocol):
-    """What attaching the screen needs of the conversation."""
-
-    llm: LLM
-    rules: Rules
-    screen: ScreenFeed
-    messages: list[dict[str, Any]]
-
-    def emit(self, event: Event) -> Event: ...
-
-
-def screen_wanted(session: Looking, request: str) -> bool:
+def screen_wanted(screen: ScreenFeed, rules: Rules, request: str) -> bool:
     """Whether the turn starts with the screen attached: always, or (auto) when the
-    request reads as about the screen, in English."""
-    mode = session.llm.settings.screen_context
+    request reads as about the screen, in English (rule screen.attach)."""
+    mode = screen.settings.screen_context
     if mode != "auto":
         return mode == "always"
-    wanted = session.rules.on("screen.attach") and session.screen.wanted_for(request)
-    if wanted:
-        session.rules.fire("screen.attach", "annotate")
-    return wanted
+    return screen.wanted_for(request) and applies(rules, Annotate("screen.attach", ""))
 
 
-def look(session: Looking) -> Iterator[Event]:
+def look(screen: ScreenFeed) -> Iterator[Event]:
     """Take a view of the screen for the next request; say so when the desktop cannot."""
-    problem = session.screen.capture()
+    problem = screen.capture()
     if problem:
-        yield session.emit(Notice(f"The screen is not attached: {problem}"))
+        yield Notice(f"The screen is not attached: {problem}")
 
 
-def show_screen(session: Looking, first: bool = False) -> Iterator[Event]:
+def show_screen(screen: ScreenFeed, messages: list[dict[str, Any]], first: bool = False
+                ) -> Iterator[Event]:
     """Put the newest unseen view into the history, keeping only the last few images.
     The `first` of a turn goes before its request: a small model then reads last what to
     do, not a screen it would describe instead."""
-    message, problem = session.screen.take()
+    message, problem = screen.take()
     if problem:
-        yield session.emit(Notice(f"The screen is not attached: {problem}"))
+        yield Notice(f"The screen is not attached: {problem}")
     if message is not None:
-        at = len(session.messages) - 1 if first and session.messages else len(session.messages)
-        session.messages.insert(at, message)
-    session.screen.prune(session.messages)
+        messages.insert(len(messages) - 1 if first and messages else len(messages), message)
+    screen.prune(messages)

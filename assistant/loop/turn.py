@@ -1,5 +1,5 @@
 """The texts the loop says when it refuses or stops, and the limits that end a turn; the
-turn's record itself is assistant.checks.record."""
+turn's state itself is assistant.checks.state."""
 
 from __future__ import annotations
 

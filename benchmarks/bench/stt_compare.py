@@ -32,7 +32,7 @@ from benchmarks.tasks import report as tasks_report
 
 MODULE = "benchmarks.bench.stt_compare"  # run as its own process, once per model
 
-SECTION = ("<!-- speech models: written by scripts/stt_compare.py -->",
+SECTION = ("<!-- speech models: written by python -m benchmarks.bench.stt_compare -->",
            "<!-- speech models: end -->")
 COLUMNS = ["model", "decoding", "wer_tune", "wer_test", "screen_test", "screen_biased",
            "french_test", "silence_words", "release_5s_ms", "rss_mb"]

@@ -25,7 +25,8 @@ from benchmarks.bench.base import isolated_environment
 from benchmarks.tasks import report as tasks_report
 from benchmarks.tasks.cli import code_version
 
-SECTION = ("<!-- speech takes: written by scripts/stt_takes.py -->", "<!-- speech takes: end -->")
+SECTION = ("<!-- speech takes: written by python -m benchmarks.bench.stt_takes -->",
+           "<!-- speech takes: end -->")
 SHOWN = 6  # the takes where the decoding is furthest behind, with both transcripts
 GROUPS: dict[str, Callable[[dict[str, Any]], str]] = {
     "voice": lambda take: "Piper (joe, a neural voice)" if take["voice"].startswith("piper")

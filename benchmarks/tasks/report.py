@@ -17,7 +17,7 @@ from typing import Any
 from benchmarks.bench.report import draw
 from benchmarks.tasks.rules import counts, fired_line, label
 
-START = "<!-- tasks: written by scripts/tasks.py -->"
+START = "<!-- tasks: written by python -m benchmarks.tasks -->"
 END = "<!-- tasks: end -->"
 SYSTEMS = {"ours": "assistant (ours)", "oi": "open-interpreter 0.4.3"}
 

@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from assistant.checks.answers import AnswerCheck
+from assistant.actions.apply import applies
 from assistant.checks.missing import hint, missing, noted
-from assistant.checks.record import TurnRecord
-from assistant.checks.rules import Rules
 from assistant.events import RunEnd
-from assistant.rulebook import resolve
+from assistant.loop.reported import hint as noted_hint
+from tests.support.turns import turn
 
 
 @pytest.fixture
@@ -105,11 +104,14 @@ def test_many_names_are_cut_with_a_count(work: Path) -> None:
 
 def test_the_note_is_for_a_model_on_this_machine_and_its_rule_fires(work: Path) -> None:
     end = RunEnd("1", 1, "cat: a.txt: No such file or directory\n", 0.1)
-    local = TurnRecord(AnswerCheck("show a.txt", work, lines=True))
-    assert noted(end, local).startswith("\na.txt is not there.")
-    assert [(each.rule, each.action) for each in local.rules.fired] == [
-        ("run.missing", "annotate")]
-    assert noted(end, TurnRecord(AnswerCheck("show a.txt", work))) == ""  # hosted model
-    off = TurnRecord(AnswerCheck("show a.txt", work, lines=True, rules=Rules(resolve("run"))))
-    assert noted(end, off) == ""
-    assert noted(RunEnd("1", 0, "", 0.1), local) == ""
+    local = turn("show a.txt", work, lines=True)
+    note = noted(end, local)
+    assert note is not None and note.note.startswith("\na.txt is not there.")
+    assert local.rules.fired == []  # a check only finds: its verdict is applied apart
+    assert applies(local.rules, note)
+    assert [(each.rule, each.action, each.detail) for each in local.rules.fired] == [
+        ("run.missing", "annotate", "a.txt")]
+    assert noted(end, turn("show a.txt", work)) is None  # hosted model
+    assert noted(RunEnd("1", 0, "", 0.1), local) is None
+    off = turn("show a.txt", work, lines=True, off="run")
+    assert noted_hint(end, off) == "" and off.rules.fired == []

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assistant.checks.answers import AnswerCheck
-from assistant.checks.record import TurnRecord
 from assistant.checks.repeats import REPEAT_NOT_RUN
+from assistant.checks.state import TurnState
 from assistant.events import Error, Notice
 from assistant.llm import CodeCall
 from assistant.loop.turn import CORRECTION, NOT_RUN, RELABELLED
 from assistant.loop.vetting import Cleared, vet
+from tests.support import turns
 
 
-def state(folder: Path, request: str = "list the files here") -> TurnRecord:
-    return TurnRecord(AnswerCheck(request, folder))
+def state(folder: Path, request: str = "list the files here") -> TurnState:
+    return turns.turn(request, folder)
 
 
 def keep(text: str) -> str:
@@ -38,7 +38,7 @@ def test_code_that_just_succeeded_is_told_then_stops_the_turn(tmp_path: Path) ->
     turn = state(tmp_path)
     call = CodeCall("1", "shell", "ls")
     assert vet(call, turn, keep)[1] == Cleared("shell", "ls")
-    turn.repeats.record("shell", "ls", True, "a.txt")
+    turns.ran(turn, "a.txt", code="ls")
     notices, outcome = vet(call, turn, keep)
     assert not isinstance(outcome, Cleared) and "a.txt" in outcome[0] and outcome[1] is None
     assert turn.stuck and "same shell code that had just succeeded" in notices[0].text

@@ -1,0 +1,72 @@
+"""A turn's state derives what its limits count: failures in a row, repeats told, a reply
+repeated, and whether the next reply is asked warmer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from assistant.actions.apply import applies
+from assistant.checks.state import TurnState
+from assistant.checks.verdicts import Refuse
+from assistant.events import RunEnd
+from tests.support.turns import ran, turn
+
+
+def replied(state: TurnState) -> None:
+    """A reply came in: what is stuck is read from here on (as the session marks it)."""
+    state.asked = (len(state.rules.fired), len(state.tries))
+
+
+def test_failures_in_a_row_count_until_the_same_code_succeeds(tmp_path: Path) -> None:
+    state = turn("list the files here", tmp_path)
+    assert ran(state, "no", status=1, code="ls x") == 1
+    assert ran(state, "", code="pwd") == 0
+    assert ran(state, "no", status=1, code="ls x") == 2  # other code between: still its second
+    assert ran(state, "a", code="ls x") == 0
+    assert state.foresaw(RunEnd("p", 1, "no", 0.1), ("shell", "ls x"), "no") == 1
+    assert [each.previewed for each in state.tries] == [False] * 4 + [True]
+    assert state.runs == 4 and state.last_failed and state.failed_preview is not None
+
+
+def test_the_last_code_proposed_again_is_told_then_stops_counted_by_the_rules_fired(
+        tmp_path: Path) -> None:
+    state = turn("list the files here", tmp_path)
+    ran(state, "a.txt", code="ls")
+    assert state.rerun("shell", "ls") == ("told", 2)
+    assert state.rerun("shell", "pwd") == ("run", 0)
+    assert applies(state.rules, Refuse("repeat.success_told", "", ""))
+    assert state.rerun("shell", "ls") == ("stop", 3)
+    assert state.rerun("python", "import computer\ncomputer.key('Tab')") == ("run", 0)
+    ran(state, "b.txt", code="ls")  # it ran after all: counted afresh
+    assert state.rerun("shell", "ls") == ("told", 2)
+
+
+def test_a_reply_of_several_calls_repeated_is_told_then_stops_unless_one_failed(
+        tmp_path: Path) -> None:
+    state = turn("list the files here", tmp_path)
+    calls = (("shell", "ls"), ("shell", "cat a.txt"))
+    assert state.reply(calls) == ("run", 0)
+    ran(state, "a.txt", code="ls")
+    ran(state, "hi", code="cat a.txt")
+    assert state.reply(calls) == ("told", 2)
+    assert state.reply(calls) == ("stop", 3)
+    assert state.reply((("shell", "ls"),)) == ("run", 0)  # one call: `rerun` sees it
+    assert state.reply(calls) == ("run", 0)
+    ran(state, "no", status=1, code="ls")
+    assert state.reply(calls) == ("run", 0)  # one of them failed: not a loop of checks
+
+
+def test_a_turn_is_stuck_after_a_repeat_told_or_a_second_failure_until_the_next_reply(
+        tmp_path: Path) -> None:
+    state = turn("list the files here", tmp_path)
+    ran(state, "no", status=1, code="ls x")
+    assert not state.stuck  # a first failure: the model may fix it at its usual temperature
+    ran(state, "no", status=1, code="ls x")
+    assert state.stuck
+    replied(state)
+    assert not state.stuck
+    assert applies(state.rules, Refuse("repeat.reply_told", "", ""))
+    assert state.stuck
+    replied(state)
+    assert applies(state.rules, Refuse("echo.framed", "", ""))
+    assert not state.stuck  # a refusal that is no repeat
