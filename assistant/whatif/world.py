@@ -201,7 +201,8 @@ def _written(hidden: list[str]) -> list[str]:
     for path in hidden:
         if os.path.isfile(path):
             with contextlib.suppress(OSError):
-                if os.stat(path).st_mtime_ns:
+                info = os.stat(path)
+                if info.st_mtime_ns or info.st_size:
                     found.append(path)
         if not os.path.isdir(path) or os.path.islink(path):
             continue
