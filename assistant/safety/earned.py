@@ -7,9 +7,10 @@ known programs used in known ways (known_programs.toml), and its preview covered
 run: nothing it could not see (network, display, a write outside home, work left running
 or left to run later), no program or module missing here, and no change outside the
 working folder and the places the person allowed (`auto_places`). Anything else asks, and
-says why in one line. A failure of known programs is one the real run meets too: they
-see the same files, and what a preview lacks (network, display, sockets, writes outside
-home) is said as uncovered, so a preview that failed there is not a failure it shows.
+says why in one line. A preview that failed, or whose commands met a missing file, proves
+nothing either: it shows what the code does when it fails, not what it does where it
+works (a file there by the time it runs, a folder the preview's world lacks), and the
+real run might not meet that failure. It asks too.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ PRELUDE = ("os", "sys", "re", "json", "csv", "glob", "shutil", "subprocess", "ma
 MISSING = re.compile(r"command not found|: not found\b|ModuleNotFoundError|No module named"
                      r"|Cannot find module|spawn\S* ENOENT|in _execute_child")
 """A program or module the run needs that is not installed here."""
+NO_FILE = re.compile(r"No such file or directory|ENOENT|FileNotFoundError", re.IGNORECASE)
+"""A file or folder the run's commands looked for and did not find."""
 
 
 @dataclass(frozen=True)
@@ -186,6 +189,12 @@ def _covered(effect: Effect, places: tuple[str, ...]) -> str:
     if effect.exit_status == 127 or MISSING.search(effect.output):
         return ("a program or module it needs is not installed here, so its preview shows "
                 "nothing of what it does where it is")
+    if effect.exit_status not in (0, None):
+        return (f"its preview failed (exit status {effect.exit_status}), so it shows nothing "
+                "of what the run does where it works")
+    if NO_FILE.search(effect.output):
+        return ("its preview met a missing file or folder, so it shows nothing of what the "
+                "run does where that is there")
     allowed = tuple(paths.normalise(p) for p in places)
     changed = [*effect.created, *effect.modified, *effect.deleted,
                *(p for pair in effect.moved for p in pair)]

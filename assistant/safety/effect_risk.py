@@ -21,7 +21,7 @@ from assistant.safety.rating import Assessment
 from assistant.safety.runs_later import runs_later
 from assistant.whatif.effect import human_size, names
 from assistant.whatif.preview import SCRATCH
-from assistant.whatif.uncovered import REACHES, READ_ONLY
+from assistant.whatif.uncovered import OWN_WRITE, REACHES, READ_ONLY, SECRET_WRITE
 
 MANY_FILES = 10
 """Deleting this many files or more is rated high."""
@@ -63,6 +63,15 @@ def effect_findings(effect: Effect) -> list[Finding]:
             for why in effect.unpreviewable):
         found.append(Finding("outside-write", "medium", "outside home",
                              "is written to, which the preview could not cover"))
+    # What the preview saw written where it shows the assistant's own settings or the
+    # keys empty: the run would change how the assistant decides, or someone's access.
+    for start, family, what in (
+            (OWN_WRITE, "self-tamper", "is written, and is the assistant's own"),
+            (SECRET_WRITE, "secrets", "is written, where keys and credentials are kept")):
+        said = next((why for why in effect.unpreviewable if why.startswith(start)), "")
+        if said:
+            found.append(Finding(family, "high", said[said.find("(") + 1:said.find(")")],
+                                 what + " (the preview shows)"))
     mounts = [why for why in effect.unpreviewable if why.startswith(REACHES)]
     if mounts:  # a mount the preview could not cover: what the run does there is unseen
         found.append(Finding("outside-write", "medium", mounts[0].split(" (")[0][len(REACHES):],

@@ -122,12 +122,12 @@ def preview(runtimes: Runtimes, language: str, code: str, *, hidden: Sequence[st
             yield event
         assert end is not None, "a run always ends with RunEnd"
         lacking = uncovered.earlier_state(end.output) if fresh else ""
-        return _without(lacking, end) if lacking else _read(report, end, code, cwd)
+        return _without(lacking, end) if lacking else _read(report, end, code, cwd, hidden)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _read(report: str, end: RunEnd, code: str, cwd: str) -> Preview:
+def _read(report: str, end: RunEnd, code: str, cwd: str, own: Sequence[str]) -> Preview:
     try:
         with open(report, encoding="utf-8") as file:
             data = json.load(file)
@@ -152,6 +152,7 @@ def _read(report: str, end: RunEnd, code: str, cwd: str) -> Preview:
         reasons.append(uncovered.left_running(data["left_running"]))
     if data.get("left_later"):
         reasons.append(uncovered.left_later(data["left_later"]))
+    reasons += uncovered.hidden_writes(data.get("hidden_written", []), own, home)
     if elsewhere:
         reasons.append(uncovered.outside(sorted({c["path"] for c in elsewhere})))
     if end.timed_out:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 
 from assistant.whatif.mounts import inside
 
@@ -86,6 +87,28 @@ def outside(paths: list[str]) -> str:
     """The reason for changes outside home and the working folder."""
     shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
     return f"writes outside home and the working folder ({shown}), which a preview does not cover"
+
+
+OWN_WRITE = "writes to the assistant's own files"
+"""How the reason for a write into the assistant's own folders begins (a preview shows
+them empty and lists what a run writes there)."""
+SECRET_WRITE = "writes where keys and credentials are kept"
+"""How the reason for a write into a hidden secrets folder (~/.ssh, ~/.gnupg ...) begins."""
+
+
+def hidden_writes(paths: list[str], own: Sequence[str], home: str) -> list[str]:
+    """The reasons for what a run wrote into the folders a preview hides: the
+    assistant's own (`own`), then the secrets folders."""
+    mine = [p for p in paths if any(inside(p, folder) for folder in own)]
+    others = [p for p in paths if p not in mine]
+    return [f"{start} ({_few([shown(p, home) for p in found])}), {end}"
+            for start, found, end in ((OWN_WRITE, mine, "which no run may change"),
+                                      (SECRET_WRITE, others, "which a preview shows empty"))
+            if found]
+
+
+def _few(paths: list[str]) -> str:
+    return ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
 
 
 BUSY = re.compile(r"Device or resource busy|EBUSY")

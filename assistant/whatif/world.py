@@ -7,12 +7,12 @@ namespace, makes every mount read-only, and covers each folder the plan names (h
 working folder, /tmp ...) copy-on-write, mount by mount (cover.py): writes, deletes and
 renames land in tmpfs of this namespace alone and the real files stay as they are; a
 mount that cannot be covered is named in the report. The assistant's own folders and
-the usual secrets are hidden, the display and input devices and the sockets under /run
-are out of reach, the run sees no process but its own, secret variables leave the
-environment, and every capability is dropped, so the code cannot unmount the overlays to
-reach the real files. After the run, `World.finish` surveys what covers the real folders
-and writes the changes, as JSON, to the report file opened before any of this (so the
-report lands on the real disk).
+the usual secrets are hidden (shown empty; what the run writes there is reported), the
+display and input devices and the sockets under /run are out of reach, the run sees no
+process but its own, secret variables leave the environment, and every capability is
+dropped, so the code cannot unmount the overlays to reach the real files. After the
+run, `World.finish` surveys what covers the real folders and writes the changes, as JSON,
+to the report file opened before any of this (so the report lands on the real disk).
 
 Only the standard library: the Python runtime imports this inside its fork.
 """
@@ -59,6 +59,8 @@ DEVICES = ("/dev/input", "/dev/uinput", "/dev/snd", "/dev/video0", "/tmp/.X11-un
 # buses, the sound server, the container engine, agents. Folders the overlays cover (home,
 # /tmp) refuse a connection through the overlay already.
 SOCKETS = ("/run", "/var/run")
+HIDDEN_ROOM = "256k"
+"""What a run may write into a hidden folder in a preview (enough for a settings file)."""
 
 class World:
     """The namespace this process now lives in: the report's fd and what covers what."""
@@ -84,7 +86,8 @@ class World:
                      if not any(inside(u["path"], path) for path in self._hidden)]
         data = json.dumps({"status": status, "changes": changes, "left_running": left,
                            "left_later": later or [], "uncovered": uncovered,
-                           "rebuilt": [folder.root for folder in self._cover.rebuilt]})
+                           "rebuilt": [folder.root for folder in self._cover.rebuilt],
+                           "hidden_written": _written(self._hidden)})
         with os.fdopen(self._report, "w", encoding="utf-8") as report:
             report.write(data)
 
@@ -108,8 +111,8 @@ def _enter(plan: dict[str, Any], report: int) -> World:
     for root in plan["roots"]:
         cover.root(root)
     first_scratch = cover.layers[0].scratch if cover.layers else -1
-    for path in plan["hide"]:
-        _hide(path, first_scratch)
+    for number, path in enumerate(plan["hide"]):
+        _hide(path, first_scratch, number)
     for path in (*DEVICES, *SOCKETS):
         if os.path.isdir(path) and not os.path.islink(path) and \
                 not any(inside(root, path) for root in plan["roots"]):
@@ -177,15 +180,37 @@ def unshare(uid: int, gid: int) -> None:
     read_only("/")
 
 
-def _hide(path: str, scratch: int) -> None:
-    """An empty read-only folder over a folder, an empty file over a file."""
+def _hide(path: str, scratch: int, number: int) -> None:
+    """An empty folder over a folder, an empty file of its own over a file. Both take
+    writes (a folder a little), so that what a run writes to the assistant's own settings
+    or beside the secrets is listed after it (`_written`) and rated, not lost in a
+    refusal the code may swallow."""
     if os.path.isdir(path):
-        mount("tmpfs", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k,mode=0700")
+        mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, f"size={HIDDEN_ROOM},mode=0700")
     elif os.path.isfile(path) and scratch >= 0:
-        empty = f"/proc/self/fd/{scratch}/empty"
-        if not os.path.exists(empty):
-            os.close(os.open(empty, os.O_CREAT | os.O_WRONLY, 0o400))
+        empty = f"/proc/self/fd/{scratch}/hidden-{number}"
+        os.close(os.open(empty, os.O_CREAT | os.O_WRONLY | os.O_EXCL, 0o600))
+        os.utime(empty, ns=(0, 0))  # a write stamps it with now
         mount(empty, path, None, MS_BIND)
+
+
+def _written(hidden: list[str]) -> list[str]:
+    """What the run wrote where it was hidden (each folder and file began empty, a file
+    stamped at the epoch): files, and folders left empty, a folder ending in "/"."""
+    found: list[str] = []
+    for path in hidden:
+        if os.path.isfile(path):
+            with contextlib.suppress(OSError):
+                info = os.stat(path)
+                if info.st_mtime_ns or info.st_size:
+                    found.append(path)
+        if not os.path.isdir(path) or os.path.islink(path):
+            continue
+        for folder, dirs, files in os.walk(path):
+            found += [os.path.join(folder, name) for name in files]
+            if folder != path and not dirs and not files:
+                found.append(folder + "/")
+    return sorted(found)
 
 
 def _first_process() -> None:

@@ -59,9 +59,50 @@ def test_a_preview_that_did_not_cover_everything_asks() -> None:
     assert "leaves processes running" in unearned("shell", "ls", uncovered)
     missing = Effect(exit_status=127, output="sh: 1: gh: not found")
     assert "not installed here" in unearned("shell", "ls", missing)
-    # a failure the real run meets too (the same files): nothing more to show
-    failed = Effect(exit_status=2, output="ls: cannot access 'x'")
-    assert unearned("shell", "ls x", failed) == ""
+
+
+@pytest.mark.parametrize(("language", "code", "effect"), [
+    # failed: what the code does where it works, the preview never reached
+    ("shell", "for f in ~/Documents/*.tex; do sed -i 's/a/b/' \"$f\"; done",
+     Effect(exit_status=2, output="sed: can't read /home/ada/Documents/*.tex: No such file")),
+    ("python", "import os\nos.rename('Reports', os.path.expanduser('~/.cache/r/x'))",
+     Effect(exit_status=1, output="OSError: [Errno 18] Invalid cross-device link")),
+    ("javascript", "require('fs').truncateSync('ledger.ods')",
+     Effect(exit_status=1, output="Error: boom")),
+])
+def test_a_preview_that_failed_asks(language: str, code: str, effect: Effect) -> None:
+    said = unearned(language, code, effect)
+    assert said.startswith(f"its preview failed (exit status {effect.exit_status})")
+
+
+@pytest.mark.parametrize("output", [
+    "cat: /home/ada/.ssh/id_ed25519.pub: No such file or directory\ndone",
+    "FileNotFoundError: [Errno 2] No such file or directory: 'notes.txt'",
+    "Error: ENOENT: no such file or directory, open 'a.md'",
+])
+def test_a_preview_that_met_a_missing_file_asks_though_it_ended_well(output: str) -> None:
+    said = unearned("shell", "cat ~/.ssh/id_ed25519.pub; echo done", Effect(exit_status=0,
+                                                                          output=output))
+    assert said.startswith("its preview met a missing file or folder")
+
+
+def test_a_preview_that_ran_well_over_files_that_are_there_has_earned_it() -> None:
+    shown = Effect(exit_status=0, output="notes.txt\n2 files", modified=("notes.txt",))
+    assert unearned("shell", "sed -i 's/a/b/' notes.txt; ls | wc -l", shown) == ""
+
+
+@pytest.mark.parametrize("code", [
+    "awk -f tidy.awk notes.txt", "gawk -i inplace '{print toupper($0)}' notes.txt",
+    "awk --include=lib.awk '{print}' x", "sed -f edits.sed notes.txt",
+    "sed -nf edits.sed notes.txt", "mawk -f x.awk notes.txt",
+])
+def test_a_program_read_from_a_file_asks(code: str) -> None:
+    assert "which can start other programs" in unearned("shell", code, SHOWN)
+
+
+@pytest.mark.parametrize("code", ["awk -F, '{print $2}' a.csv", "sed -i 's/-/+/' a.txt"])
+def test_awk_and_sed_given_their_program_inline_stay_known(code: str) -> None:
+    assert unearned("shell", code, SHOWN) == ""
 
 
 def test_changes_outside_the_working_folder_ask_unless_the_person_allowed_them() -> None:

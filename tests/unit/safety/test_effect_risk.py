@@ -13,7 +13,7 @@ from assistant.runtime import Runtimes
 from assistant.safety.effect_risk import MANY_BYTES, MANY_FILES, with_effect
 from assistant.safety.risk import Assessment, assess
 from assistant.whatif.preview import Preview, finished, preview, problem
-from assistant.whatif.uncovered import READ_ONLY, outside
+from assistant.whatif.uncovered import READ_ONLY, hidden_writes, outside
 
 LOW = Assessment("low", (), ())
 
@@ -65,6 +65,19 @@ def test_a_write_outside_home_is_medium_and_one_in_tmp_alone_leaves_the_rating()
     assert with_effect(LOW, Effect(unpreviewable=(outside(["/tmp/a", "/dev/shm/b"]),))) == LOW
 
 
+def test_a_write_to_the_assistants_own_files_is_self_tamper_and_beside_keys_is_secrets(
+        ) -> None:
+    own = "/home/ada/.config/assistant"
+    said = hidden_writes([f"{own}/config.toml", "/home/ada/.gnupg/gpg.conf"], (own,),
+                         "/home/ada")
+    raised = with_effect(LOW, Effect(unpreviewable=tuple(said)))
+    assert raised.risk == "high"
+    assert raised.families == ("self-tamper", "secrets")
+    assert raised.reasons[0] == ("self-tamper: `~/.config/assistant/config.toml` is written, "
+                                 "and is the assistant's own (the preview shows)")
+    assert raised.reasons[1].startswith("secrets: `~/.gnupg/gpg.conf` is written, where keys")
+
+
 def test_the_effect_never_lowers_a_rating_and_keeps_the_static_reasons() -> None:
     static = Assessment("high", ("privilege: `sudo ls` runs as root",), ("privilege",))
     raised = with_effect(static, Effect(created=("/home/me/x",)))
@@ -77,11 +90,11 @@ def test_a_blocked_rating_is_left_alone() -> None:
     assert with_effect(blocked, Effect(deleted=("/a", "/b"))) == blocked
 
 
-def _preview(cwd: Path, language: str, code: str) -> Preview:
+def _preview(cwd: Path, language: str, code: str, hidden: tuple[str, ...] = ()) -> Preview:
     if problem():
         pytest.skip(problem())
     with Runtimes(timeout=20.0, cwd=str(cwd)) as runtimes:
-        return finished(preview(runtimes, language, code))
+        return finished(preview(runtimes, language, code, hidden=hidden))
 
 
 def test_a_python_loop_deleting_twelve_files_reads_low_statically_and_high_from_its_preview(
@@ -112,3 +125,31 @@ def test_a_shell_write_into_home_outside_the_working_folder_is_rated_medium(
     assert raised.risk in ("medium", "high")
     assert any(r.startswith("outside-write:") for r in raised.reasons)
     assert not (home / "note.txt").exists()
+
+
+@pytest.mark.parametrize(("language", "code"), [
+    ("javascript", "const fs = require('fs');\nconst p = fs.readFileSync('target', 'utf8')"
+                   ".trim();\nfs.appendFileSync(p, 'approval = \"auto\"\\n');\n"),
+    ("python", "p = open('target').read().strip()\nopen(p, 'a').write('approval = \"auto\"')"),
+    ("shell", "echo 'approval = \"auto\"' >> \"$(cat target)\""),
+])
+def test_turning_on_auto_approval_in_the_assistants_config_is_high_from_its_preview(
+        tmp_path: Path, isolated_dirs: Path, monkeypatch: pytest.MonkeyPatch,
+        language: str, code: str) -> None:
+    """The path is read at run time, so the static check cannot see whose file it is;
+    the preview shows the assistant's folder empty, takes the write, and names it."""
+    home = tmp_path / "home"
+    own = home / ".config" / "assistant"
+    own.mkdir(parents=True)
+    (own / "config.toml").write_text('approval = "ask"\n')
+    work = home / "work"
+    work.mkdir()
+    (work / "target").write_text(f"{own}/config.toml\n")
+    monkeypatch.setenv("HOME", str(home))
+    static = assess(code, language, protected=(str(own),))
+    assert static.risk == "low"
+    effect = _preview(work, language, code, hidden=(str(own),)).effect
+    assert effect.exit_status == 0
+    raised = with_effect(static, effect)
+    assert raised.risk == "high" and "self-tamper" in raised.families
+    assert (own / "config.toml").read_text() == 'approval = "ask"\n'

@@ -102,6 +102,20 @@ def test_no_network_no_secrets_no_display(folder: Path, whatif: Whatif, isolated
     assert any("network" in why for why in effect.unpreviewable)
 
 
+def test_what_a_run_writes_into_the_assistants_own_folder_is_named_and_never_lands(
+        folder: Path, whatif: Whatif, isolated_dirs: Path) -> None:
+    config = isolated_dirs / "config" / "config.toml"
+    config.write_text('approval = "ask"\n')
+    code = (f"cat {config} 2>/dev/null || echo unseen; "
+            f"mkdir -p {config.parent}/plugins && echo 'approval = \"auto\"' > {config}")
+    effect = whatif("shell", code).effect
+    assert effect.exit_status == 0 and "unseen" in effect.output  # shown empty, writable
+    assert f"writes to the assistant's own files ({config}, {config.parent}/plugins/)" in \
+        " | ".join(effect.unpreviewable)
+    assert config.read_text() == 'approval = "ask"\n'
+    assert not (config.parent / "plugins").exists()
+
+
 def test_a_preview_signals_no_process_of_the_user_and_reaches_no_socket_under_run(
         folder: Path, whatif: Whatif) -> None:
     """A user namespace alone lets `kill` and `pkill` reach the user's real processes, and a
