@@ -80,6 +80,21 @@ def last_run(daemon: DaemonProcess) -> tuple[dict, dict]:
     return approval, [r for r in records if r["kind"] == "run_end"][-1]
 
 
+def test_the_daemon_itself_publishes_nothing_on_the_accessibility_bus(
+        daemon: DaemonProcess) -> None:
+    """Its tray's GTK would register it there, and a process busy in Python answers late:
+    every tree read, its own and each run's, waited on it (seconds, or came back empty)."""
+    from assistant.computer import a11y
+
+    daemon.wait_for("tray icon", timeout=30)  # GTK has started (or the tray said why not)
+    atspi = a11y._atspi()
+    assert atspi is not None, a11y.status()
+    desktop_root = atspi.get_desktop(0)
+    pids = [desktop_root.get_child_at_index(i).get_process_id()
+            for i in range(desktop_root.get_child_count())]
+    assert daemon.process.pid not in pids
+
+
 def test_click_yes_spoken_over_a_real_question_answers_it_yes(
         daemon: DaemonProcess, llm: LLMServer, pulse) -> None:
     llm.add(tool_call("python", 'computer.press("Yes")', text="I will click Yes."),
