@@ -127,7 +127,7 @@ def _dark(published: set[str]) -> list[dict[str, Any]] | None:
             if w["title"] and w["title"] not in published and not windows.own(w["title"])]
 
 
-def _own_areas() -> list[Rect]:
+def own_areas() -> list[Rect]:
     """Where the assistant's own windows are (its panel shows the request): what OCR
     reads there is not the screen's."""
     from assistant.computer import windows
@@ -150,7 +150,7 @@ def _read_off(dark: list[dict[str, Any]], keep: Callable[[list[dict[str, Any]]],
     read = ocr.read(image)
     areas = [(w["title"], Rect(w["x"], w["y"], w["width"], w["height"])) for w in dark] or \
         [("", port.area)]
-    mine = _own_areas()
+    mine = own_areas()
     owned: list[tuple[str, dict[str, Any]]] = []
     for each in read:
         point = port.to_physical(*textmatch.center(each["box"]))

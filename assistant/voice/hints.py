@@ -76,6 +76,8 @@ def screen_words() -> list[str]:
     order; nothing without a display."""
     from assistant.computer import display, ocr, tree, windows
     from assistant.computer.capability import Unavailable, require_display
+    from assistant.computer.screen_text import own_areas
+    from assistant.computer.textmatch import center
 
     try:
         require_display()
@@ -89,8 +91,11 @@ def screen_words() -> list[str]:
                   if not windows.own(title := str(window.get("title", "")))]
     if ocr.warm():
         with contextlib.suppress(Exception):  # a screen that cannot be read: titles only
-            image = display.capture(display.viewport())
-            words += [str(item.get("text", "")) for item in ocr.read(image)]
+            port = display.viewport()
+            mine = own_areas()
+            words += [str(item.get("text", "")) for item in ocr.read(display.capture(port))
+                      if not any(area.contains(*port.to_physical(*center(item["box"])))
+                                 for area in mine)]
     return [word for word in words if len(word.split()) <= MAX_LABEL_WORDS]
 
 
