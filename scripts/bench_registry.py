@@ -31,6 +31,7 @@ FIGURE_NAMES = [
     "stt_wer_test_vs_naive",
     "stt_wer_tune",
     "stt_wer_biased",
+    "stt_hint_cost_pct",
     "stt_silence_words",
     "tts_first_audio_ms",
     "tts_first_audio_ms_espeak_ng",
