@@ -49,9 +49,11 @@ def said(words: str) -> Any:
     return resample(*make_engine("piper").synthesize(words))
 
 
-def spoken_turn(daemon: DaemonProcess, llm: LLMServer, pulse, words: str) -> tuple[str, str]:
+def spoken_turn(daemon: DaemonProcess, llm: LLMServer, pulse,
+                words: str) -> tuple[str, str, str]:
     """Say `words` with the hotkey held, approve the proposal in the popup (Return) and wait
-    for the turn to end. Returns the popup's sentence and the request the model got."""
+    for the turn to end. Returns the popup's sentence, and the request and the screen the
+    model got (the screen just before the request: a small model reads last what to do)."""
     asked = len(llm.chat_requests)
     start = daemon.mark()
     hold_the_key_while(daemon, pulse, said(words))
@@ -60,8 +62,9 @@ def spoken_turn(daemon: DaemonProcess, llm: LLMServer, pulse, words: str) -> tup
     daemon.wait_state("idle", start, timeout=60)
     assert daemon.states(start)[-3:] == ["thinking", "speaking", "idle"], daemon.lines[start:]
     *_, screen, request = llm.chat_requests[asked].body["messages"]
-    assert request["role"] == "user", request
-    return waiting, str(request["content"]) + "\n" + str(screen["content"])
+    assert request["role"] == "user" and isinstance(request["content"], str), request
+    return waiting, request["content"], " ".join(part.get("text", "")
+                                                 for part in screen["content"])
 
 
 def words_of(request: str) -> str:
@@ -102,9 +105,8 @@ def test_click_yes_spoken_over_a_real_question_answers_it_yes(
     with Program("zenity", "--question", "--title=Export",
                  "--text=Export the quarterly report now?") as dialog:
         dialog.shown("Export")
-        waiting, sent = spoken_turn(daemon, llm, pulse, "Click yes.")
+        waiting, request, screen = spoken_turn(daemon, llm, pulse, "Click yes.")
         assert dialog.result() == (0, "")  # zenity's own word: Yes was pressed
-    request, screen = sent.split("\n", 1)
     assert words_of(request) == "click yes", request
     assert 'Window "Export" (dialog' in screen and 'button "Yes"' in screen, screen
     assert "assistant:" not in screen  # its own panel, showing the request, is not read
@@ -121,9 +123,8 @@ def test_tick_photos_and_music_spoken_over_a_check_list_keeps_those_two(
             text("Photos and Music are ticked."))
     with Program(*BACKUP) as dialog:
         dialog.shown("Back up")
-        waiting, sent = spoken_turn(daemon, llm, pulse, "Tick Photos and Music.")
+        waiting, request, screen = spoken_turn(daemon, llm, pulse, "Tick Photos and Music.")
         assert dialog.result() == (0, "Photos|Music")
-    request, screen = sent.split("\n", 1)
     assert words_of(request) == "tick photos and music", request  # not "take": hinted
     assert 'row "Photos" [ ]' in screen and 'row "Music" [ ]' in screen, screen
     assert "Ticks Photos" in waiting and "Presses OK in the dialog 'Back up'" in waiting
@@ -142,7 +143,7 @@ def test_a_name_on_screen_is_heard_as_written_there(daemon: DaemonProcess, llm: 
             text("Darktable and Music are ticked."))
     with Program(*BACKUP) as dialog:
         dialog.shown("Back up")
-        _, sent = spoken_turn(daemon, llm, pulse, words)
+        _, request, screen = spoken_turn(daemon, llm, pulse, words)
         assert dialog.result() == (0, "Music|Darktable")
-    request = sent.split("\n", 1)[0]
+    assert 'row "Darktable" [ ]' in screen, screen
     assert "Darktable" in request, (request, alone)
