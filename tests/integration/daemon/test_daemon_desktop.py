@@ -108,7 +108,7 @@ def test_click_yes_spoken_over_a_real_question_answers_it_yes(
         waiting, request, screen = spoken_turn(daemon, llm, pulse, "Click yes.")
         assert dialog.result() == (0, "")  # zenity's own word: Yes was pressed
     assert words_of(request) == "click yes", request
-    assert 'Window "Export" (dialog' in screen and 'button "Yes"' in screen, screen
+    assert 'Window "Export" (dialog, focused)' in screen and 'button "Yes"' in screen, screen
     assert "assistant:" not in screen  # its own panel, showing the request, is not read
     assert "Presses Yes in the dialog 'Export'." in waiting  # the popup's, from the tree
     approval, end = last_run(daemon)
