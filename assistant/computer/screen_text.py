@@ -10,7 +10,8 @@ and state, in the words the verbs take.
 The focused window and every dialog are given whole; other windows by title (read one
 with computer.read("Title")). A window that publishes no controls (Tk, games, remote
 desktops) is read off the screen by OCR, each text with an id for click(id=N): the only
-place a position is needed. No pixel coordinates are written anywhere.
+place a position is needed. No pixel coordinates are written anywhere. The assistant's
+own windows (its popup and panel, which show the request itself) are left out.
 """
 
 from __future__ import annotations
@@ -99,27 +100,44 @@ def describe(keep: Callable[[list[dict[str, Any]]], object],
     """The screen as text. `image` (the view as captured) is read only where a window
     publishes nothing (without it, such windows are captured now), and `keep` stores the
     items read there in a view, which gives them their lasting ids, before they are said."""
-    found = tree.windows()
+    from assistant.computer.windows import own
+
+    found = [w for w in tree.windows() if not own(w.title)]
     given = [w for n, w in enumerate(found) if n == 0 or w.active or w.role in WHOLE]
     parts: list[str] = [window_text(w) for w in given]
     others = [w.title for w in found if w not in given]
     dark = _dark({w.title for w in found})
-    if dark or not found:
-        parts += _read_off(dark, keep, port, image)
+    if dark or (not found and dark is None):  # no window list: the whole screen
+        parts += _read_off(dark or [], keep, port, image)
     if others:
         parts.append("Other windows: " + ", ".join(f'"{t}"' for t in others))
     return Said("\n".join(parts) or "(nothing on screen)")
 
 
-def _dark(published: set[str]) -> list[dict[str, Any]]:
-    """The windows on screen that publish no controls, top first."""
+def _dark(published: set[str]) -> list[dict[str, Any]] | None:
+    """The windows on screen that publish no controls, top first (the assistant's own
+    left out); None without a window list."""
+    from assistant.computer import windows
+
+    try:
+        stacked = windows.stacking()
+    except Exception:  # no window list here (Wayland, no Xlib)
+        return None
+    return [w for w in reversed(stacked)
+            if w["title"] and w["title"] not in published and not windows.own(w["title"])]
+
+
+def own_areas() -> list[Rect]:
+    """Where the assistant's own windows are (its panel shows the request): what OCR
+    reads there is not the screen's."""
     from assistant.computer import windows
 
     try:
         stacked = windows.stacking()
     except Exception:  # no window list here (Wayland, no Xlib)
         return []
-    return [w for w in reversed(stacked) if w["title"] and w["title"] not in published]
+    return [Rect(w["x"], w["y"], w["width"], w["height"]) for w in stacked
+            if windows.own(w["title"])]
 
 
 def _read_off(dark: list[dict[str, Any]], keep: Callable[[list[dict[str, Any]]], object],
@@ -132,9 +150,12 @@ def _read_off(dark: list[dict[str, Any]], keep: Callable[[list[dict[str, Any]]],
     read = ocr.read(image)
     areas = [(w["title"], Rect(w["x"], w["y"], w["width"], w["height"])) for w in dark] or \
         [("", port.area)]
+    mine = own_areas()
     owned: list[tuple[str, dict[str, Any]]] = []
     for each in read:
         point = port.to_physical(*textmatch.center(each["box"]))
+        if any(area.contains(*point) for area in mine):
+            continue
         title = next((title for title, area in areas if area.contains(*point)), None)
         if title is not None:
             owned.append((title, dict(each)))

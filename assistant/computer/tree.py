@@ -11,6 +11,7 @@ shown, what a run acts on and what a person approves are one thing.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +20,10 @@ from assistant.computer import a11y
 from assistant.computer.coords import Rect
 
 BUDGET_S = 2.0  # one read of every window; what was read by then is kept
+# One read at a time in a process: the daemon gathers a take's hints on a thread of their
+# own while a turn may read the screen, and libatspi does not promise to serve two threads
+# at once. A wait here does not eat the time budget.
+_reading = threading.Lock()
 STATES = {"enabled": "SENSITIVE", "focused": "FOCUSED", "checked": "CHECKED",
           "selected": "SELECTED", "editable": "EDITABLE"}
 BUTTONS = frozenset({"push button", "toggle button", "link", "menu item", "page tab",
@@ -173,6 +178,13 @@ def windows(title: str | None = None) -> list[Window]:
     atspi = a11y._atspi()
     if atspi is None:
         return []
+    with _reading:
+        found = _read_windows(atspi, title)
+    return _ordered(found)
+
+
+def _read_windows(atspi: Any, title: str | None) -> list[Window]:
+    """Every showing window (or those titled like `title`) within the time budget."""
     deadline = time.monotonic() + BUDGET_S
     found: list[Window] = []
     try:
@@ -190,7 +202,7 @@ def windows(title: str | None = None) -> list[Window]:
         except Exception:  # one window that hangs or goes away hides nothing else
             continue
         found.append(Window(name, role, active, pid, controls, box))
-    return _ordered(found)
+    return found
 
 
 def _ordered(found: list[Window]) -> list[Window]:

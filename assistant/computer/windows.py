@@ -18,6 +18,11 @@ from assistant.computer.capability import Unavailable, load
 __all__ = ["active", "close", "focus", "list", "stacking"]
 
 
+OWN = "assistant"
+"""How the assistant's own windows (popup, panel, entry) are titled, alone or before ": ":
+never part of the screen it reads for the model or hears hints from (its panel shows the
+request itself)."""
+
 _connections = threading.local()  # (DISPLAY, connection) per thread: opening one takes ms
 
 
@@ -43,6 +48,11 @@ def _x() -> Any:
         _connections.held = None
         held[1].close()
         raise
+
+
+def own(title: str) -> bool:
+    """Whether a window so titled is one of the assistant's own."""
+    return title == OWN or title.startswith(OWN + ": ")
 
 
 def _name(connection: Any, window: Any) -> str:

@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 
 ABOUT_SCREEN = re.compile(
     r"\b(screen|click|button|window|dialog|menu|icon|mouse|cursor|desktop|scroll|"
-    r"field|checkbox|tab|type (?:in|into)|see|look|shown|visible|open app)\w*",
+    r"field|checkbox|tab|type (?:in|into)|see|look|shown|visible|open app)\w*"
+    r"|\b(?:un)?tick\b|\bpress\b",  # said to a control ("tick Photos"), not "ticket"
     re.IGNORECASE,
 )
 UNTRUSTED = text("screen.untrusted")

@@ -16,6 +16,7 @@ from pygments.styles import get_style_by_name
 from pygments.token import Token, _TokenType
 
 from assistant.events import Proposal
+from assistant.ui.focus import FocusKeeper
 from assistant.ui.highlight import code_lexer
 from assistant.ui.summary import effect_lines
 
@@ -65,6 +66,8 @@ class PopupWindow:
         }
         self._on_run = on_run
         self._on_escape = on_escape
+        self._focus = FocusKeeper()
+        root.bind("<FocusIn>", lambda _event: self._focus.give_back(), add="+")
         self._build(on_run, on_edit, on_cancel)
 
     def _build(self, on_run: Callable[[], None], on_edit: Callable[[], None],
@@ -328,6 +331,10 @@ class PopupWindow:
         Placed before it is mapped: a window mapped first opens where Tk put it, the
         top-left corner, and only then moves (or, under some window managers, stays)."""
         self.place()
+        if focus:
+            self._focus.forget()
+        elif not self.visible():  # a window manager that focuses it: given back (focus.py)
+            self._focus.note()
         self.root.deiconify()
         self.root.attributes("-topmost", True)
         self.root.lift()

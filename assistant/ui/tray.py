@@ -37,6 +37,7 @@ TITLE_CHARS = 45
 ICON_SIZE = 64
 SNI_WATCHER = "org.kde.StatusNotifierWatcher"
 SETUP_FIX = "./scripts/setup (installs the `tray` extra and its apt packages)"
+START_ONLY = {"GDK_GL": "disable", "NO_AT_BRIDGE": "1"}  # GTK's start, not the runs'
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -102,11 +103,14 @@ def _load_gtk() -> Any:
         import gi
     except ImportError:
         raise TrayUnavailable(f"PyGObject is not installed: run {SETUP_FIX}") from None
-    # An icon and a menu need no OpenGL; without this GDK loads Mesa (LLVM, on a machine
-    # without a GPU) at start-up: over 50 MB of the daemon's memory. Only GTK's start
-    # reads it, so programs the runs start later see the environment as it was.
-    previous = os.environ.get("GDK_GL")
-    os.environ["GDK_GL"] = "disable"
+    # An icon and a menu need no OpenGL; without GDK_GL GDK loads Mesa (LLVM, on a machine
+    # without a GPU) at start-up: over 50 MB of the daemon's memory. Nor do they belong on
+    # the accessibility bus: there the daemon, busy in Python, answered every tree read
+    # (its own, and each desktop run's) late or never, and a read spent its time budget
+    # waiting on it. Only GTK's start reads these, so programs the runs start later see
+    # the environment as it was.
+    previous = {name: os.environ.get(name) for name in START_ONLY}
+    os.environ.update(START_ONLY)
     try:
         gi.require_version("Gtk", "3.0")
         from gi.repository import GLib, Gtk
@@ -116,10 +120,11 @@ def _load_gtk() -> Any:
         raise TrayUnavailable(f"GTK 3 cannot be loaded ({exc}): apt-get install "
                               "gir1.2-gtk-3.0") from None
     finally:
-        if previous is None:
-            del os.environ["GDK_GL"]
-        else:
-            os.environ["GDK_GL"] = previous
+        for name, value in previous.items():
+            if value is None:
+                del os.environ[name]
+            else:
+                os.environ[name] = value
     if not started:
         raise TrayUnavailable(f"GTK cannot open the display {os.environ.get('DISPLAY', '')!r}: "
                               "check DISPLAY and that the X server runs")

@@ -43,6 +43,7 @@ FIGURES: tuple[Figure, ...] = (
     Figure(stt.stt_wer_test_vs_naive),
     Figure(stt.stt_wer_tune),
     Figure(stt.stt_wer_biased),
+    Figure(stt.stt_hint_cost_pct),
     Figure(stt.stt_silence_words),
     Figure(areas.tts_first_audio_ms),
     Figure(areas.tts_first_audio_ms_espeak_ng),

@@ -121,6 +121,24 @@ def stt_wer_biased(bench: Bench) -> float:
     return mean_wer(part("test"), biased, ("screen",))
 
 
+def stt_hint_cost_pct(bench: Bench) -> float:
+    """How much longer the test part's screen takes decode with the words their screen
+    shows than without, in percent of the median time (each take both ways in turn, three
+    rounds): what hinting costs a take."""
+    from assistant.voice.hints import prompt
+
+    transcriber, _ = voice_fixtures()
+    screen = [take for take in part("test") if take["kind"] == "screen"]
+    plain_s: list[float] = []
+    hinted_s: list[float] = []
+    for take in screen * 3:
+        for times, hints in ((plain_s, ""), (hinted_s, prompt(take.get("context") or []))):
+            start = time.perf_counter()
+            transcriber.transcribe(take["audio"], hints=hints)
+            times.append(time.perf_counter() - start)
+    return 100 * (statistics.median(hinted_s) / statistics.median(plain_s) - 1)
+
+
 def stt_silence_words(bench: Bench) -> float:
     """Words heard in the silence takes of both parts and the silence and noise fixtures
     (Whisper alone invents some)."""

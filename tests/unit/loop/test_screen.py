@@ -19,6 +19,8 @@ def test_auto_mode_looks_for_requests_and_runs_about_the_screen(
     screen = context()
     assert screen.wanted_for("click the Save button")
     assert screen.wanted_for("What is on my screen?")
+    assert screen.wanted_for("Tick Photos and Music.") and screen.wanted_for("press OK")
+    assert not screen.wanted_for("book a ticket") and not screen.wanted_for("tyre pressure")
     assert not screen.wanted_for("how much disk space is free")
     assert screen.wanted_after(["computer.mouse.click('OK')"])
     assert not screen.wanted_after(["print(1)"])

@@ -1,0 +1,149 @@
+"""A spoken desktop task in the daemon, end to end: the hotkey held while speech goes into
+the PulseAudio pipe microphone in real time, the real Whisper model, a real zenity dialog
+on Xvfb under openbox with the accessibility bus, the popup approved, and the dialog's own
+exit status and output saying what was done. The model is the scripted server; what it
+was sent (the words heard, the screen as text) is checked.
+
+The screen's words are Whisper's hints: a row named "Darktable" that tiny.en writes as
+common words on its own is heard right while the dialog shows it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from assistant.journal import Journal
+from tests.integration.daemon.conftest import DaemonProcess, hold_the_key_while, ready_daemon
+from tests.integration.daemon.test_daemon import press_in_popup
+from tests.support.desktop import Program, desktop
+from tests.support.llm_server import LLMServer, text, tool_call
+
+BACKUP = ("zenity", "--list", "--checklist", "--title=Back up",
+          "--text=Which folders go on the drive?", "--column=Keep", "--column=Folder",
+          "FALSE", "Photos", "FALSE", "Music", "FALSE", "Darktable", "FALSE", "Videos")
+
+
+@pytest.fixture(scope="module")
+def desk(a11y_bus: str) -> Iterator[str]:
+    with desktop() as name:
+        yield name
+
+
+@pytest.fixture(scope="module")
+def daemon(desk: str, pulse, speech, tmp_path_factory: pytest.TempPathFactory,
+           llm: LLMServer) -> Iterator[DaemonProcess]:
+    """A daemon on the desktop; the screen goes to the model as text, as with the default
+    install's model (`speech` makes sure Piper is there: it speaks the requests)."""
+    with ready_daemon(tmp_path_factory.mktemp("desk-home"), llm,
+                      'screen_format = "text"\n') as running:
+        yield running
+
+
+def said(words: str) -> Any:
+    """`words` in Piper's voice, as the microphone takes it (16 kHz)."""
+    from assistant.voice.tts import make_engine
+    from assistant.voice.wav import resample
+
+    return resample(*make_engine("piper").synthesize(words))
+
+
+def spoken_turn(daemon: DaemonProcess, llm: LLMServer, pulse,
+                words: str) -> tuple[str, str, str]:
+    """Say `words` with the hotkey held, approve the proposal in the popup (Return) and wait
+    for the turn to end. Returns the popup's sentence, and the request and the screen the
+    model got (the screen just before the request: a small model reads last what to do)."""
+    asked = len(llm.chat_requests)
+    start = daemon.mark()
+    hold_the_key_while(daemon, pulse, said(words))
+    waiting = daemon.wait_state("awaiting_approval", start, timeout=90)
+    press_in_popup("Return")
+    daemon.wait_state("idle", start, timeout=60)
+    assert daemon.states(start)[-3:] == ["thinking", "speaking", "idle"], daemon.lines[start:]
+    *_, screen, request = llm.chat_requests[asked].body["messages"]
+    assert request["role"] == "user" and isinstance(request["content"], str), request
+    return waiting, request["content"], " ".join(part.get("text", "")
+                                                 for part in screen["content"])
+
+
+def words_of(request: str) -> str:
+    """The request's words in lower case, without punctuation."""
+    return " ".join("".join(c for c in request if c.isalnum() or c.isspace()).lower().split())
+
+
+def last_run(daemon: DaemonProcess) -> tuple[dict, dict]:
+    """The last approval and run end in the journal."""
+    journal = Journal.in_dir(daemon.home / "data")
+    try:
+        records = journal.conversation(None)["records"]
+    finally:
+        journal.close()
+    approval = [r for r in records if r["kind"] == "approval"][-1]
+    return approval, [r for r in records if r["kind"] == "run_end"][-1]
+
+
+def test_the_daemon_itself_publishes_nothing_on_the_accessibility_bus(
+        daemon: DaemonProcess) -> None:
+    """Its tray's GTK would register it there, and a process busy in Python answers late:
+    every tree read, its own and each run's, waited on it (seconds, or came back empty)."""
+    from assistant.computer import a11y
+
+    daemon.wait_for("tray icon", timeout=30)  # GTK has started (or the tray said why not)
+    atspi = a11y._atspi()
+    assert atspi is not None, a11y.status()
+    desktop_root = atspi.get_desktop(0)
+    pids = [desktop_root.get_child_at_index(i).get_process_id()
+            for i in range(desktop_root.get_child_count())]
+    assert daemon.process.pid not in pids
+
+
+def test_click_yes_spoken_over_a_real_question_answers_it_yes(
+        daemon: DaemonProcess, llm: LLMServer, pulse) -> None:
+    llm.add(tool_call("python", 'computer.press("Yes")', text="I will click Yes."),
+            text("Done: I pressed Yes."))
+    with Program("zenity", "--question", "--title=Export",
+                 "--text=Export the quarterly report now?") as dialog:
+        dialog.shown("Export")
+        waiting, request, screen = spoken_turn(daemon, llm, pulse, "Click yes.")
+        assert dialog.result() == (0, "")  # zenity's own word: Yes was pressed
+    assert words_of(request) == "click yes", request
+    assert 'Window "Export" (dialog, focused)' in screen and 'button "Yes"' in screen, screen
+    assert "assistant:" not in screen  # its own panel, showing the request, is not read
+    assert "Presses Yes in the dialog 'Export'." in waiting  # the popup's, from the tree
+    approval, end = last_run(daemon)
+    assert (approval["approved"], approval["decided_by"]) == (True, "user")
+    assert end["exit_status"] == 0
+
+
+def test_tick_photos_and_music_spoken_over_a_check_list_keeps_those_two(
+        daemon: DaemonProcess, llm: LLMServer, pulse) -> None:
+    llm.add(tool_call("python", 'computer.tick("Photos")\ncomputer.tick("Music")\n'
+                                'computer.press("OK")', text="I will tick them."),
+            text("Photos and Music are ticked."))
+    with Program(*BACKUP) as dialog:
+        dialog.shown("Back up")
+        waiting, request, screen = spoken_turn(daemon, llm, pulse, "Tick Photos and Music.")
+        assert dialog.result() == (0, "Photos|Music")
+    assert words_of(request) == "tick photos and music", request  # not "take": hinted
+    assert 'row "Photos" [ ]' in screen and 'row "Music" [ ]' in screen, screen
+    assert "Ticks Photos" in waiting and "Presses OK in the dialog 'Back up'" in waiting
+    assert last_run(daemon)[1]["exit_status"] == 0
+
+
+def test_a_name_on_screen_is_heard_as_written_there(daemon: DaemonProcess, llm: LLMServer,
+                                                    pulse, transcriber) -> None:
+    """Without the screen's words tiny.en writes "Darktable" as other words; the same
+    audio in the daemon, over a list that shows it, comes out spelled as on screen."""
+    words = "Tick Darktable and Music."
+    alone = transcriber.transcribe(said(words))
+    assert "darktable" not in alone.lower(), alone
+    llm.add(tool_call("python", 'computer.tick("Darktable")\ncomputer.tick("Music")\n'
+                                'computer.press("OK")'),
+            text("Darktable and Music are ticked."))
+    with Program(*BACKUP) as dialog:
+        dialog.shown("Back up")
+        _, request, screen = spoken_turn(daemon, llm, pulse, words)
+        assert dialog.result() == (0, "Music|Darktable")
+    assert 'row "Darktable" [ ]' in screen, screen
+    assert "Darktable" in request, (request, alone)
