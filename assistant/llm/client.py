@@ -19,7 +19,7 @@ from assistant.llm.backend import Backend, InProcess, ReplyStream
 from assistant.llm.embedded import EmbeddedError
 from assistant.llm.pump import Stopped, pumped
 from assistant.llm.reply import CodeCall, LLMError, Reply
-from assistant.llm.results import fenced_message, sendable, tool_messages
+from assistant.messages import fenced_message, sendable, tool_messages
 
 # The caller's check of a fenced reply's words so far: the words to keep when the reply is
 # to end there, or None to go on.

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from assistant.events import Event, Notice
 from assistant.llm import Reply
-from assistant.llm.results import RESULTS_HEADER, is_results_message
+from assistant.messages import RESULTS_HEADER, is_results_message
 
 if TYPE_CHECKING:
     from assistant.checks.record import TurnRecord

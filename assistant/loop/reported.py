@@ -11,7 +11,7 @@ from assistant.actions.outcomes import Cleared, Ran
 from assistant.checks.made import problems
 from assistant.checks.missing import noted
 from assistant.checks.record import TurnRecord
-from assistant.llm.results import describe_run, failure_line
+from assistant.messages import describe_run, failure_line
 
 
 def reported(state: TurnRecord, ran: Ran, cleared: Cleared,

@@ -16,7 +16,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TYPE_CHECKING, Any
 
 from assistant.events import Event, OutputChunk, RunEnd
-from assistant.llm.results import untrusted
+from assistant.messages import untrusted
 from assistant.runtime.limit import OutputLimit
 from assistant.runtime.sandbox import Sandbox
 from assistant.safety.rating import Assessment

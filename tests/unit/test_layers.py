@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "assistant"
 # the loop. Parts of one layer may import each other; their modules never in a circle.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("tomlread", "choices", "computer"),
-    ("texts", "events"),
+    ("texts", "events", "messages"),  # messages: the loop's history vocabulary
     ("deny", "tool_settings", "rulebook"),  # what Settings checks on entry
     ("config",),
     ("journal",),

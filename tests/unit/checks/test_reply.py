@@ -13,7 +13,7 @@ from assistant.checks.rules import Rules
 from assistant.checks.verdicts import Edit, SendBack, StandIn
 from assistant.events import RunEnd
 from assistant.llm import CodeCall, Reply
-from assistant.llm.results import NEXT_STEP, fenced_message
+from assistant.messages import NEXT_STEP, fenced_message
 from assistant.rulebook import resolve
 
 REQUEST = "show me notes.txt"
