@@ -175,7 +175,7 @@ def cli_first_tokens(bench: Bench) -> tuple[float, float, float]:
     still kept (warm: only the new request is read), each a median; and the resident MB
     of the shared server after the warm runs."""
     from assistant.config import load_settings
-    from assistant.llm import embedded, shared
+    from assistant.servers import embedded, shared
 
     settings = load_settings()
     if not embedded.available(settings):
@@ -244,7 +244,7 @@ def isolated_environment() -> Iterator[None]:
     Runs before anything imports litellm, which reads these variables at import time.
     """
     from assistant.config import Settings
-    from assistant.llm import embedded
+    from assistant.servers import embedded
 
     # The embedded weights setup installed in the user's data folder, by path.
     weights = embedded.chosen(Settings(embedded_model=os.environ.get(
@@ -265,7 +265,7 @@ def isolated_environment() -> Iterator[None]:
     try:
         yield
     finally:
-        from assistant.llm import shared
+        from assistant.servers import shared
 
         for running in shared.records():  # what the figures started and their keep-alive kept
             shared.stop(running)

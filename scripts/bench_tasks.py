@@ -26,7 +26,7 @@ QUICK_TASKS = ("logs_to_old", "csv_total", "hello_file", "json_port", "count_lin
 def embedded_model() -> Any:
     """The embedded model a user gets (bench.py names the user's installed weights)."""
     from assistant.config import load_settings
-    from assistant.llm import embedded
+    from assistant.servers import embedded
 
     settings = load_settings({})
     if not embedded.available(settings):

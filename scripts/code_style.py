@@ -29,8 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from assistant.config import load_settings  # noqa: E402
-from assistant.llm import chatml, embedded, fenced, tools  # noqa: E402
+from assistant.llm import fenced, tools  # noqa: E402
 from assistant.loop.prompt import system_message  # noqa: E402
+from assistant.servers import chatml, embedded  # noqa: E402
 
 Check = Callable[[Path, str], bool]
 

@@ -83,7 +83,7 @@ class Toolbox:
                 self._waiting.append(MCPServer(server.config, self._background, self.sandbox))
         problems = []
         if self.offline:
-            from assistant.llm.local import is_local_address
+            from assistant.servers.local import is_local_address
 
             for server in [s for s in self._waiting if s.config.url]:
                 if not is_local_address(server.config.url):

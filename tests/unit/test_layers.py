@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("deny", "tool_settings", "rulebook"),  # what Settings checks on entry
     ("config",),
     ("journal",),
+    ("servers",),  # the local model servers' lifecycle: Settings in, addresses out
     ("safety.findings", "safety.redact", "safety.paths", "safety.runs_later",
      "runtime.spec", "tools.tool"),  # runs_later: the effect's sentence names them
     ("plugins",),
