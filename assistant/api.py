@@ -15,11 +15,13 @@ from assistant.actions.parts import build
 from assistant.config import AUTO_RUN, Settings, load_settings
 from assistant.events import Event, TurnEnd
 from assistant.journal import Journal
-from assistant.llm import LLM, local
+from assistant.llm import LLM
 from assistant.llm.backend import Backend
 from assistant.loop.session import Session
 from assistant.safety.keys import key_for_model
 from assistant.safety.policy import Approver
+from assistant.servers import local
+from assistant.servers.started import Servers
 from assistant.whatif.undo import UndoStore, undone_sentence
 
 
@@ -34,6 +36,8 @@ class Assistant:
     is found (Ollama) or the user's shared embedded model is used, started if need be and
     kept after close() for `embedded_keep_alive` (with 0, a private one until close());
     `notices` says which. `backend` is where litellm runs (assistant.llm.backend), by default here.
+    `servers`: the embedded servers a caller already started (assistant.servers.started),
+    when the settings point at one; without it the Assistant keeps its own.
     """
 
     def __init__(  # noqa: PLR0913 - keyword-only beyond the model, as in Settings
@@ -45,6 +49,7 @@ class Assistant:
         messages: list[dict[str, Any]] | None = None,
         conversation_id: str = "",
         backend: Backend | None = None,
+        servers: Servers | None = None,
         **overrides: Any,
     ) -> None:
         if model is not None:
@@ -58,11 +63,13 @@ class Assistant:
             settings = settings.replace(**overrides)
         self.notices: list[str] = []
         self._resources = contextlib.ExitStack()
-        if not settings.model:
-            settings = self._resources.enter_context(local.ready(settings, self.notices.append))
-        elif settings.offline:
-            local.check_local(settings)
+        if servers is None:  # its own, stopped with it
+            servers = self._resources.enter_context(Servers(self.notices.append))
         try:
+            if not settings.model:
+                settings = local.ready(settings, servers)
+            elif settings.offline:
+                local.check_local(settings)
             if settings.model and not settings.api_key:
                 settings = settings.replace(api_key=key_for_model(settings.model, dict(os.environ)))
             self.settings = settings
@@ -71,7 +78,7 @@ class Assistant:
             self.runtimes, self.tools = self.parts.runtimes, self.parts.tools
             self.policy = self.parts.policy
             self._session = Session(
-                LLM(settings, self.tools, backend),
+                LLM(settings, self.tools, backend, servers),
                 self.parts,
                 conversation_id=conversation_id,
                 messages=messages,

@@ -10,11 +10,14 @@ import argparse
 import os
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant import commands, warming
 from assistant.choices import ApprovalMode, CodeStyle, choices
 from assistant.config import AUTO_RUN, ConfigError, Settings, load_settings
+
+if TYPE_CHECKING:
+    from assistant.servers.started import Servers
 
 EPILOG = """usage:
   assistant                      interactive chat
@@ -71,7 +74,7 @@ def fail(message: str, status: int = 2) -> int:
 
 def no_model_message(settings: Any) -> str:
     """What to do when no model is set and none was found (the embedded one included)."""
-    from assistant.llm import embedded
+    from assistant.servers import embedded
 
     lacking = embedded.missing(settings) if settings.embedded else []
     default = f"; or install the embedded model ({'; '.join(lacking)})" if lacking else ""
@@ -109,11 +112,12 @@ def run_chat(argv: list[str]) -> int:
     def tell(line: str) -> None:
         print(f"assistant: {line}", file=sys.stderr)
 
-    return commands.with_model(settings, tell, lambda ready: chat(args, ready))
+    return commands.with_model(settings, tell,
+                               lambda ready, servers: chat(args, ready, servers))
 
 
-def chat(args: argparse.Namespace, settings: Settings) -> int:
-    """The chat itself, once the model is known."""
+def chat(args: argparse.Namespace, settings: Settings, servers: Servers | None = None) -> int:
+    """The chat itself, once the model is known (at a server of `servers`, perhaps)."""
     if not settings.model and args.resume is None:
         return fail(no_model_message(settings))
     message = read_message(args)
@@ -127,13 +131,14 @@ def chat(args: argparse.Namespace, settings: Settings) -> int:
     try:
         if args.resume is not None:
             assistant = Assistant.resume(args.resume or None, settings=settings,
-                                         approver=terminal.approve)
+                                         approver=terminal.approve, servers=servers)
             terminal.console.print(
                 f"resumed {assistant.conversation_id} ({len(assistant.messages)} messages)",
                 style="dim", highlight=False,
             )
         else:
-            assistant = Assistant(settings=settings, approver=terminal.approve)
+            assistant = Assistant(settings=settings, approver=terminal.approve,
+                                  servers=servers)
     except JournalError as exc:
         return fail(str(exc), 1)
     if not assistant.settings.model:

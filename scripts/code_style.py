@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from assistant.config import load_settings
-from assistant.llm import chatml, embedded, fenced, tools
+from assistant.llm import fenced, tools
 from assistant.loop.prompt import system_message
+from assistant.servers import chatml, embedded
 
 Check = Callable[[Path, str], bool]
 

@@ -29,7 +29,7 @@ def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     isolate(tmp_path, monkeypatch)
     yield tmp_path
     if any((tmp_path / "run").glob("embedded-*.json")):
-        from assistant.llm import shared
+        from assistant.servers import shared
 
         for running in shared.records():
             shared.stop(running)

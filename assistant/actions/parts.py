@@ -121,13 +121,15 @@ def sandbox(settings: Settings, tell: Tell) -> Sandbox | None:
 
 def runtimes(settings: Settings, tell: Tell, **options: Any) -> Runtimes:
     """Transactional runtimes (preview, undo, held to the preview) with `undo` on where
-    previews work; where they cannot, `tell` hears why, once."""
+    previews work, running the languages installed plugins add too; where previews
+    cannot work, `tell` hears why, once."""
+    from assistant.plugins.registry import languages
     from assistant.whatif.transaction import runtimes_for
 
     return runtimes_for(settings, tell, timeout=settings.timeout,
                         max_output=settings.max_output, limits=limits(settings),
                         sandbox=sandbox(settings, tell), env_allow=settings.run_env_allow,
-                        **options)
+                        languages=languages(), **options)
 
 
 def policy(settings: Settings, approver: Approver | None, tools: Toolbox | None = None

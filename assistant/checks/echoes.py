@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from assistant.llm.results import NEXT_STEP, RESULTS_HEADER, is_results_message
+from assistant.messages import NEXT_STEP, RESULTS_HEADER, is_results_message
 from assistant.texts import text
 
 

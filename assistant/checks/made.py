@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from assistant.checks.requested import Request
-from assistant.llm.results import untrusted
+from assistant.messages import untrusted
 from assistant.texts import text
 
 READ_LIMIT = 1_000_000  # bytes of a written file read for its names

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from assistant.checks.requested import Request
 from assistant.config import Settings
-from assistant.llm.local import is_local_model
-from assistant.llm.results import untrusted
+from assistant.messages import untrusted
+from assistant.servers.local import is_local_model
 from assistant.texts import text
 
 FILES = 3

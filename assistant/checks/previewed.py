@@ -22,7 +22,7 @@ from assistant.checks.state import TurnState
 from assistant.checks.verdicts import Refuse
 from assistant.events import Effect
 from assistant.llm import CodeCall
-from assistant.llm.results import describe_run, failure_line
+from assistant.messages import describe_run, failure_line
 from assistant.runtime.languages import LANGUAGES
 from assistant.texts import text
 from assistant.whatif.effect import names as listed

@@ -18,7 +18,7 @@ from assistant.checks.words import ended, from_record
 from assistant.events import RunEnd
 from assistant.llm import CodeCall, Reply
 from assistant.llm.fenced import blocks
-from assistant.llm.results import RESULTS_HEADER, results_message
+from assistant.messages import RESULTS_HEADER, results_message
 from assistant.texts import text
 
 CHECKED = "The answer was checked against what ran: the model was asked to look again."

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from assistant.checks.state import TurnState
-from assistant.llm.results import last_line
+from assistant.messages import last_line
 from assistant.texts import text
 
 LAST_PRINTED = 500  # characters of it that end a turn stopped after a run

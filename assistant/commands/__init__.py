@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from assistant.config import Settings
+    from assistant.servers.started import Servers
 
 # name -> (module under assistant.commands, one-line help shown by `assistant --help`)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -60,15 +61,16 @@ def summary() -> str:
 
 
 def with_model(settings: Settings, tell: Callable[[str], None],
-               body: Callable[[Settings], int]) -> int:
-    """`body` once the model is ready (a local server found, the embedded one started);
-    a model that cannot be made ready is told in one line: exit status 2, or 1 when the
-    embedded model fails."""
-    from assistant.llm import embedded, local
+               body: Callable[[Settings, Servers], int]) -> int:
+    """`body` once the model is ready (a local server found, the embedded one started),
+    with the Servers that keep what was started, for its Assistants; a model that cannot
+    be made ready is told in one line: exit status 2, or 1 when the embedded model fails."""
+    from assistant.servers import embedded, local
+    from assistant.servers.started import Servers
 
     try:
-        with local.ready(settings, tell) as ready:
-            return body(ready)
+        with Servers(tell) as servers:
+            return body(local.ready(settings, servers), servers)
     except local.LocalError as exc:
         tell(str(exc))
         return 2

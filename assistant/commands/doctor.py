@@ -184,7 +184,7 @@ def check_accessibility(settings: Settings) -> Check:
 
 
 def check_llm(settings: Settings) -> Check:
-    from assistant.llm import embedded, local, ollama, reach
+    from assistant.servers import embedded, local, ollama, reach
 
     model = settings.model
     if not model:
@@ -209,7 +209,7 @@ def check_llm(settings: Settings) -> Check:
 
 
 def check_ollama(settings: Settings) -> Check:
-    from assistant.llm import ollama
+    from assistant.servers import ollama
 
     base = ollama.base_url(settings.api_base if ollama.is_ollama(settings.model) else "")
     try:
@@ -228,7 +228,7 @@ def check_embedded(settings: Settings) -> Check:
     names: the whole file is read, a few seconds for the 1.5B model."""
     from assistant import weights
     from assistant.commands.models import load_manifest
-    from assistant.llm import embedded
+    from assistant.servers import embedded
 
     model = embedded.chosen(settings)
     lacking = embedded.missing(settings)
@@ -249,7 +249,7 @@ def check_embedded(settings: Settings) -> Check:
 
 
 def check_embedded_server(settings: Settings) -> Check:
-    """The shared server of the embedded model (llm/shared.py): loaded or not, and a stale
+    """The shared server of the embedded model (servers/shared.py): loaded or not, and a stale
     record left by one that was killed."""
     import time
 
@@ -343,7 +343,7 @@ def check_mcp_servers(settings: Settings) -> Check:
     turn would, and counts their tools."""
     if not settings.mcp_servers:
         return Check("MCP servers", True, "none configured ([mcp_servers.NAME] in config.toml)")
-    from assistant.llm.local import is_local_address
+    from assistant.servers.local import is_local_address
     from assistant.tools.toolbox import Toolbox
 
     near = {name: config for name, config in settings.mcp_servers.items()

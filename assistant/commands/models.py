@@ -1,7 +1,7 @@
 """`assistant models [--json]` and `assistant models pull NAME`: what is installed and in
 use, with sizes, and fetching a model from models/manifest.toml on request (never at
 run time). `assistant models status` and `stop`: the embedded model's shared server
-(llm/shared.py), whether it is loaded, since when, its memory and when it stops."""
+(servers/shared.py), whether it is loaded, since when, its memory and when it stops."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def dist_size(name: str, under: str = "") -> int | None:
 
 def inventory(settings: Settings, manifest: list[dict[str, Any]]) -> dict[str, Any]:
     """Everything `assistant models` shows, as data."""
-    from assistant.llm import embedded, local, ollama
+    from assistant.servers import embedded, local, ollama
     from assistant.voice.stt import chosen_model
 
     base = ollama.base_url(settings.api_base if ollama.is_ollama(settings.model) else "")
@@ -237,7 +237,7 @@ def download(entry: dict[str, Any], target: Path) -> int:
 def loaded(settings: Settings) -> list[dict[str, Any]]:
     """The embedded servers of this user: each live one as its status says, each stale
     record (a server killed without a word) as such."""
-    from assistant.llm import shared
+    from assistant.servers import shared
 
     found = []
     for running in shared.records():
@@ -291,7 +291,7 @@ def keeping(keep_alive: float) -> str:
 
 def stop_servers() -> int:
     """Stop every embedded server of this user now."""
-    from assistant.llm import shared
+    from assistant.servers import shared
 
     stopped = [running for running in shared.records() if shared.stop(running)]
     for running in stopped:

@@ -13,10 +13,14 @@ import argparse
 import signal
 import sys
 import threading
+from typing import TYPE_CHECKING
 
 from assistant import warming
 from assistant.commands import with_model
 from assistant.config import ConfigError, Settings, load_settings
+
+if TYPE_CHECKING:
+    from assistant.servers.started import Servers
 
 PREFIX = "assistant serve:"
 
@@ -83,14 +87,14 @@ def main(argv: list[str]) -> int:
         print(f"{PREFIX} open {address(args, port)}/?token={token}")
         return 0
 
-    def start(ready: Settings) -> int:
+    def start(ready: Settings, servers: Servers) -> int:
         """The page on the model `with_model` readied: the one set, else Ollama's best, else
         the embedded one, as for the chat."""
         if not ready.model:
             from assistant.cli import no_model_message
 
             return fail(no_model_message(ready))
-        return serve(ready, args)
+        return serve(ready, args, servers)
 
     return with_model(settings, tell, start)
 
@@ -101,7 +105,7 @@ def address(args: argparse.Namespace, port: int) -> str:
     return f"{scheme}://{host}:{port}"
 
 
-def serve(settings: Settings, args: argparse.Namespace) -> int:
+def serve(settings: Settings, args: argparse.Namespace, servers: Servers | None = None) -> int:
     from assistant.journal import Journal, JournalError
     from assistant.llm.rate import shared
     from assistant.web.app import make_app
@@ -125,7 +129,7 @@ def serve(settings: Settings, args: argparse.Namespace) -> int:
     keep = (args.keep_token or settings.serve_keep_token) and not args.new_token
     token = tokens.at_start(keep=keep)  # once bound: a failed start locks no one out
     hub = Hub()
-    turns = Conversations(settings, hub)
+    turns = Conversations(settings, hub, servers=servers)
     tls = bool(args.tls_cert)
     app = make_app(hub, turns, journal, token=tokens, hosts=(args.host,), tls=tls,
                    calls=shared(settings.data_path, settings.serve_llm_calls_per_minute))

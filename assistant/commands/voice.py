@@ -16,6 +16,7 @@ from assistant.choices import HotkeyMode, choices
 
 if TYPE_CHECKING:
     from assistant.config import Settings
+    from assistant.servers.started import Servers
 
 
 def add_voice_options(parser: argparse.ArgumentParser) -> None:
@@ -47,17 +48,18 @@ def main(argv: list[str]) -> int:
     def tell(line: str) -> None:
         print(f"assistant: {line}", file=sys.stderr)
 
-    def body(ready: Settings) -> int:
+    def body(ready: Settings, servers: Servers) -> int:
         if not ready.model:
             tell("no model chosen: pass --model NAME or set model in config.toml")
             return 2
-        return converse(ready, quiet=args.quiet)
+        return converse(ready, quiet=args.quiet, servers=servers)
 
     return with_model(settings, tell, body)
 
 
-def converse(settings: Settings, quiet: bool) -> int:
-    """The push-to-talk loop, once the model is known."""
+def converse(settings: Settings, quiet: bool, servers: Servers | None = None) -> int:
+    """The push-to-talk loop, once the model is known (at a server of `servers`,
+    perhaps)."""
     from assistant.api import Assistant
     from assistant.voice.conversation import VoiceConversation
     from assistant.voice.hotkey import HotkeyError
@@ -79,7 +81,7 @@ def converse(settings: Settings, quiet: bool) -> int:
     except (AudioDeviceError, TTSError) as exc:
         print(f"assistant: {exc}", file=sys.stderr)
         return 1
-    with Assistant(settings=settings) as assistant:
+    with Assistant(settings=settings, servers=servers) as assistant:
         conversation = VoiceConversation(
             assistant, speaker, speak_mode=settings.speak_proposals,
             voice_approves_high_risk=settings.voice_approves_high_risk)

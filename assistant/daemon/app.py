@@ -31,6 +31,7 @@ from assistant.daemon.state import State
 from assistant.journal import JournalError
 
 if TYPE_CHECKING:
+    from assistant.servers.started import Servers
     from assistant.voice.hotkey import Hotkey
 
 EXIT_RUNNING = 3  # another daemon is running
@@ -54,15 +55,17 @@ def run(settings: Settings, *, quiet: bool = False, tray: bool = True) -> int:
         asked = "asked it to come forward" if exc.answered else "it did not answer"
         log(f"assistant daemon: already running (pid {exc.pid}); {asked}")
         return EXIT_RUNNING
-    from assistant.llm import embedded, local
+    from assistant.servers import embedded, local
+    from assistant.servers.started import Servers
 
     try:
-        with local.ready(settings, lambda line: log(f"assistant daemon: {line}")) as ready:
+        with Servers(lambda line: log(f"assistant daemon: {line}")) as servers:
+            ready = local.ready(settings, servers)
             if not ready.model:
                 log("assistant daemon: no model chosen: pass --model NAME or set model in "
                     "config.toml")
                 return EXIT_SETTINGS
-            return _run(ready, commands, started, quiet=quiet, tray=tray)
+            return _run(ready, servers, commands, started, quiet=quiet, tray=tray)
     except local.LocalError as exc:
         log(f"assistant daemon: {exc}")
         return EXIT_SETTINGS
@@ -73,8 +76,9 @@ def run(settings: Settings, *, quiet: bool = False, tray: bool = True) -> int:
         instance.release()
 
 
-def _run(settings: Settings, commands: dict[str, Callable[[], str]],
-         started: float, *, quiet: bool, tray: bool) -> int:
+def _run(  # noqa: PLR0913 - what run() readied, then keyword-only switches
+        settings: Settings, servers: Servers, commands: dict[str, Callable[[], str]],
+        started: float, *, quiet: bool, tray: bool) -> int:
     from assistant.api import Assistant
     from assistant.llm.process import LLMProcess
     from assistant.ui.popup import Popup
@@ -85,7 +89,8 @@ def _run(settings: Settings, commands: dict[str, Callable[[], str]],
     llm = LLMProcess(settings.keep_alive, lambda line: log(f"assistant daemon: {line}"))
     try:
         daemon = Daemon(settings, popup=popup,
-                        make_assistant=functools.partial(Assistant, backend=llm),
+                        make_assistant=functools.partial(Assistant, backend=llm,
+                                                         servers=servers),
                         transcriber=transcriber, recorder=recorder, notifier=notifier, log=log)
     except (ConfigError, JournalError) as exc:
         log(f"assistant daemon: {exc}")
@@ -236,7 +241,7 @@ def _warm_popup() -> None:
 
 def _discover_models(daemon: Daemon, settings: Settings) -> None:
     """Models Ollama has, for the tray's Model menu (nothing when it is not running)."""
-    from assistant.llm import ollama
+    from assistant.servers import ollama
 
     try:
         found = ollama.installed(ollama.base_url(settings.api_base if ollama.is_ollama(

@@ -1,5 +1,6 @@
 """The LLM adapter: one streamed call per reply (through litellm, or straight to the embedded
-model's server, llm/direct.py), in tool or fenced mode."""
+model's server, llm/direct.py), in tool or fenced mode. The servers it talks to are started
+by others (assistant.servers) and handed to it as a Servers."""
 
 from __future__ import annotations
 
@@ -14,12 +15,14 @@ from typing import Any
 
 from assistant.config import Settings
 from assistant.events import CodeDraft
-from assistant.llm import context, direct, errors, fenced, local, ollama, rate, reach, shared, tools
+from assistant.llm import context, direct, errors, fenced, rate, tools
 from assistant.llm.backend import Backend, InProcess, ReplyStream
-from assistant.llm.embedded import EmbeddedError
 from assistant.llm.pump import Stopped, pumped
 from assistant.llm.reply import CodeCall, LLMError, Reply
-from assistant.llm.results import fenced_message, sendable, tool_messages
+from assistant.messages import fenced_message, sendable, tool_messages
+from assistant.servers import local, ollama, reach
+from assistant.servers.embedded import EmbeddedError
+from assistant.servers.started import Servers
 
 # The caller's check of a fenced reply's words so far: the words to keep when the reply is
 # to end there, or None to go on.
@@ -49,12 +52,15 @@ class LLM:
     """Talks to the model named in `settings`; holds no state between replies except caches."""
 
     def __init__(self, settings: Settings, offer: tools.Offer | None = None,
-                 backend: Backend | None = None) -> None:
+                 backend: Backend | None = None, servers: Servers | None = None) -> None:
+        """`servers`: the embedded servers its owner keeps (assistant.servers.started); the
+        model at one of them is spoken to directly and started again when it stopped."""
         self.settings = settings
         self.offer = offer  # tools besides `execute` (MCP servers, plugins)
+        self.servers = servers or Servers()
         # where litellm runs; the embedded model's server needs none (llm/direct.py)
         self.backend: Backend = (direct.Direct(lambda: self.settings)
-                                 if direct.speaks_to(settings)
+                                 if direct.speaks_to(settings, self.servers)
                                  else backend or InProcess())
         self.calls = rate.shared(settings.data_path, settings.llm_calls_per_minute)
         self._uses_tools: bool | None = None
@@ -281,15 +287,15 @@ class LLM:
 
     def _wake(self) -> bool:
         """Start the user's shared embedded server again when it has stopped since the last
-        reply (its keep-alive ran out, or it crashed; llm/shared.py tells the user), and
-        say whether the model is served there."""
+        reply (its keep-alive ran out, or it crashed; servers/shared.py tells the user), and
+        say whether the model is served by one of the servers kept for it."""
         try:
-            url = shared.ensure(self.settings.api_base)
+            url = self.servers.ensure(self.settings.api_base)
         except EmbeddedError as exc:
             raise LLMError(str(exc)) from None
         if url != self.settings.api_base:
             self.settings = self.settings.replace(api_base=url)
-        return shared.serves(url)
+        return self.servers.serves(url)
 
     def _check_reachable(self, request: dict[str, Any]) -> None:
         """Open (and close) a connection to a known server first, within connect_timeout.

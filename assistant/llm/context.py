@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from assistant.llm.results import KIND, is_results_message
+from assistant.messages import KIND, is_results_message
 from assistant.texts import text
 
 Message = dict[str, Any]

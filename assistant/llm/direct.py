@@ -4,7 +4,7 @@ Python's own http.client, without litellm.
 Importing litellm takes 5 s on 2 idle cores (13 s on busy ones) and 150 MB: a one-shot
 command to a shared server that was already loaded, with the system message already read,
 paid that before its first word. The embedded server is always ours (llama-cpp-python
-with our ChatML, llm/chatml.py, behind our token), so the little litellm did for it is
+with our ChatML, servers/chatml.py, behind our token), so the little litellm did for it is
 done here: the request body, the event stream, usage counted by the model's own tokenizer
 (the server streams none), and failures shaped as llm/errors.py reads them. Every other
 model still goes through litellm (llm/backend.py).
@@ -21,16 +21,17 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from assistant.config import Settings
-from assistant.llm import chatml, embedded, shared
 from assistant.llm.backend import Record, ReplyStream
+from assistant.servers import chatml
+from assistant.servers.started import Servers
 
 PROVIDER = "openai/"  # the prefix embedded.settings_for gives the model's name
 
 
-def speaks_to(settings: Settings) -> bool:
-    """Whether `settings` name an embedded server this program uses (shared or its own)."""
-    url = settings.api_base
-    return settings.model.startswith(PROVIDER) and (shared.serves(url) or embedded.serves(url))
+def speaks_to(settings: Settings, servers: Servers | None) -> bool:
+    """Whether `settings` name an embedded server of `servers` (shared or private)."""
+    return (servers is not None and settings.model.startswith(PROVIDER)
+            and servers.serves(settings.api_base))
 
 
 class ServerFailure(Exception):

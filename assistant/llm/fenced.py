@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Callable, Iterator
 
+from assistant.plugins.registry import languages as plugin_languages
 from assistant.runtime.languages import canonical_language
 from assistant.texts import text
 
@@ -46,7 +47,9 @@ def blocks(
 def shown_tags(text: str) -> list[str]:
     """The tags of blocks that are only shown, never run (```json, ```text, untagged)."""
     runnable = {end for _, _, end in _runnable(text, None)}
-    return ["json" if tag and canonical_language(tag) and is_data(body) else tag or "untagged"
+    known = plugin_languages()
+    return ["json" if tag and canonical_language(tag, known) and is_data(body)
+            else tag or "untagged"
             for tag, body, end in _all_blocks(text) if end not in runnable]
 
 
@@ -54,8 +57,9 @@ def _runnable(
     text: str, tools: Callable[[str], str | None] | None
 ) -> Iterator[tuple[str, str, int]]:
     """(language, code, the line after the block) of each runnable block."""
+    known = plugin_languages()
     for tag, body, end in _all_blocks(text):
-        language = canonical_language(tag) if tag else None
+        language = canonical_language(tag, known) if tag else None
         called = None
         if language is None and tag and tools is not None:
             language = called = tools(tag)

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from assistant.llm.fenced import closes, find_blocks, opening
+from assistant.plugins.registry import languages as plugin_languages
 from assistant.runtime.languages import canonical_language
 
 # A line so far that may still open a fence: an indent and at most two backticks or tildes,
@@ -79,7 +80,7 @@ class FencedStream:
             opened = opening(line)
             if opened is not None:
                 tag = opened[1]
-                held = bool(tag) and (canonical_language(tag) is not None or (
+                held = bool(tag) and (canonical_language(tag, plugin_languages()) is not None or (
                     self.tools is not None and self.tools(tag) is not None))
                 self._block = block = _Open(opened[0], held)
                 if held:

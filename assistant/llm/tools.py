@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from assistant.llm.reply import CodeCall
-from assistant.runtime.languages import LANGUAGES, canonical_language, plugin_languages
+from assistant.plugins.registry import languages as plugin_languages
+from assistant.runtime.languages import LANGUAGES, canonical_language
 from assistant.texts import text
 
 EXECUTE_TOOL: dict[str, Any] = {
@@ -118,7 +119,7 @@ class ToolCallAssembler:
         if not code:
             return None
         language = _partial_string(slot.arguments, "language") or "python"
-        return canonical_language(language) or language, code
+        return canonical_language(language, plugin_languages()) or language, code
 
     def message_calls(self) -> list[dict[str, Any]]:
         """The calls in OpenAI form, for the assistant message in history.
@@ -159,7 +160,7 @@ def _get(item: Any, key: str) -> Any:
 
 
 def _parse(slot: _Slot, resolve: Resolve | None = None) -> CodeCall:
-    named_language = canonical_language(slot.name)
+    named_language = canonical_language(slot.name, plugin_languages())
     tool = resolve(slot.name) if resolve is not None and slot.name != "execute" else None
     if slot.name != "execute" and named_language is None and tool is None:
         only = "" if resolve is not None else text("call.only_execute")
@@ -173,7 +174,8 @@ def _parse(slot: _Slot, resolve: Resolve | None = None) -> CodeCall:
     if not isinstance(arguments.get("code"), str) or not arguments["code"].strip():
         return CodeCall(slot.id, "", "", text("call.no_code"))
     language = str(arguments.get("language") or named_language or "python")
-    return CodeCall(slot.id, canonical_language(language) or language.lower(), arguments["code"])
+    known = canonical_language(language, plugin_languages())
+    return CodeCall(slot.id, known or language.lower(), arguments["code"])
 
 
 def _arguments(slot: _Slot) -> dict[str, Any] | None:

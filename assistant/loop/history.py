@@ -12,7 +12,7 @@ from assistant.actions.apply import applies, chosen, first
 from assistant.checks.verdicts import StandIn
 from assistant.events import Event, Notice
 from assistant.llm import Reply
-from assistant.llm.results import RESULTS_HEADER, is_results_message
+from assistant.messages import RESULTS_HEADER, is_results_message
 
 if TYPE_CHECKING:
     from assistant.checks.state import TurnState

@@ -9,7 +9,7 @@ import platform
 import shutil
 import time
 
-from assistant.runtime.languages import plugin_languages
+from assistant.plugins.registry import languages as plugin_languages
 from assistant.runtime.packages import python_packages
 from assistant.texts import text
 

@@ -14,7 +14,7 @@ from assistant.checks.missing import noted
 from assistant.checks.state import TurnState
 from assistant.checks.verdicts import Annotate
 from assistant.events import RunEnd
-from assistant.llm.results import describe_run, failure_line
+from assistant.messages import describe_run, failure_line
 
 
 def reported(state: TurnState, ran: Ran, cleared: Cleared,

@@ -25,7 +25,7 @@ from assistant.config import Settings
 from assistant.events import Event, Notice
 from assistant.llm.backend import Backend, InProcess
 from assistant.llm.context import has_image
-from assistant.llm.results import KIND, SCREEN_HEADER, untrusted
+from assistant.messages import KIND, SCREEN_HEADER, untrusted
 from assistant.texts import text
 
 if TYPE_CHECKING:

@@ -33,14 +33,14 @@ from assistant.events import (
     TurnEndReason,
 )
 from assistant.llm import LLM, Reply
-from assistant.llm.local import is_local_model
-from assistant.llm.results import is_results_message
 from assistant.loop.ask import ask, received
 from assistant.loop.history import answered, reviewed
 from assistant.loop.prompt import answer_in, system_message
 from assistant.loop.screen import ScreenFeed, look, screen_wanted, show_screen
 from assistant.loop.turn import STOP_NOTICES
+from assistant.messages import is_results_message
 from assistant.safety.inputs import request_problem
+from assistant.servers.local import is_local_model
 
 if TYPE_CHECKING:
     from assistant.actions.parts import Parts

@@ -46,6 +46,15 @@ class Plugins:
         default_factory=dict)
 
 
+def languages() -> dict[str, Language]:
+    """The languages installed plugins add (a built-in name always wins), for the parts
+    that run, offer or read code in them."""
+    from assistant.runtime.languages import SPECS
+
+    return {name: spec for name, (_, spec) in installed().languages.items()
+            if name not in SPECS}
+
+
 @functools.cache
 def installed() -> Plugins:
     """The plugins installed in this Python environment (read once per process)."""

@@ -1,10 +1,14 @@
 """The languages a run can use, their aliases, and how to start each interpreter.
 
 Kept apart from the process machinery so that the names the LLM writes in its
-code fences ("py", "bash", "node", ...) are resolved in one place.
+code fences ("py", "bash", "node", ...) are resolved in one place. It knows the built-in
+languages alone: the ones installed plugins add are given by whoever knows the plugins
+(the parts build the runtimes with them, actions/parts.py), never looked up from here.
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection, Mapping
 
 from assistant.runtime.spec import Language
 
@@ -24,24 +28,17 @@ _ALIASES = {
     "node": "javascript",
 }
 
-def canonical_language(name: str) -> str | None:
-    """Map a code-fence language name to one of LANGUAGES or a plugin's language, or None
-    when unsupported."""
+def canonical_language(name: str, extra: Collection[str] = ()) -> str | None:
+    """Map a code-fence language name to one of LANGUAGES, or to one of `extra` (the
+    languages plugins add), or None when unsupported."""
     key = name.strip().lower()
-    return _ALIASES.get(key) or (key if key in plugin_languages() else None)
+    return _ALIASES.get(key) or (key if key in extra else None)
 
 
-def plugin_languages() -> dict[str, Language]:
-    """The languages installed plugins add (a built-in name always wins)."""
-    from assistant.plugins.registry import installed
-
-    return {name: spec for name, (_, spec) in installed().languages.items()
-            if name not in SPECS}
-
-
-def spec_for(name: str) -> Language:
-    """How to start the runtime of a canonical language name."""
-    return SPECS.get(name) or plugin_languages()[name]
+def spec_for(name: str, extra: Mapping[str, Language] | None = None) -> Language:
+    """How to start the runtime of a canonical language name: a built-in one, or one of
+    `extra` (the languages plugins add)."""
+    return SPECS.get(name) or (extra or {})[name]
 
 
 SPECS = {

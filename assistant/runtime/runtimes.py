@@ -34,7 +34,8 @@ class Runtimes:
     `cwd` and `env` are given to the processes as they start (`env` replaces the
     environment, as with subprocess), without the variables that hold secrets but those
     `env_allow` names (see secrets.py). With a `sandbox`, every process runs inside it,
-    and where it cannot work every run is refused with the reason.
+    and where it cannot work every run is refused with the reason. `languages`: those
+    installed plugins add, which it runs besides the built-in ones.
     """
 
     def __init__(  # noqa: PLR0913 - settings with defaults, each named where it is passed
@@ -46,8 +47,10 @@ class Runtimes:
         limits: Limits | None = None,
         sandbox: Sandbox | None = None,
         env_allow: Collection[str] = (),
+        languages: Mapping[str, Language] | None = None,
     ) -> None:
         self.timeout = timeout
+        self.languages = dict(languages or {})
         self.sandbox = sandbox
         self.limits = limits or Limits()
         self.max_output = max_output
@@ -83,7 +86,7 @@ class Runtimes:
         (see assistant/whatif): the live runtime stays as it was.
         """
         started = time.monotonic()
-        name = canonical_language(language)
+        name = canonical_language(language, self.languages)
         if name is None:
             supported = ", ".join(LANGUAGES)
             message = f"Unknown language {language!r}: the supported ones are {supported}."
@@ -92,8 +95,8 @@ class Runtimes:
         if not self._busy.acquire(blocking=False):
             raise RuntimeError("another run is in progress in these runtimes")
         try:
-            end = yield from self._run(spec_for(name), code, proposal_id, timeout, max_output,
-                                       started, whatif)
+            end = yield from self._run(spec_for(name, self.languages), code, proposal_id,
+                                       timeout, max_output, started, whatif)
         finally:
             self._current = None
             self._busy.release()
@@ -101,7 +104,7 @@ class Runtimes:
 
     def live(self, language: str) -> bool:
         """Whether `language`'s runtime is running, with whatever earlier runs left."""
-        process = self._processes.get(spec_for(language).name)
+        process = self._processes.get(spec_for(language, self.languages).name)
         return process is not None and process.alive
 
     def save_state(self, language: str, path: str) -> bool:
@@ -110,7 +113,7 @@ class Runtimes:
         sees what the real run will; False when there is nothing to write (the runtime
         has not started, or keeps no state a file can carry). The writer only reads the
         state, so it is run as it is: no preview of its own, no journal."""
-        spec = spec_for(language)
+        spec = spec_for(language, self.languages)
         if not spec.state_writer or not self.live(language):
             return False
         ended = [e for e in Runtimes.run(self, spec.name, spec.save_state(path), timeout=10)

@@ -16,7 +16,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TYPE_CHECKING, Any
 
 from assistant.events import Event, OutputChunk, RunEnd
-from assistant.llm.results import untrusted
+from assistant.messages import untrusted
 from assistant.runtime.limit import OutputLimit
 from assistant.runtime.sandbox import Sandbox
 from assistant.safety.rating import Assessment
@@ -83,7 +83,7 @@ class Toolbox:
                 self._waiting.append(MCPServer(server.config, self._background, self.sandbox))
         problems = []
         if self.offline:
-            from assistant.llm.local import is_local_address
+            from assistant.servers.local import is_local_address
 
             for server in [s for s in self._waiting if s.config.url]:
                 if not is_local_address(server.config.url):

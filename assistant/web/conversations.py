@@ -7,6 +7,7 @@ alive), the least recently used one is closed when another opens.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from assistant.web.live import Busy, Hub, LiveTurn
 if TYPE_CHECKING:
     from assistant.api import Assistant
     from assistant.safety.policy import Policy
+    from assistant.servers.started import Servers
 
 OPEN = 4  # conversations kept open at once
 NEW = ""
@@ -53,10 +55,14 @@ class Conversations:
     """Starts and interrupts turns for the server's handlers."""
 
     def __init__(self, settings: Settings, hub: Hub,
-                 make: Callable[..., Assistant] | None = None) -> None:
+                 make: Callable[..., Assistant] | None = None,
+                 servers: Servers | None = None) -> None:
+        """`servers`: the embedded servers `settings` may point at, which every
+        conversation's Assistant talks to (assistant.servers.started)."""
         self.settings = settings
         self.hub = hub
         self._make = make
+        self.servers = servers
         self._lock = threading.Lock()
         self._open: OrderedDict[str, tuple[Assistant, _Approver]] = OrderedDict()
         self._running: dict[str, tuple[Assistant, LiveTurn, threading.Thread]] = {}
@@ -88,7 +94,7 @@ class Conversations:
             return self._open.pop(conversation_id)
         from assistant.api import Assistant
 
-        make = self._make or Assistant
+        make = self._make or functools.partial(Assistant, servers=self.servers)
         approver = _Approver(self.hub)
         extra: dict[str, Any] = {}
         if conversation_id:
@@ -155,7 +161,7 @@ class Conversations:
         from assistant.llm import direct
         from assistant.llm.backend import load_litellm
 
-        if not direct.speaks_to(self.settings):
+        if not direct.speaks_to(self.settings, self.servers):
             load_litellm()
 
     def stop(self) -> None:

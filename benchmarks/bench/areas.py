@@ -125,8 +125,10 @@ def embedded_llm(bench: Bench) -> tuple[float, float, float, float]:
     first token (nothing cached), each a median of several. Every round asks something
     new, so no turn is cached whole."""
     from assistant.config import load_settings
-    from assistant.llm import LLM, Reply, embedded
+    from assistant.llm import LLM, Reply
     from assistant.loop.prompt import system_message
+    from assistant.servers import embedded
+    from assistant.servers.started import Servers
 
     settings = load_settings({"max_tokens": 96, "temperature": 0.0})
     if not embedded.available(settings):
@@ -145,9 +147,11 @@ def embedded_llm(bench: Bench) -> tuple[float, float, float, float]:
     starts, colds, rates, second_firsts = [], [], [], []
     for round_ in range(bench.reps(3, 1)):
         began = time.perf_counter()
-        with embedded.EmbeddedServer(embedded.chosen(settings)) as server:
+        with Servers() as servers:  # a private server, as embedded_keep_alive = 0 runs it
+            ready = servers.start(embedded.chosen(settings),
+                                  settings.replace(embedded_keep_alive=0))
             starts.append(time.perf_counter() - began)
-            llm = LLM(server.settings_for(settings))
+            llm = LLM(ready, servers=servers)
             system = {"role": "system", "content": system_message("", llm.system_addendum())}
             for ask in range(bench.reps(3, 1)):
                 n = round_ * 10 + ask + 2

@@ -68,7 +68,7 @@ def isolated_environment() -> Iterator[None]:
     Runs before anything imports litellm, which reads these variables at import time.
     """
     from assistant.config import Settings
-    from assistant.llm import embedded
+    from assistant.servers import embedded
 
     # The embedded weights setup installed in the user's data folder, by path.
     weights = embedded.chosen(Settings(embedded_model=os.environ.get(
@@ -87,7 +87,7 @@ def isolated_environment() -> Iterator[None]:
     try:
         yield
     finally:
-        from assistant.llm import shared
+        from assistant.servers import shared
 
         for running in shared.records():  # what the figures started and their keep-alive kept
             shared.stop(running)

@@ -29,8 +29,8 @@ def best_of_3_decode_ratio(bench: Bench) -> float:
     from llama_cpp import _logger
 
     from assistant.config import load_settings
-    from assistant.llm import chatml, embedded
     from assistant.loop.prompt import system_message
+    from assistant.servers import chatml, embedded
 
     model = embedded.chosen(load_settings())
     if model.path is None:

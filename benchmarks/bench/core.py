@@ -119,7 +119,7 @@ def cli_first_tokens(bench: Bench) -> tuple[float, float, float]:
     still kept (warm: only the new request is read), each a median; and the resident MB
     of the shared server after the warm runs."""
     from assistant.config import load_settings
-    from assistant.llm import embedded, shared
+    from assistant.servers import embedded, shared
 
     settings = load_settings()
     if not embedded.available(settings):

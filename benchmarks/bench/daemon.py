@@ -38,7 +38,7 @@ LISTING_SAID = "say Changes no files."  # its previewed effect, said before its 
 DOWNLOADS = {"report.pdf": "report\n", "photo.jpg": "photo\n", "notes.txt": "notes\n"}
 KEEP_ALIVE_S = 20  # keep_alive here: longer than the gaps between a figure's turns
 # the embedded model's server, private or shared, on its command line
-LLM_SERVERS = ("assistant.llm.chatml", "assistant.llm.keepalive")
+LLM_SERVERS = ("assistant.servers.chatml", "assistant.servers.keepalive")
 
 
 class BenchDaemon:

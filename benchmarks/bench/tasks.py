@@ -30,7 +30,7 @@ def embedded_model() -> Any:
     """The embedded model a user gets (base.isolated_environment names the user's
     installed weights)."""
     from assistant.config import load_settings
-    from assistant.llm import embedded
+    from assistant.servers import embedded
 
     settings = load_settings({})
     if not embedded.available(settings):

@@ -81,7 +81,7 @@ def serve(model: Any, log: Path, threads: int = 0) -> Iterator[Any]:
     the server's log in `log` (its token counts); yields the EmbeddedServer. `threads`
     (0: the assistant's choice, one per physical core) is for a machine shared with other
     work, where llama.cpp's threads waiting on each other slow it down many times."""
-    from assistant.llm import embedded
+    from assistant.servers import embedded
 
     server = embedded.EmbeddedServer(model, threads=threads)
     server.port = embedded.free_port()
@@ -100,7 +100,7 @@ def serve(model: Any, log: Path, threads: int = 0) -> Iterator[Any]:
 def installed(name: str) -> Any:
     """The embedded model `name` (a name or a .gguf path), as the assistant finds it."""
     from assistant.config import load_settings
-    from assistant.llm import embedded
+    from assistant.servers import embedded
 
     model = embedded.chosen(load_settings({"embedded_model": name}))
     if model.path is None:

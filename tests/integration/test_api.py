@@ -222,7 +222,7 @@ def test_two_assistants_keep_separate_state(server: LLMServer) -> None:
 
 
 def test_results_messages_do_not_count_as_turns(server: LLMServer) -> None:
-    from assistant.llm.results import RESULTS_HEADER
+    from assistant.messages import RESULTS_HEADER
 
     history = [
         {"role": "user", "content": "list files"},

@@ -13,7 +13,7 @@ import pexpect
 import pytest
 
 from assistant.config import load_settings
-from assistant.llm import embedded, shared
+from assistant.servers import embedded, shared
 from tests.integration.conftest import ROOT, cli_args, spawn
 from tests.support.llm_server import (
     LLMServer,

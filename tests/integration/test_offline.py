@@ -18,7 +18,9 @@ from typing import Any
 import pytest
 
 from assistant.config import Settings
-from assistant.llm import LLM, Reply, chatml, direct, embedded
+from assistant.llm import LLM, Reply, direct
+from assistant.servers import chatml, embedded
+from assistant.servers.started import Servers
 from tests.integration.conftest import ROOT
 from tests.support.llm_server import LLMServer, closed_port_url, text
 from tests.support.models import SMOLLM2, installed_gguf, require_embedded
@@ -30,10 +32,12 @@ pytestmark = pytest.mark.usefixtures(no_network.__name__)
 
 
 @pytest.fixture(scope="module")
-def embedded_server() -> Iterator[embedded.EmbeddedServer]:
+def embedded_server() -> Iterator[tuple[Servers, Settings]]:
+    """A private embedded server of SmolLM2's, and the settings pointed at it."""
     require_embedded()
-    with embedded.EmbeddedServer(embedded.chosen(SMOLLM2)) as server:
-        yield server
+    with Servers() as servers:
+        yield servers, servers.start(embedded.chosen(SMOLLM2),
+                                     SMOLLM2.replace(embedded_keep_alive=0))
 
 
 def servers_running() -> list[str]:
@@ -59,9 +63,9 @@ def run_cli(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.slow
 def test_embedded_model_answers_directly_and_counts_with_its_own_tokenizer(
-        embedded_server: embedded.EmbeddedServer) -> None:
-    settings = embedded_server.settings_for(Settings(max_tokens=24, llm_timeout=60))
-    llm = LLM(settings)
+        embedded_server: tuple[Servers, Settings]) -> None:
+    servers, ready = embedded_server
+    llm = LLM(ready.replace(max_tokens=24), servers=servers)
     assert isinstance(llm.backend, direct.Direct)
     assert llm.context_window == embedded.WINDOWS[embedded.SMOLLM2] and not llm.uses_tools
     messages = [{"role": "user", "content": "Name one colour of the sky."}]
@@ -72,7 +76,8 @@ def test_embedded_model_answers_directly_and_counts_with_its_own_tokenizer(
     assert len(deltas) > 1 and "".join(deltas) == reply.text and reply.text.strip()
     import llama_cpp
 
-    vocabulary = llama_cpp.Llama(str(embedded_server.model.path), vocab_only=True, verbose=False)
+    vocabulary = llama_cpp.Llama(str(embedded.chosen(SMOLLM2).path), vocab_only=True,
+                                 verbose=False)
     assert reply.usage == tuple(
         len(vocabulary.tokenize(part.encode(), special=True))
         for part in (chatml.render(messages), reply.text))
@@ -85,8 +90,9 @@ def test_the_default_embedded_model_answers_on_its_real_weights() -> None:
     settings = Settings(embedded_model=str(installed_gguf(embedded.DEFAULT)), max_tokens=48,
                         llm_timeout=120)
     require_embedded(settings)
-    with embedded.EmbeddedServer(embedded.chosen(settings)) as server:
-        llm = LLM(server.settings_for(settings))
+    with Servers() as servers:
+        ready = servers.start(embedded.chosen(settings), settings.replace(embedded_keep_alive=0))
+        llm = LLM(ready, servers=servers)
         reply = list(llm.stream([
             {"role": "system", "content": llm.system_addendum()},
             {"role": "user", "content": "Print the path of the current folder."},
@@ -112,7 +118,7 @@ def test_nothing_configured_and_no_keep_alive_starts_the_embedded_model_and_stop
 
 @pytest.mark.slow
 def test_a_voice_turn_with_embedded_stt_llm_and_tts(
-    embedded_server: embedded.EmbeddedServer, speech: dict[str, Any], transcriber: Any,
+    embedded_server: tuple[Servers, Settings], speech: dict[str, Any], transcriber: Any,
 ) -> None:
     """Speech in (a Piper fixture, then Whisper tiny.en from its wheel), the embedded
     model's answer, and that answer spoken (espeak-ng): every model on this machine, no
@@ -124,8 +130,9 @@ def test_a_voice_turn_with_embedded_stt_llm_and_tts(
 
     heard = transcriber.transcribe(read_wav(speech["piper_disk"]["path"]))
     assert "space" in heard.lower() and "disk" in heard.lower(), heard
-    settings = embedded_server.settings_for(Settings(journal=False, max_tokens=32))
-    with Assistant(settings=settings) as assistant:
+    servers, ready = embedded_server
+    with Assistant(settings=ready.replace(journal=False, max_tokens=32),
+                   servers=servers) as assistant:
         answer = assistant.ask(heard)
     assert answer.strip()
     spoken, spoken_rate = EspeakEngine().synthesize(answer)
@@ -157,7 +164,7 @@ def test_local_refuses_a_hosted_model() -> None:
 
 def test_api_offline_finds_the_ollama_model_and_refuses_hosted_ones() -> None:
     from assistant.api import Assistant
-    from assistant.llm.local import LocalError
+    from assistant.servers.local import LocalError
 
     models = ("llama3.2:3b", "qwen2.5-coder:7b")
     with (

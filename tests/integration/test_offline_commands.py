@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from assistant.config import load_settings
-from assistant.llm import embedded
+from assistant.servers import embedded
 from tests.integration.conftest import ROOT
 from tests.support.llm_server import LLMServer, closed_port_url
 from tests.support.models import installed_stt

@@ -29,7 +29,7 @@ When the queue is empty every chat request gets the text "(scenario exhausted)".
 Also served: GET /v1/models, GET /api/tags, POST /api/show (model_info carries
 "llama.context_length"; unknown models get 404 like Ollama), and llama-cpp-python's
 POST /extras/tokenize/count (a token a word). With `status` set (a dict), GET
-/assistant/status answers it, as llm/keepalive.py does for the shared embedded server: the
+/assistant/status answers it, as servers/keepalive.py does for the shared embedded server: the
 scripted server then stands in for that one when a runtime folder's record names its port.
 
 Run by hand: `python -m tests.support.llm_server --script FILE.json [--port N]`.
@@ -55,7 +55,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from assistant.llm.keepalive import STATUS_PATH
+from assistant.servers.keepalive import STATUS_PATH
 
 EXHAUSTED = "(scenario exhausted)"
 _call_ids = itertools.count(1)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from assistant.config import Settings, default_data_dir
-from assistant.llm import embedded
+from assistant.servers import embedded
 from tests.support.require import lacking, require
 
 INSTALLED = default_data_dir() / "models"

@@ -16,21 +16,23 @@ PACKAGE = Path(__file__).resolve().parents[2] / "assistant"
 # one above. A layer names parts (a sub-package, or a module at the top) or single
 # modules, which sit where they are named, apart from the rest of their package (the
 # longest name wins): the types a plugin registers (runtime.spec, tools.tool,
-# safety.findings) are below the plugins that carry them and the runtime that reads them;
+# safety.findings) are below the runtime that reads them and the plugins that carry them,
+# which sit above the runtime (the parts hand it the plugins' languages);
 # `assistant mcp` (tools.gate, tools.mcp_server) is a way in to the action pipeline, like
 # the loop. Parts of one layer may import each other; their modules never in a circle.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("tomlread", "choices", "computer"),
-    ("texts", "events"),
+    ("texts", "events", "messages"),  # messages: the loop's history vocabulary
     ("deny", "tool_settings", "rulebook"),  # what Settings checks on entry
     ("config",),
     ("journal",),
+    ("servers",),  # the local model servers' lifecycle: Settings in, addresses out
     ("safety.findings", "safety.redact", "safety.paths", "safety.runs_later",
      "runtime.spec", "tools.tool"),  # runs_later: the effect's sentence names them
-    ("plugins",),
     ("runtime",),
     ("whatif",),
     ("safety",),
+    ("plugins",),  # given to the runtimes by the parts that build them, never looked up
     ("llm",),
     ("tools",),
     ("checks",),
@@ -172,7 +174,7 @@ def write(root: Path, files: dict[str, str]) -> None:
         path.write_text(text)
 
 
-def test_settings_reaching_into_the_parts_that_read_them_and_a_runtime_into_whatif_are_found(
+def test_settings_reaching_into_the_parts_that_read_them_and_a_runtime_into_those_above_are_found(
         tmp_path: Path) -> None:
     root = tmp_path / "assistant"
     write(root, {
@@ -183,6 +185,8 @@ def test_settings_reaching_into_the_parts_that_read_them_and_a_runtime_into_what
         "whatif/world.py": "",
         "tools/gate.py": "from assistant.loop.screen import ScreenFeed\n",
         "loop/screen.py": "",
+        "runtime/languages.py": "def f():\n    from assistant.plugins.registry import installed\n",
+        "plugins/registry.py": "",
         "computer/verbs.py": "from assistant.choices import Level\n", "choices.py": "",
     })
     assert sorted(upward(imports(root))) == [
@@ -192,6 +196,8 @@ def test_settings_reaching_into_the_parts_that_read_them_and_a_runtime_into_what
         "assistant.config:4 imports assistant.checks.rules (config is below checks)",
         "assistant.runtime.drivers.python_driver:2 imports assistant.whatif.world "
         "(runtime is below whatif)",
+        "assistant.runtime.languages:2 imports assistant.plugins.registry "
+        "(runtime is below plugins)",
         "assistant.tools.gate:1 imports assistant.loop.screen (tools.gate is below loop)"]
 
 

@@ -10,8 +10,8 @@ import pytest
 from assistant.events import Error, Notice, Proposal, TurnEnd
 from assistant.journal import Journal
 from assistant.llm import tools
-from assistant.llm.results import next_step
 from assistant.loop.prompt import BASE
+from assistant.messages import next_step
 from tests.support.llm_server import (
     LLMServer,
     Step,

@@ -164,7 +164,7 @@ def test_bad_requests_are_explained(shared_served: Served, tmp_path: Path) -> No
 def test_with_no_model_configured_the_page_runs_on_the_embedded_model(tmp_path: Path) -> None:
     """As the chat does: the embedded model (here the small demo one) when nothing is set
     and Ollama has nothing; it stops with the server."""
-    from assistant.llm import embedded
+    from assistant.servers import embedded
 
     require(embedded.available(Settings(embedded_model=embedded.SMOLLM2)),
             "the embedded demo model is not installed: ./scripts/setup --test")

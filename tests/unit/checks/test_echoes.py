@@ -5,7 +5,7 @@ from __future__ import annotations
 from assistant.checks.echoes import echoes, framed, without_echoes
 from assistant.events import RunEnd
 from assistant.llm.reply import CodeCall
-from assistant.llm.results import describe_run, fenced_message
+from assistant.messages import describe_run, fenced_message
 
 REQUEST = "in which file under lib/ is the function parse_date defined?"
 NOT_RUN = ("Not run: /lib/ is not the user's lib/, which is in the working folder: use the "
@@ -86,7 +86,7 @@ def test_every_way_a_run_ends_as_the_results_say_it_is_framing_read_from_the_cat
 
 def test_an_answer_that_copies_the_screens_framing_is_an_echo_its_text_is_not() -> None:
     """The embedded model answered "click Yes" with the screen message it was shown."""
-    from assistant.llm.results import KIND, SCREEN_HEADER, untrusted
+    from assistant.messages import KIND, SCREEN_HEADER, untrusted
     from assistant.texts import text
 
     intro = SCREEN_HEADER + text("screen.intro_text").format(text("screen.untrusted"))

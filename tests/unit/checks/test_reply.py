@@ -12,7 +12,7 @@ from assistant.checks.state import TurnState
 from assistant.checks.verdicts import Edit, SendBack, StandIn
 from assistant.events import RunEnd
 from assistant.llm import CodeCall, Reply
-from assistant.llm.results import NEXT_STEP, fenced_message
+from assistant.messages import NEXT_STEP, fenced_message
 from tests.support.turns import ran
 from tests.support.turns import turn as state
 

@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 
 from assistant.config import Settings
-from assistant.llm import LLM, LLMError, Reply, chatml, direct
+from assistant.llm import LLM, LLMError, Reply, direct
+from assistant.servers import chatml
+from assistant.servers.started import Servers
 from tests.support.llm_server import (
     LLMServer,
     closed_port_url,
@@ -130,5 +132,6 @@ def test_a_stop_between_words_keeps_the_words_so_far(
 
 def test_only_an_embedded_server_of_this_program_is_spoken_to_directly(
         server: LLMServer, settings: Settings) -> None:
-    assert not direct.speaks_to(settings)
+    assert not direct.speaks_to(settings, None)
+    assert not direct.speaks_to(settings, Servers())  # an owner without that server
     assert not isinstance(LLM(settings).backend, direct.Direct)

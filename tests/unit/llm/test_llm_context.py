@@ -8,7 +8,7 @@ from typing import Any
 
 from assistant.llm.context import cut_middle, fit, reply_tokens, split_turns
 from assistant.llm.reply import CodeCall
-from assistant.llm.results import fenced_message
+from assistant.messages import fenced_message
 
 
 def chars(message: dict[str, Any]) -> int:

@@ -13,7 +13,8 @@ from collections.abc import Iterator
 import pytest
 
 from assistant.config import Settings
-from assistant.llm import LLM, LLMError, local, ollama
+from assistant.llm import LLM, LLMError
+from assistant.servers import local, ollama
 from tests.support.llm_server import LLMServer, closed_port_url, delay, error, text
 from tests.support.netguard import no_network
 

@@ -4,7 +4,10 @@ import signal
 import threading
 import time
 
+from assistant.events import RunEnd
+from assistant.plugins.registry import languages
 from assistant.runtime import Runtimes
+from tests.support.require import require
 
 STDIN_NOTE = (
     "[the program waited for input on stdin and was stopped: "
@@ -151,3 +154,15 @@ def test_close_kills_every_process_of_every_group(group_members):
     while any(group_members(pgid) for pgid in groups) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert [group_members(pgid) for pgid in groups] == [[], [], []]
+
+
+def test_a_plugins_language_runs_only_in_runtimes_given_it() -> None:
+    """The runtime never looks plugins up: the parts hand it their languages."""
+    given = languages()
+    require("sql" in given, "the example plugin is not installed: ./scripts/setup --test")
+    with Runtimes(timeout=20.0) as bare:
+        [end] = [e for e in bare.run("sql", "select 1") if isinstance(e, RunEnd)]
+    assert end.exit_status is None and end.output.startswith("Unknown language 'sql'")
+    with Runtimes(timeout=20.0, languages=given) as runtimes:
+        [end] = [e for e in runtimes.run("SQL", "select 1") if isinstance(e, RunEnd)]
+    assert (end.exit_status, end.output) == (0, "1\n")

@@ -1,4 +1,5 @@
-"""The little the adapter asks an Ollama server directly (litellm does the chatting)."""
+"""What an Ollama server says of itself (its models, their windows, whether it runs), asked
+directly by the choice of a local model and by the adapter (litellm does the chatting)."""
 
 from __future__ import annotations
 

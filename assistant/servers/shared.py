@@ -3,11 +3,11 @@ one-shot commands, the Python API, `serve` and the daemon. The model loads once 
 KV cache (the system prompt above all) stays between commands, as Ollama's keep_alive does.
 
 Design, the simplest that survives crashes:
-- The server is llama-cpp-python's, wrapped by llm/keepalive.py in its own process and
+- The server is llama-cpp-python's, wrapped by servers/keepalive.py in its own process and
   session (so no client's exit or Ctrl-C reaches it). That wrapper keeps the keep-alive
   clock itself, where the requests arrive, and stops after `embedded_keep_alive` seconds
   without one (-1: never; 0 means no sharing at all: a private server per program, stopped
-  when it exits, as llm/embedded.py has always run it).
+  when it exits, as servers/embedded.py has always run it).
 - It listens on a free loopback port and writes a record (pid, port, model) 0600 in the
   runtime folder: `$XDG_RUNTIME_DIR/assistant`, else a 0700 folder in the user's cache.
   Other users cannot read the folder, and the server answers no request without the
@@ -17,8 +17,9 @@ Design, the simplest that survives crashes:
   record (a killed server) is replaced, with one line saying so. Starting is done under a
   lock file, so two programs starting at once get one server.
 - A program that runs for long (the daemon, the terminal, `serve`) asks `ensure` before each
-  request: a server stopped by its keep-alive or by a crash is started again on the same
-  port when it is free (its token does not change), else on a new one.
+  request (through its Servers, servers/started.py): a server stopped by its keep-alive or
+  by a crash is started again on the same port when it is free (its token does not
+  change), else on a new one.
 - Two clients at once queue: llama-cpp-python serves one request at a time (with requests
   not interrupting each other), and every request carries its whole conversation, so
   neither sees the other's; the cached prefix only saves reading the common beginning.
@@ -44,8 +45,8 @@ from pathlib import Path
 from typing import Any
 
 from assistant.config import APP, ENV_PREFIX, Settings
-from assistant.llm import embedded, keepalive
-from assistant.llm.reach import accepts_connections
+from assistant.servers import embedded, keepalive
+from assistant.servers.reach import accepts_connections
 
 FOLDER_VARIABLE = ENV_PREFIX + "RUNTIME_DIR"  # another runtime folder (tests, benchmarks)
 TOKEN_FILE = "embedded-token"
@@ -288,49 +289,3 @@ class Shared:
         raise embedded.EmbeddedError(
             f"the embedded model did not start within {self.ready_timeout:g} s")
 
-
-# openai URL -> this program's handles on the server there (several Assistants may share
-# one). Process-wide on purpose: the server is one per user, and any LLM pointed at it
-# must be able to start it again.
-_using: dict[str, list[Shared]] = {}
-_using_lock = threading.Lock()
-
-
-@contextlib.contextmanager
-def using(model: embedded.Model, settings: Settings, tell: Callable[[str], None]
-          ) -> Iterator[Settings]:
-    """`settings` pointed at the shared server of `model` (found or started) while the
-    block runs; the server stays when the block ends (its keep-alive stops it)."""
-    handle = Shared(model, settings.embedded_keep_alive, tell)
-    ready = handle.settings_for(settings)
-    with _using_lock:
-        _using.setdefault(ready.api_base, []).append(handle)
-    try:
-        yield ready
-    finally:
-        with _using_lock:
-            for url, handles in list(_using.items()):
-                if handle in handles:
-                    handles.remove(handle)
-                if not handles:
-                    del _using[url]
-
-
-def serves(api_base: str) -> bool:
-    """Whether `api_base` is a shared server this program uses."""
-    return api_base in _using
-
-
-def ensure(api_base: str) -> str:
-    """`api_base`, or where its shared server is now: a server this program uses that has
-    stopped (keep-alive, crash) is started again first. Any other address is returned as
-    it is, at the cost of a dictionary look-up."""
-    with _using_lock:
-        handles = list(_using.get(api_base, ()))
-    if not handles:
-        return api_base
-    url = handles[-1].ensure()
-    if url != api_base:
-        with _using_lock:
-            _using[url] = _using.pop(api_base, []) + _using.get(url, [])
-    return url

@@ -1,12 +1,16 @@
-"""How what happened to each proposal goes back into the history for the model to read."""
+"""The loop's message vocabulary: how what happened to each proposal goes back into the
+history for the model to read, and the typed kinds of the loop's own messages.
+
+Low in the layers (beside the texts it reads), so the adapter that sends the history, the
+checks that read it and the loop that writes it all import it from below."""
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from assistant.events import RunEnd
-from assistant.llm.reply import CodeCall
 from assistant.texts import text
 
 RESULTS_HEADER = text("results.header")
@@ -26,7 +30,17 @@ NO_OUTPUT = text("results.no_output")
 REQUEST_SHOWN = 300  # characters of the request repeated after each result
 
 
-def tool_messages(results: list[tuple[CodeCall, str]]) -> list[dict[str, Any]]:
+class Called(Protocol):
+    """What a result is told against: the call's id and language (the adapter's CodeCall)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def language(self) -> str: ...
+
+
+def tool_messages(results: Sequence[tuple[Called, str]]) -> list[dict[str, Any]]:
     """One tool message per call: providers reject a tool call left unanswered."""
     return [
         {"role": "tool", "tool_call_id": call.id, "content": output or NO_OUTPUT}
@@ -64,7 +78,7 @@ def failure_line(end: RunEnd) -> str:
     return last_line(end.output, 300) or text("results.failed_brief").format(end.exit_status)
 
 
-def fenced_message(results: list[tuple[CodeCall, str]], request: str = "") -> dict[str, Any]:
+def fenced_message(results: Sequence[tuple[Called, str]], request: str = "") -> dict[str, Any]:
     """One user message presenting every result, each labelled with its language, and
     the turn's `request` again."""
     parts = [RESULTS_HEADER]

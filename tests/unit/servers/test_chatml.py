@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assistant.llm.chatml import render
+from assistant.servers.chatml import render
 
 
 def test_every_message_is_kept_in_place() -> None:

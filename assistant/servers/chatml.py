@@ -3,7 +3,7 @@ stored in the GGUF (a Jinja program that comes with third-party weights).
 
 llama-cpp-python's built-in "chatml" keeps only the first system message and drops
 later ones and any message whose content is a list; this one keeps every message in
-place. `python -m assistant.llm.chatml ARGS` is `python -m llama_cpp.server ARGS` with
+place. `python -m assistant.servers.chatml ARGS` is `python -m llama_cpp.server ARGS` with
 this template registered as `--chat_format assistant-chatml`.
 """
 

@@ -1,8 +1,8 @@
 """Inside the shared embedded server's process: the token check, the keep-alive clock and
-the record that tells clients where the server is (the client side is llm/shared.py).
+the record that tells clients where the server is (the client side is servers/shared.py).
 
-`python -m assistant.llm.keepalive --record FILE --keep_alive SECONDS LLAMA-ARGS` serves
-llama-cpp-python's OpenAI-compatible app (with our chat template, llm/chatml.py) behind a
+`python -m assistant.servers.keepalive --record FILE --keep_alive SECONDS LLAMA-ARGS` serves
+llama-cpp-python's OpenAI-compatible app (with our chat template, servers/chatml.py) behind a
 small ASGI layer of ours, in the same process:
 
 - every request must carry `Authorization: Bearer TOKEN`; the token comes in the
@@ -188,9 +188,9 @@ def main() -> None:
     from llama_cpp.server.cli import add_args_from_model, parse_model_from_args
     from llama_cpp.server.settings import ModelSettings, ServerSettings, Settings
 
-    from assistant.llm import chatml
+    from assistant.servers import chatml
 
-    ours = argparse.ArgumentParser(prog="python -m assistant.llm.keepalive")
+    ours = argparse.ArgumentParser(prog="python -m assistant.servers.keepalive")
     ours.add_argument("--record", type=Path, required=True)
     ours.add_argument("--keep_alive", type=float, required=True)
     options, rest = ours.parse_known_args()

@@ -17,7 +17,7 @@ import pytest
 
 from assistant.commands import doctor
 from assistant.config import load_settings
-from assistant.llm import embedded, shared
+from assistant.servers import embedded, shared
 from tests.integration.conftest import ROOT
 from tests.support.llm_server import closed_port_url
 from tests.support.models import require_embedded

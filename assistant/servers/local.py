@@ -7,14 +7,16 @@ embedded model. Nothing here talks to a host outside this machine's network.
 
 from __future__ import annotations
 
-import contextlib
 import ipaddress
 import urllib.parse
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from assistant.config import Settings
-from assistant.llm import ollama
+from assistant.servers import ollama
+
+if TYPE_CHECKING:
+    from assistant.servers.started import Servers
 
 # Best first. The assistant's every answer is code, so coder models lead; then strong
 # general models that write code well. Matched against the name without its tag
@@ -161,28 +163,19 @@ def _check_installed(settings: Settings) -> None:
         raise LocalError(ollama.pull_hint(base, name))
 
 
-@contextlib.contextmanager
-def ready(settings: Settings, tell: Callable[[str], None]) -> Iterator[Settings]:
-    """The settings to chat with while the block runs: `choose`, then the embedded server
-    when the plan needs it: the user's shared one (llm/shared.py), found or started, or
-    with `embedded_keep_alive` 0 a private one, stopped when the block ends.
+def ready(settings: Settings, servers: Servers) -> Settings:
+    """The settings to chat with: `choose`, then the embedded server when the plan needs
+    it, started into `servers` (the user's shared one, found or started, or with
+    `embedded_keep_alive` 0 a private one, which `servers` stops when closed).
 
-    `tell` receives the one line a user should see (which model is used, a restart).
-    Raises LocalError, or EmbeddedError when the embedded server cannot start.
+    `servers.tell` receives the one line a user should see (which model is used, a
+    restart). Raises LocalError, or EmbeddedError when the embedded server cannot start.
     """
-    from assistant.llm import embedded, shared
+    from assistant.servers import embedded
 
     plan = choose(settings, embedded_available=embedded.available(settings))
     if not plan.embedded:
         if plan.notice:
-            tell(plan.notice)
-        yield plan.settings
-        return
-    model = embedded.chosen(settings)
-    if settings.embedded_keep_alive:
-        with shared.using(model, plan.settings, tell) as ready_settings:
-            yield ready_settings
-        return
-    tell(model.notice)
-    with embedded.EmbeddedServer(model) as server:
-        yield server.settings_for(plan.settings)
+            servers.tell(plan.notice)
+        return plan.settings
+    return servers.start(embedded.chosen(settings), plan.settings)

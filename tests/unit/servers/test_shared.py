@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from assistant.config import ConfigError, load_settings
-from assistant.llm import embedded, shared
-from assistant.llm.keepalive import Clock
+from assistant.servers import embedded, shared
+from assistant.servers.keepalive import Clock
+from assistant.servers.started import Servers
 
 
 def test_the_runtime_folder_and_the_token_are_the_users_alone(
@@ -74,9 +75,11 @@ def test_a_record_of_a_dead_pid_or_of_a_pid_that_does_not_answer_is_stale() -> N
     assert shared.stop(stale) is False and not stale.record.exists()
 
 
-def test_only_an_address_this_program_uses_for_a_shared_server_is_checked() -> None:
-    assert shared.ensure("http://127.0.0.1:9/v1") == "http://127.0.0.1:9/v1"
-    assert shared.ensure("") == ""
+def test_an_address_no_server_of_the_owners_is_at_is_left_as_it_is() -> None:
+    servers = Servers()
+    assert servers.ensure("http://127.0.0.1:9/v1") == "http://127.0.0.1:9/v1"
+    assert servers.ensure("") == ""
+    assert not servers.serves("http://127.0.0.1:9/v1")
 
 
 def test_keep_alive_is_minus_one_zero_or_seconds() -> None:
