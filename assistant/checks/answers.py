@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from assistant.checks.copies import copies
 from assistant.checks.made import problems
@@ -23,6 +24,9 @@ from assistant.llm.fenced import shown_tags
 from assistant.runtime.changes import NO_CHANGES
 from assistant.texts import text
 from assistant.whatif.effect import names as listed
+
+if TYPE_CHECKING:
+    from assistant.computer.after import Fact
 
 # An answer that says the job was not done (bare "no" and "not" are too common to count:
 # "No files changed, as expected").
@@ -52,6 +56,8 @@ COPIES = text("answer.copies").format("{}", how=text("preview.copies_how"))
 MADE = text("answer.made")
 NEVER_RAN = text("answer.never_ran")
 REFUSED = text("answer.refused")
+SCREEN_UNDONE = text("answer.screen")
+SCREEN_STEPS = text("answer.screen_steps")
 # An answer that says the model has no way to act: small models trained as chat bots say
 # so of this machine, where their code does run.
 REFUSAL = re.compile(
@@ -75,6 +81,7 @@ FINDINGS = {
     "unchanged": (UNCHANGED, "no file in the working folder changed"),
     "names": (UNSEEN_NAMES, "{} appears in no output"),
     "numbers": (UNSEEN_NUMBERS, "{} appears in no output"),
+    "screen": ("{}", "{}"),  # the model's words and the user's, both in the finding
 }
 
 
@@ -107,6 +114,9 @@ class AnswerCheck:
     wrote: set[str] = field(default_factory=set)  # files the runs created or modified
     rules: Rules = field(default_factory=Rules)  # the turn's: which may act, what fired
     wants: Request | None = None  # the request parsed (once, here when not given)
+    desktop: bool = False  # the turn was shown the windows on screen
+    acted: bool = False  # a run acted on them (computer/aim.py read its calls)
+    screen: tuple[Fact, ...] = ()  # what they showed after the last such run
     _existed: dict[str, bool] = field(default_factory=dict)
     _folders: list[str] = field(default_factory=list)  # the request's, there when it came
 
@@ -134,6 +144,11 @@ class AnswerCheck:
         if succeeded:
             self.succeeded.append(output)
         self.changed = self.changed or changes != NO_CHANGES
+
+    def on_screen(self, facts: tuple[Fact, ...]) -> None:
+        """A run acted on the windows, which then showed `facts` (computer/after.py)."""
+        self.acted = True
+        self.screen = facts
 
     def grounded(self, answer: str) -> bool:
         """Whether the answer gives a figure or a name that a successful run printed: then
@@ -238,6 +253,7 @@ class AnswerCheck:
                              rf"(?:\./)?{re.escape(script)}\b|(?<![\w.])\./{re.escape(script)}\b")
             if (self.folder / script).is_file() and not any(map(ran.search, self.code)):
                 yield "never_ran", (f"{runner(script)} {script}", script)
+        yield from self._on_screen(answer)
         if not self.code:
             if self.asks.about_machine or present or self._folders:
                 yield "no_run", ("",)
@@ -249,6 +265,17 @@ class AnswerCheck:
                 and (present or self.asks.here)):
             yield "unchanged", (", ".join(present) or text("answer.everything_here"),)
         yield from self._unseen(answer)
+
+    def _on_screen(self, answer: str) -> Iterator[Finding]:
+        """Asked to act on a window: an answer over nothing done on screen (steps, or the
+        request's words said back), or calling done what the screen shows undone."""
+        if not (self.desktop and self.asks.on_screen) or NEGATION.search(answer):
+            return
+        undone = "; ".join(f.sentence for f in self.screen if f.undone)
+        if undone:
+            yield "screen", (SCREEN_UNDONE.format(undone), undone)
+        elif not self.acted:
+            yield "screen", (SCREEN_STEPS, text("answer.screen_untouched"))
 
     def _unseen(self, answer: str) -> Iterator[Finding]:
         """Names and figures in the answer that nothing in the turn showed."""

@@ -60,6 +60,11 @@ class ScreenFeed:
             return True
         return self.backend.supports("vision", self.settings.model)
 
+    @property
+    def shown(self) -> bool:
+        """Whether a screen has gone into the history of this conversation."""
+        return self._shown > 0
+
     def wanted_for(self, request: str) -> bool:
         """Whether this request should start with the screen attached."""
         mode = self.settings.screen_context

@@ -215,7 +215,8 @@ class Session:
         from assistant.checks.record import TurnRecord
 
         return TurnRecord(AnswerCheck(text, self.folder(), seen, peek_wanted(self.llm.settings),
-                                      rules=self.rules, wants=request))
+                                      rules=self.rules, wants=request,
+                                      desktop=self.screen.shown))
 
     def _answered(self, words: str, record: TurnRecord) -> Generator[Event, None, None]:
         """A final answer as the checks leave it (`finish`: without what repeats the loop's

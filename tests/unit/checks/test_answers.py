@@ -258,3 +258,46 @@ def test_an_answer_without_the_figure_asked_for_is_sent_back(tmp_path: Path) -> 
             answer) is None, answer
     unasked = after_run("sort names.txt into sorted.txt", tmp_path, "", code="sort")
     assert unasked.problem("sorted.txt holds the names in order.") is None
+
+
+def shown_a_window(request: str, folder: Path) -> AnswerCheck:
+    """The check of a turn that was shown the windows on screen."""
+    return AnswerCheck(request, folder, desktop=True)
+
+
+def test_asked_to_act_on_a_window_an_answer_of_steps_goes_back(tmp_path: Path) -> None:
+    check = shown_a_window("choose Dark and press OK", tmp_path)
+    answer = "1. Click the Dark option.\n2. Press the OK button."
+    found = check.finding(answer)
+    assert found is not None and found[0] == "answer.screen"
+    assert "Nothing was done on screen" in found[1]
+    assert check.doubt(answer) is None  # told nothing yet: the answer is not doubted
+
+
+def test_asked_to_act_without_a_window_shown_the_screen_rule_keeps_out(tmp_path: Path) -> None:
+    check = AnswerCheck("press the button on my keyboard that mutes", tmp_path)
+    found = check.finding("Press F1 to mute.")
+    assert found is None or found[0] != "answer.screen"
+
+
+def test_done_called_over_a_field_the_screen_shows_undone_goes_back(tmp_path: Path) -> None:
+    from assistant.computer.after import Fact
+
+    check = shown_a_window("type many into Copies", tmp_path)
+    check.proposed('computer.type("many", into="Copies:")')
+    check.ran("Typed 'many' into 'Copies:' in the window 'Order'.\n", NO_CHANGES)
+    check.on_screen((Fact("the field 'Copies:' in the window 'Order' holds '0'", True),))
+    found = check.finding("Done: Copies now says many.")
+    assert found is not None and found[0] == "answer.screen"
+    assert "holds '0'" in found[1] and found[1].startswith("The screen does not show it done")
+    assert check.finding("I could not: the field takes only numbers and holds 0.") is None
+
+
+def test_done_called_over_what_the_screen_shows_done_is_accepted(tmp_path: Path) -> None:
+    from assistant.computer.after import Fact
+
+    check = shown_a_window("click Yes", tmp_path)
+    check.proposed('computer.press("Yes")')
+    check.ran("Pressed Yes in the dialog 'Export'.\n", NO_CHANGES)
+    check.on_screen((Fact("the dialog 'Export' is gone"),))
+    assert check.finding("Pressed Yes; the dialog is gone.") is None
