@@ -39,6 +39,7 @@ FIGURE_NAMES = [
     "click_text_sparse_ms",
     "click_text_dense_ms",
     "text_map_ms",
+    "screen_text_tokens",
     "a11y_tree_ms",
     "click_a11y_ms",
     "voice_turn_overhead_ms",

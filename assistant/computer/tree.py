@@ -38,7 +38,8 @@ HOLDERS = frozenset({"filler", "panel", "scroll pane", "viewport", "table", "tre
 @dataclass
 class Control:
     """One control or text of a window; `toggle`: a list row's tick box (a radio list's
-    too), which only knows it is checked; `label`: a text that names a field."""
+    too), which only knows it is checked; `label`: a text that names a field; `chrome`: a
+    browser's own (its tabs, toolbar, infobars), outside the page it shows."""
 
     name: str
     role: str
@@ -48,6 +49,7 @@ class Control:
     value: str = ""
     toggle: bool = False
     label: bool = False
+    chrome: bool = False
     ref: Any = field(default=None, compare=False, repr=False)
 
     @property
@@ -138,11 +140,14 @@ def _read(atspi: Any, frame: Any, title: str, deadline: float) -> list[Control]:
              for state, nick in STATES.items()}  # kept alive while ids are compared
     having = {state: {id(n) for n in found} for state, found in lists.items()}
     found = []
+    pages: list[Rect] = []  # where a browser shows its page
     for node in nodes:
         if time.monotonic() > deadline:
             break
         try:
             role = node.get_role_name()
+            if role == "document web":
+                pages.append(a11y._rect(node, atspi))
             if role in HOLDERS:
                 continue
             name = (node.get_name() or "").strip()
@@ -160,6 +165,9 @@ def _read(atspi: Any, frame: Any, title: str, deadline: float) -> list[Control]:
             continue
         if name or value or toggle or role in FIELDS:
             found.append(Control(name, role, box, states, title, value, toggle, ref=node))
+    for control in found if pages else ():
+        middle = control.center()
+        control.chrome = not any(page.contains(*middle) for page in pages)
     _row_names(found)
     _field_names(found)
     found.sort(key=lambda c: (c.box.top + c.box.height // 2 if c.role != "table cell"
