@@ -8,7 +8,7 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from assistant.checks.repeats import looping
+from assistant.checks.repeats import guessing, looping
 from assistant.events import CodeDraft, Error, Event, TextDelta, Usage
 from assistant.llm import LLM, LLMError, Reply
 from assistant.llm.fenced_stream import FencedStream
@@ -56,9 +56,10 @@ def ask(session: Asking, system: str, warmer: bool = False
     pieces: list[str] = []
     temperature = max(llm.settings.temperature, UNSTICK_TEMPERATURE) if warmer else None
     resolve = llm.offer.resolve if llm.offer is not None else None
+    cut = Cuts(session.rules, resolve) if not llm.uses_tools else None
     start = len(session.shown)
     try:
-        reply = yield from streamed(session, system, pieces, temperature, resolve)
+        reply = yield from streamed(session, system, pieces, temperature, cut)
     except KeyboardInterrupt:
         session.halt()
         so_far = "".join(pieces)
@@ -72,15 +73,14 @@ def ask(session: Asking, system: str, warmer: bool = False
     if reply is None:
         yield session.emit(Error("The LLM ended its reply without a result: try again."))
         return None
-    return kept(session, reply, resolve)
+    return kept(session, reply, resolve, cut)
 
 
 def streamed(session: Asking, system: str, pieces: list[str], temperature: float | None,
-             resolve: Callable[[str], str | None] | None) -> Generator[Event, None, Reply | None]:
-    """The reply as it streams (its words gathered in `pieces`), then whole."""
-    cut = (functools.partial(looping, tools=resolve)
-           if session.rules.on("repeat.in_reply") else None)
-    fenced = None if session.llm.uses_tools else FencedStream(resolve)
+             cut: Cuts | None) -> Generator[Event, None, Reply | None]:
+    """The reply as it streams (its words gathered in `pieces`), then whole; `cut`: a
+    fenced reply's (None for tool calls)."""
+    fenced = None if cut is None else FencedStream(cut.resolve)
     reply: Reply | None = None
     stream = session.llm.stream([{"role": "system", "content": system}, *session.messages],
                                 should_stop=session.stopped, temperature=temperature, cut=cut)
@@ -97,11 +97,35 @@ def streamed(session: Asking, system: str, pieces: list[str], temperature: float
     return reply
 
 
-def kept(session: Asking, reply: Reply, resolve: Callable[[str], str | None] | None) -> Reply:
+class Cuts:
+    """The checks that may end a fenced reply as it streams, each under its rule: one
+    that writes its blocks again (repeat.in_reply), one that writes on after its code
+    (history.guess); `rule` is the one that ended it."""
+
+    def __init__(self, rules: Rules, resolve: Callable[[str], str | None] | None) -> None:
+        self.resolve = resolve  # a tool's name written as a block's tag, to its language
+        self.checks = [(rule, functools.partial(check, tools=resolve)) for rule, check in
+                       (("repeat.in_reply", looping), ("history.guess", guessing))
+                       if rules.on(rule)]
+        self.rule = ""
+
+    def __call__(self, text: str) -> str | None:
+        for rule, check in self.checks:
+            kept = check(text)
+            if kept is not None:
+                self.rule = rule
+                return kept
+        return None
+
+
+def kept(session: Asking, reply: Reply, resolve: Callable[[str], str | None] | None,
+         cut: Cuts | None = None) -> Reply:
     """The reply as the history keeps it: cut after its first round of blocks (rule
     repeat.in_reply), without the guess after a fenced reply's code (rule history.guess)."""
-    if reply.cut:
+    if reply.cut and cut is not None and cut.rule == "repeat.in_reply":
         session.rules.fire("repeat.in_reply", "edit", "cut after its first round of blocks")
+    elif reply.cut:
+        session.rules.fire("history.guess", "edit", "ended after its code, as it streams")
     from assistant.checks.reply import guessed  # the reply checks load once a reply is in
 
     edit = (guessed(reply, resolve)
