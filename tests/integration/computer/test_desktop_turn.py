@@ -95,3 +95,22 @@ def test_typing_into_a_form_says_the_field_and_the_window(server: LLMServer) -> 
     assert proposal.effect is not None
     assert proposal.effect.summary == ("Types 'Ana Lopez' into 'Your name:' in 'Sign in'. "
                                        "Presses OK in the dialog 'Sign in'.")
+
+
+def test_a_request_naming_a_window_on_screen_starts_with_the_screen(
+        server: LLMServer) -> None:
+    """"the sync list" has no word about screens; the window titled Sync is what it means."""
+    asked: list[Proposal] = []
+    server.add(tool_call("python", 'computer.tick("Music")\ncomputer.press("OK")'),
+               text("Music is synced."))
+    with Program("zenity", "--list", "--checklist", "--title=Sync", "--text=Folders to sync",
+                 "--column=Sync", "--column=Folder", "FALSE", "Documents", "FALSE",
+                 "Music") as dialog:
+        dialog.shown("Sync")
+        with make(server, asked) as assistant:
+            list(assistant.turn("check Music in the sync list"))
+        assert dialog.result() == (0, "Music")
+    *_, screen, request = server.chat_requests[0].body["messages"]
+    assert request["content"] == "check Music in the sync list"
+    assert 'Window "Sync" (dialog, focused)' in str(screen["content"])
+    assert "On screen now: the dialog 'Sync' is gone." in str(server.chat_requests[1].body)
