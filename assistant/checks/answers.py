@@ -117,6 +117,7 @@ class AnswerCheck:
     desktop: bool = False  # the turn was shown the windows on screen
     acted: bool = False  # a run acted on them (computer/aim.py read its calls)
     screen: tuple[Fact, ...] = ()  # what they showed after the last such run
+    screen_after: int = 0  # how many runs had ended then
     _existed: dict[str, bool] = field(default_factory=dict)
     _folders: list[str] = field(default_factory=list)  # the request's, there when it came
 
@@ -149,6 +150,7 @@ class AnswerCheck:
         """A run acted on the windows, which then showed `facts` (computer/after.py)."""
         self.acted = True
         self.screen = facts
+        self.screen_after = len(self.outputs)
 
     def grounded(self, answer: str) -> bool:
         """Whether the answer gives a figure or a name that a successful run printed: then

@@ -25,10 +25,12 @@ TEXT_CHARS = 60  # a field's text, quoted up to here
 
 @dataclass(frozen=True)
 class Fact:
-    """One thing the screen shows; `undone`: a call's effect it does not show."""
+    """One thing the screen shows; `undone`: a call's effect it does not show; `change`:
+    a window "gone" or "open" since the run began."""
 
     sentence: str
     undone: bool = False
+    change: str = ""
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,7 @@ def facts_of(aims: list[Aim], then: list[Shown], now: list[Window]) -> list[Fact
         if fact is not None and fact not in facts:
             facts.append(fact)
     for fact in _changed(then, now):
-        if fact.sentence not in (f.sentence for f in facts):
+        if fact not in facts:
             facts.append(fact)
     return facts
 
@@ -79,7 +81,8 @@ def _fact(aim: Aim, window: Window | None, then: list[Shown]) -> Fact | None:
         return None
     kind = next((s.kind for s in then if s.title == aim.window), f"the window {aim.window!r}")
     if window is None:
-        return Fact(f"{kind} is gone") if aim.verb in ("press", "close", "key") else None
+        return Fact(f"{kind} is gone", change="gone") if aim.verb in ("press", "close", "key") \
+            else None
     if aim.verb == "close":
         return Fact(f"{kind} is still open", undone=True)
     if aim.verb == "focus":
@@ -141,7 +144,7 @@ def _changed(then: list[Shown], now: list[Window]) -> list[Fact]:
             gone.remove(renamed)
             facts.append(Fact(f"{renamed.kind} is now titled {window.title!r}"))
         else:
-            facts.append(Fact(f"{window.kind()} is open"))
-    facts += [Fact(f"{s.kind} is gone") for s in gone]
+            facts.append(Fact(f"{window.kind()} is open", change="open"))
+    facts += [Fact(f"{s.kind} is gone", change="gone") for s in gone]
     return facts
 

@@ -202,10 +202,25 @@ class Session:
             self.messages.append({"role": "assistant", "content": words})
             yield from self._end(record, words, *stop)
             return True
+        if (yield from self._shown_done(record)):
+            return True
         if self.screen.wanted_after([call.code for call in kept.calls]):
             yield from look(self)
         self._snapshot()
         return False
+
+    def _shown_done(self, record: TurnRecord) -> Generator[Event, None, bool]:
+        """End the turn in words from the record when the screen shows the job done (rule
+        screen.done); True when it ended."""
+        from assistant.checks.words import shown_done
+
+        words = shown_done(record, self.redact) if self.rules.on("screen.done") else None
+        if words is None:
+            return False
+        self.rules.fire("screen.done", "stand_in")
+        self.messages.append({"role": "assistant", "content": words})
+        yield from self._end(record, words, "answered")
+        return True
 
     def _record(self, text: str, seen: str, request: Request) -> TurnRecord:
         """The turn's record, which the answer checks read; it notes which of the files

@@ -22,12 +22,12 @@ def desk(a11y_bus: str) -> Iterator[str]:
         yield name
 
 
-def turn(server: LLMServer, request: str) -> list[Event]:
+def turn(server: LLMServer, request: str, off: str = "") -> list[Event]:
     """One turn as the default install takes it: the screen as text, every proposal
-    approved by the person."""
+    approved by the person; `off`: rules turned off."""
     with Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
                    code_style="tools", screen_format="text", journal=False,
-                   approver=lambda proposal: True) as assistant:
+                   checks_off=off, approver=lambda proposal: True) as assistant:
         return list(assistant.turn(request))
 
 
@@ -36,8 +36,8 @@ def told(server: LLMServer, request: int) -> str:
     return str(server.chat_requests[request].body["messages"][-3:])
 
 
-def screen_rule(events: list[Event]) -> list[str]:
-    return [e.action for e in events if isinstance(e, RuleFired) and e.rule == "answer.screen"]
+def screen_rule(events: list[Event], rule: str = "answer.screen") -> list[str]:
+    return [e.action for e in events if isinstance(e, RuleFired) and e.rule == rule]
 
 
 def test_after_a_press_the_model_reads_that_the_dialog_is_gone(server: LLMServer) -> None:
@@ -45,10 +45,38 @@ def test_after_a_press_the_model_reads_that_the_dialog_is_gone(server: LLMServer
     with Program("zenity", "--question", "--title=Export",
                  "--text=Export the quarterly report now?") as dialog:
         dialog.shown("Export")
-        events = turn(server, "click Yes")
+        events = turn(server, "click Yes", off="screen.done")
         assert dialog.result() == (0, "")
     assert "On screen now: the dialog 'Export' is gone." in told(server, 1)
     assert len(server.chat_requests) == 2 and screen_rule(events) == []  # done: accepted
+
+
+def test_a_dialog_the_screen_shows_answered_ends_the_turn_without_asking_again(
+        server: LLMServer) -> None:
+    server.add(tool_call("python", 'computer.press("Yes")'), text("(never asked)"))
+    with Program("zenity", "--question", "--title=Export",
+                 "--text=Export the quarterly report now?") as dialog:
+        dialog.shown("Export")
+        events = turn(server, "click Yes")
+        assert dialog.result() == (0, "")
+    assert len(server.chat_requests) == 1 and server.pending == 1
+    assert screen_rule(events, "screen.done") == ["stand_in"]
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.reason == "answered"
+    assert end.text == ("Pressed Yes in the dialog 'Export'.\n"
+                        "On screen now: the dialog 'Export' is gone.")
+
+
+def test_a_window_still_open_after_the_run_asks_the_model_again(server: LLMServer) -> None:
+    """A tick leaves the dialog open: the job may have a step left (press OK)."""
+    server.add(tool_call("python", 'computer.tick("Music")'), text("Music is ticked."))
+    with Program("zenity", "--list", "--checklist", "--title=Backup",
+                 "--text=What to back up", "--column=Pick", "--column=Folder",
+                 "FALSE", "Photos", "FALSE", "Music") as dialog:
+        dialog.shown("Backup")
+        events = turn(server, "tick Music in the backup dialog")
+        assert dialog.running()
+    assert len(server.chat_requests) == 2 and screen_rule(events, "screen.done") == []
 
 
 def test_after_a_tick_the_model_reads_the_box_ticked(server: LLMServer) -> None:
@@ -67,7 +95,7 @@ def test_an_answer_of_steps_goes_back_once_and_the_press_follows(server: LLMServ
                tool_call("python", 'computer.press("Yes")'), text("Pressed Yes."))
     with Program("zenity", "--question", "--title=Backup", "--text=Back up now?") as dialog:
         dialog.shown("Backup")
-        events = turn(server, "click Yes in the backup dialog")
+        events = turn(server, "click Yes in the backup dialog", off="screen.done")
         assert dialog.result() == (0, "")  # zenity's own word: Yes was pressed
     assert "Nothing was done on screen" in told(server, 1)
     assert screen_rule(events) == ["send_back"]
