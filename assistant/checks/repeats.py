@@ -19,7 +19,7 @@ from assistant.llm.fenced import blocks
 from assistant.texts import text
 
 REPEATS_BEFORE_STOP = 3
-GUESS_CHARS = 300  # words after a reply's code before it is ended there (a plan is shorter)
+GUESS_CHARS = 160  # words after a reply's code before it is ended there (a plan is shorter)
 # What the model reads in place of the result of a repeat that was not run.
 REPEAT_TOLD = text("repeat.success_told")
 REPLY_TOLD = text("repeat.reply_told")
