@@ -63,7 +63,7 @@ def after(aims: list[Aim], then: list[Shown], settle_s: float = SETTLE_S) -> lis
 
 def facts_of(aims: list[Aim], then: list[Shown], now: list[Window]) -> list[Fact]:
     """The facts, from the windows `now`: each call's own, then the windows changed."""
-    titles = {w.title: w for w in now}
+    titles = {**_renamed(then, now), **{w.title: w for w in now}}
     facts: list[Fact] = []
     for aim in aims:
         fact = _fact(aim, titles.get(aim.window) if aim.window else None, then)
@@ -88,7 +88,7 @@ def _fact(aim: Aim, window: Window | None, then: list[Shown]) -> Fact | None:
     if aim.verb == "focus":
         return Fact(f"{kind} is in front") if window.active else \
             Fact(f"{kind} is not in front", undone=True)
-    if aim.verb in ("press", "key"):
+    if aim.verb == "press":
         return Fact(f"{kind} is still open")
     control = _control(window, aim)
     if control is None:
@@ -130,21 +130,32 @@ def _holds(control: Control) -> str:
     return repr(flat if len(flat) <= TEXT_CHARS else flat[:TEXT_CHARS - 1] + "…")
 
 
+def _renamed(then: list[Shown], now: list[Window]) -> dict[str, Window]:
+    """Windows whose title changed (an editor's loses its "*" on saving), by the old title:
+    one gone and one new of the same kind and program."""
+    before = {s.title for s in then}
+    after = {w.title for w in now}
+    gone = [s for s in then if s.title not in after]
+    renamed: dict[str, Window] = {}
+    for window in (w for w in now if w.title not in before):
+        old = next((s for s in gone if s.pid and s.pid == window.pid and s.title not in renamed
+                    and s.kind.split()[1] == window.kind().split()[1]), None)
+        if old is not None:
+            renamed[old.title] = window
+    return renamed
+
+
 def _changed(then: list[Shown], now: list[Window]) -> list[Fact]:
-    """Windows the run opened, closed or renamed (an editor's title loses its "*")."""
-    before_titles = {s.title for s in then}
-    now_titles = {w.title for w in now}
-    gone = [s for s in then if s.title not in now_titles]
-    new = [w for w in now if w.title not in before_titles]
-    facts = []
-    for window in new:
-        renamed = next((s for s in gone if s.pid and s.pid == window.pid
-                        and s.kind.split()[1] == window.kind().split()[1]), None)
-        if renamed is not None:
-            gone.remove(renamed)
-            facts.append(Fact(f"{renamed.kind} is now titled {window.title!r}"))
-        else:
-            facts.append(Fact(f"{window.kind()} is open", change="open"))
-    facts += [Fact(f"{s.kind} is gone", change="gone") for s in gone]
+    """Windows the run opened, closed or renamed."""
+    renamed = _renamed(then, now)
+    before = {s.title for s in then}
+    after = {w.title for w in now}
+    facts = [Fact(f"{s.kind} is now titled {renamed[s.title].title!r}") for s in then
+             if s.title in renamed]
+    moved = {w.title for w in renamed.values()}
+    facts += [Fact(f"{w.kind()} is open", change="open") for w in now
+              if w.title not in before and w.title not in moved]
+    facts += [Fact(f"{s.kind} is gone", change="gone") for s in then
+              if s.title not in after and s.title not in renamed]
     return facts
 
