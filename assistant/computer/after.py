@@ -102,10 +102,11 @@ def _fact(aim: Aim, window: Window | None, then: list[Shown]) -> Fact | None:
         return Fact(f"{control.name!r} is {'now' if chosen else 'not'} chosen in {kind}",
                     undone=not chosen and control.role not in tree.BUTTONS)
     if aim.verb == "type":
-        holds = _holds(control)
         name = control.name or control.role
-        return Fact(f"the field {name!r} in {kind} holds {holds}",
-                    undone=control.value.strip() != aim.value.strip())
+        held = control.value.strip()
+        undone = (len(control.value) != len(aim.value) if control.role == "password text"
+                  else held != aim.value.strip())  # a password field shows only bullets
+        return Fact(f"the field {name!r} in {kind} holds {_holds(control)}", undone=undone)
     return None
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from assistant import Assistant
+from assistant import Assistant, computer
 from assistant.computer import after, aim
 from assistant.events import Event, RuleFired, TurnEnd
 from tests.support.desktop import Program, desktop
@@ -132,3 +132,16 @@ def test_the_facts_come_from_the_screen_not_from_the_calls() -> None:
     assert [f.sentence for f in facts] == ["the field 'Name:' in the window 'Order' holds "
                                            "nothing"]
     assert facts[0].undone
+
+
+def test_a_password_typed_is_said_by_its_length_and_not_undone() -> None:
+    with Program("zenity", "--forms", "--title=Sign in", "--text=Who are you",
+                 "--add-password=Password:") as form:
+        form.shown("Sign in")
+        code = 'computer.type("s3cret", into="Password:")'
+        aims, then = aim.foresee(code), after.before()
+        computer.type("s3cret", into="Password:")
+        facts = after.after(aims, then)
+        assert form.running()
+    assert [(f.sentence, f.undone) for f in facts] == [
+        ("the field 'Password:' in the dialog 'Sign in' holds 6 characters", False)]

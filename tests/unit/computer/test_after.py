@@ -42,3 +42,14 @@ def test_a_box_left_unticked_is_undone_and_a_new_dialog_is_said_open() -> None:
     assert facts_of([tick], then, now) == [
         Fact("'Photos' is not ticked in the dialog 'Backup'", undone=True),
         Fact("the dialog 'Are you sure?' is open", change="open")]
+
+
+def test_a_password_field_is_held_to_the_length_typed_as_it_shows_only_bullets() -> None:
+    then = [Shown("Sign in", "the dialog 'Sign in'", 7)]
+    typed = Aim("Types 6 characters", window="Sign in", verb="type", target="Password:",
+                value="s3cret")
+    for shown, undone in (("●●●●●●", False), ("", True)):
+        field = Control("Password:", "password text", BOX, frozenset({"enabled"}), "Sign in",
+                        shown)
+        [fact] = facts_of([typed], then, [window("Sign in", field, role="dialog")])
+        assert fact.undone is undone and "s3cret" not in fact.sentence
