@@ -6,12 +6,25 @@ MCP client as its tool's answer) and `stop` (why the turn ends, None when it goe
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 from assistant.events import RunEnd, TurnEndReason
 
+if TYPE_CHECKING:
+    from assistant.computer.after import Fact
+
 Stop = tuple[TurnEndReason, int]
-Ran = tuple[RunEnd, str, list[str]]
-"""A run's RunEnd, what it changed in the working folder, and the files it wrote there."""
+
+
+class Ran(NamedTuple):
+    """A run's RunEnd, what it changed in the working folder, the files it wrote there,
+    and what the screen shows after a run that acted on windows (computer/after.py; None
+    for one that did not)."""
+
+    end: RunEnd
+    changes: str
+    wrote: list[str]
+    screen: tuple[Fact, ...] | None = None
 
 
 @dataclass(frozen=True)

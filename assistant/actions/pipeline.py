@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from assistant.actions.aimed import desktop_effect
+from assistant.actions.aimed import Aimed, aimed, desktop_effect, on_screen
 from assistant.actions.outcomes import Cleared, Declined, Halt, Outcome, Ran, Reported, SentBack
 from assistant.actions.parts import Parts
 from assistant.events import Approval, Event, Proposal, RunEnd
@@ -66,7 +66,8 @@ def take(parts: Parts, way: Way, action_id: str) -> Generator[Event, None, Outco
         if judged is not None:
             return judged
         proposal = rated_by_effect(parts.policy, proposal, seen)
-    proposal = rated_by_aim(parts.policy, proposal)
+    found = aimed(proposal.language, proposal.code) if proposal.risk != "blocked" else None
+    proposal = rated_by_aim(parts.policy, proposal, found)
     yield way.emit(proposal)
     approval = decide(parts.policy, proposal)
     yield way.emit(approval)
@@ -75,6 +76,7 @@ def take(parts: Parts, way: Way, action_id: str) -> Generator[Event, None, Outco
     if not approval.approved:
         return way.declined(approval)
     ran = yield from run(parts, way.emit, proposal.language, approval.code, proposal.id)
+    ran = ran._replace(screen=on_screen(found, approval.code))  # the desktop's outside check
     return way.report(ran, replace(cleared, code=approval.code))  # as it was approved
 
 
@@ -106,15 +108,14 @@ def rated_by_effect(policy: Policy, proposal: Proposal, seen: Preview) -> Propos
     return policy.proposal(proposal.id, proposal.language, proposal.code, seen.effect)
 
 
-def rated_by_aim(policy: Policy, proposal: Proposal) -> Proposal:
-    """A desktop proposal carrying what it will press, choose or type into, read from the
-    windows now (a preview cannot reach the display), and rated by the buttons it presses."""
-    if proposal.risk == "blocked":
+def rated_by_aim(policy: Policy, proposal: Proposal, found: Aimed | None) -> Proposal:
+    """A desktop proposal carrying what it will press, choose or type into (`found`, read
+    from the windows now: a preview cannot reach the display), and rated by the buttons it
+    presses."""
+    effect = desktop_effect(found, proposal.effect)
+    if effect is None:
         return proposal
-    aimed = desktop_effect(proposal.language, proposal.code, proposal.effect)
-    if aimed is None:
-        return proposal
-    return policy.proposal(proposal.id, proposal.language, proposal.code, aimed)
+    return policy.proposal(proposal.id, proposal.language, proposal.code, effect)
 
 
 def decide(policy: Policy, proposal: Proposal) -> Approval:
@@ -140,4 +141,4 @@ def run(parts: Parts, emit: Callable[[Event], Event], language: str, code: str,
             end = event
     assert end is not None, "a run always ends with RunEnd"
     after = list_folder(folder)
-    return end, describe_changes(before, after), written_files(before, after)
+    return Ran(end, describe_changes(before, after), written_files(before, after))

@@ -53,6 +53,8 @@ COPIES = text("answer.copies").format("{}", how=text("preview.copies_how"))
 MADE = text("answer.made")
 NEVER_RAN = text("answer.never_ran")
 REFUSED = text("answer.refused")
+SCREEN_UNDONE = text("answer.screen")
+SCREEN_STEPS = text("answer.screen_steps")
 # An answer that says the model has no way to act: small models trained as chat bots say
 # so of this machine, where their code does run.
 REFUSAL = re.compile(
@@ -76,6 +78,7 @@ FINDINGS = {
     "unchanged": (UNCHANGED, "no file in the working folder changed"),
     "names": (UNSEEN_NAMES, "{} appears in no output"),
     "numbers": (UNSEEN_NUMBERS, "{} appears in no output"),
+    "screen": ("{}", "{}"),  # the model's words and the user's, both in the finding
 }
 
 
@@ -187,6 +190,7 @@ def _findings(state: TurnState, answer: str) -> Iterator[RawFinding]:
         if left:
             yield "copies", (listed(left),)
     yield from _never_ran(state)
+    yield from _on_screen(state, answer)
     if not code:
         if asks.about_machine or present or state.folders:
             yield "no_run", ("",)
@@ -207,6 +211,18 @@ def _never_ran(state: TurnState) -> Iterator[RawFinding]:
                          rf"(?:\./)?{re.escape(script)}\b|(?<![\w.])\./{re.escape(script)}\b")
         if (state.folder / script).is_file() and not any(map(ran.search, state.code)):
             yield "never_ran", (f"{runner(script)} {script}", script)
+
+
+def _on_screen(state: TurnState, answer: str) -> Iterator[RawFinding]:
+    """Asked to act on a window: an answer over nothing done on screen (steps, or the
+    request's words said back), or calling done what the screen shows undone."""
+    if not (state.desktop and state.request.on_screen) or NEGATION.search(answer):
+        return
+    undone = "; ".join(f.sentence for f in state.screen if f.undone)
+    if undone:
+        yield "screen", (SCREEN_UNDONE.format(undone), undone)
+    elif not state.acted:
+        yield "screen", (SCREEN_STEPS, text("answer.screen_untouched"))
 
 
 def _unseen(state: TurnState, answer: str) -> Iterator[RawFinding]:

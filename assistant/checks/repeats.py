@@ -17,6 +17,7 @@ from collections.abc import Callable
 from assistant.llm.fenced import blocks
 from assistant.texts import text
 
+GUESS_CHARS = 160  # words after a reply's code before it is ended there (a plan is shorter)
 # What the model reads in place of the result of a repeat that was not run.
 REPEAT_TOLD = text("repeat.success_told")
 REPLY_TOLD = text("repeat.reply_told")
@@ -37,3 +38,20 @@ def looping(text: str, tools: Callable[[str], str | None] | None = None) -> str 
         if len(keys) >= 2 * size and keys[-size:] == keys[-2 * size:-size]:
             return "\n".join(text.split("\n")[:closed[-size - 1][2]])
     return None
+
+
+def guessing(text: str, tools: Callable[[str], str | None] | None = None) -> str | None:
+    """`text` up to the end of its last closed block, once what follows it runs past
+    GUESS_CHARS with no block begun; None until then (rule history.guess). What a reply
+    writes after its code was written before the code ran: a guess the history leaves
+    out. A small model goes on to its token limit there (the screen it was shown, written
+    out again: 150 s on two busy cores), so the reply ends as it streams."""
+    closed = blocks(text, tools, closed=True)
+    if not closed:
+        return None
+    lines = text.split("\n")
+    after = "\n".join(lines[closed[-1][2]:])
+    if len(after) <= GUESS_CHARS or "```" in after or "~~~" in after:
+        return None
+    return "\n".join(lines[:closed[-1][2]])
+

@@ -32,6 +32,11 @@ DUPLICATES = re.compile(r"\b(duplicates?|duplicated|extra copies|same contents?|
 # The request is about the working folder: "the .jpeg files here", "*.log".
 HERE = re.compile(r"\b(here|this (folder|directory))\b|(?<![\w/])\*?\.\w{1,5} files\b|\*\.\w+",
                   re.IGNORECASE)
+# A request to do something to the windows on screen: "click Yes", "tick Photos", "say no".
+ON_SCREEN = re.compile(
+    r"\b(click|press|push|tap|choose|select|pick|tick|untick|uncheck|type|fill|close|"
+    r"dismiss|answer|accept|decline|cancel|confirm|say (yes|no)|switch|toggle|"
+    r"turn (on|off)|submit|sign in|log in)\b|\bcheck (the |off )", re.IGNORECASE)
 # A request for a figure: "how many", "tell me the sum".
 FIGURE_ASKED = re.compile(
     r"\bhow (many|much|big|large|long|old)\b|\b(tell|give|show) me (the|how)\b"
@@ -139,6 +144,7 @@ class Request:
     dedupes: bool = False  # asks for files that are copies of each other to go
     about_machine: bool = False  # asks what only this machine can tell
     here: bool = False  # is about the working folder ("here", "*.log")
+    on_screen: bool = False  # asks for something done to a window (when one is shown)
 
     @classmethod
     def parse(cls, text: str, language: str = "") -> Request:
@@ -150,4 +156,4 @@ class Request:
                    bool(CHANGES.search(text)),
                    bool(DUPLICATES.search(text)) and bool(CHANGES.search(text)),
                    bool(ABOUT_THIS_MACHINE.search(text)),
-                   bool(HERE.search(text)))
+                   bool(HERE.search(text)), bool(ON_SCREEN.search(text)))

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from assistant.checks.requested import Request
 from assistant.checks.rules import Rules
 from assistant.events import RunEnd
 from assistant.runtime.changes import NO_CHANGES
+
+if TYPE_CHECKING:
+    from assistant.computer.after import Fact
 
 REPEATS_BEFORE_STOP = 3
 Key = tuple[str, str]  # (language, code)
@@ -54,6 +57,10 @@ class TurnState:
     corrected: bool = False  # the last call was malformed and the model was told
     replies: list[tuple[tuple[Key, ...], int]] = field(default_factory=list)  # calls, tries
     asked: tuple[int, int] = (0, 0)  # rules fired and tries when the last reply came in
+    desktop: bool = False  # the turn was shown the windows on screen
+    acted: bool = False  # a run acted on them (computer/aim.py read its calls)
+    screen: tuple[Fact, ...] = ()  # what they showed after the last such run
+    screen_after: int = 0  # how many runs had ended then
     existed: dict[str, bool] = field(init=False)  # the request's files, there at its start?
     folders: list[str] = field(init=False)  # the request's folders there then
 
@@ -68,6 +75,12 @@ class TurnState:
         self.wrote.update(wrote or [])
         self.changed = self.changed or changes != NO_CHANGES
         return self._tried(Try(end, key, result, False, len(self.rules.fired)))
+
+    def on_screen(self, facts: tuple[Fact, ...]) -> None:
+        """The last run acted on the windows, which then showed `facts` (computer/after.py)."""
+        self.acted = True
+        self.screen = facts
+        self.screen_after = self.runs
 
     def foresaw(self, end: RunEnd, key: Key, result: str) -> int:
         """A preview that went back to the model; counted as the same run would be."""

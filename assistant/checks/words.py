@@ -1,12 +1,14 @@
 """Words for a turn whose model has none of its own, written from the turn's state: what
 its runs printed last, or the files they wrote, or else what ran and how it ended. A
-turn never ends in silence (a voice user hears nothing) nor in the loop's instructions."""
+turn never ends in silence (a voice user hears nothing) nor in the loop's instructions.
+A desktop job the screen shows done ends in such words too (rule screen.done)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from assistant.checks.state import TurnState
+from assistant.checks.verdicts import StandIn
 from assistant.messages import last_line
 from assistant.texts import text
 
@@ -49,3 +51,22 @@ def ended(exit_status: int | None) -> str:
     """How a run that did not succeed ended, in words: it failed, or did not finish."""
     return (text("run.unfinished") if exit_status is None
             else text("run.failed").format(exit_status))
+
+
+def shown_done(state: TurnState, redact: Callable[[str], str]) -> StandIn | None:
+    """Words for a turn asked to act on a window whose last run the screen shows done:
+    it succeeded, a window it acted on is gone, none opened, nothing it did is undone
+    (rule screen.done). The model is not asked again: on two cores its answer to "the
+    dialog 'Export' is gone" costs a reply, 30 s, to say what these words say. None
+    when the screen does not show that."""
+    facts = state.screen
+    last = state.screen_after == state.runs  # the facts are the last run's
+    if not (state.desktop and state.request.on_screen and state.runs and not state.failed
+            and facts and last):
+        return None
+    if any(f.undone or f.change == "open" for f in facts) or \
+            not any(f.change == "gone" for f in facts):
+        return None
+    said = state.ends[-1].output.strip()[:LAST_PRINTED]
+    after = text("screen.after").format("; ".join(f.sentence for f in facts))
+    return StandIn("screen.done", redact(f"{said}\n{after}" if said else after), "")

@@ -21,11 +21,18 @@ PREFIXES = ("assistant.computer.", "computer.")
 
 @dataclass(frozen=True)
 class Aim:
-    """One desktop call, in a sentence; `pressed` and `window`: the button it presses."""
+    """One desktop call, in a sentence; `pressed`: the button it presses. What the screen
+    should show after it (computer/after.py) is read from the rest: the `verb` ("press",
+    "choose", "tick", "untick", "type" into a field, "write" at a window's cursor,
+    "close", "focus", "key"), the control's name (`target`) in the window titled
+    `window`, and the text typed (`value`)."""
 
     sentence: str
     pressed: str = ""
     window: str = ""
+    verb: str = ""
+    target: str = ""
+    value: str = ""
 
 
 def _name(node: ast.AST) -> str:
@@ -94,7 +101,8 @@ def _press(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
     if found is None:
         return _keys([name], keywords)
     control, where = found
-    return [Aim(f"Presses {control.name} in {where.kind()}", control.name, where.title)]
+    return [Aim(f"Presses {control.name} in {where.kind()}", control.name, where.title,
+                "press", control.name)]
 
 
 def _choose(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
@@ -106,7 +114,8 @@ def _choose(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
     except verbs.NotOnScreen:
         return [Aim(f"Chooses {item!r} from a drop-down list{_in(_window(window))} (its "
                     "entries show only once it opens)", item, window or "")]
-    return [Aim(f"Chooses {control.name} in {where.kind()}", control.name, where.title)]
+    return [Aim(f"Chooses {control.name} in {where.kind()}", control.name, where.title,
+                "choose", control.name)]
 
 
 def _ticks(checked: bool) -> Any:
@@ -121,7 +130,8 @@ def _ticks(checked: bool) -> Any:
             done = "Ticks" if checked else "Unticks"
             if control.checked == checked:
                 done = "Leaves ticked" if checked else "Leaves unticked"
-            aims.append(Aim(f"{done} {control.name} in {where.kind()}"))
+            aims.append(Aim(f"{done} {control.name} in {where.kind()}", window=where.title,
+                            verb="tick" if checked else "untick", target=control.name))
         return aims
     return read
 
@@ -145,13 +155,15 @@ def _type(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
             if named is None:
                 return [Aim(f"Would type {said} into {into!r}, which is not on screen now "
                             f"({miss})")]
-            return [Aim(f"Types {said} into {named.kind()}")]
-        if isinstance(text, str):
-            said = _typed(text, control.role == "password text")
-        return [Aim(f"Types {said} into {control.name or control.role!r} in {where.title!r}")]
+            return [Aim(f"Types {said} into {named.kind()}", window=named.title, verb="write")]
+        value = text if isinstance(text, str) else ""
+        if value:
+            said = _typed(value, control.role == "password text")
+        return [Aim(f"Types {said} into {control.name or control.role!r} in {where.title!r}",
+                    window=where.title, verb="type", target=control.name, value=value)]
     target = _window(window) if window is not None else _focused()
     place = f"into {target.kind()}" if target is not None else "where the keyboard focus is"
-    return [Aim(f"Types {said} {place}")]
+    return [Aim(f"Types {said} {place}", window=target.title if target else "", verb="write")]
 
 
 def _focused() -> Window | None:
@@ -178,7 +190,8 @@ def _keys(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
     target = _focused()
     where = f" in {target.kind()}" if target is not None else ""
     return [Aim(f"Presses the key{'s' if len(names) > 1 else ''} "
-                f"{'+'.join(n.capitalize() for n in names)}{where}")]
+                f"{'+'.join(n.capitalize() for n in names)}{where}",
+                window=target.title if target is not None else "", verb="key")]
 
 
 def _close(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
@@ -186,7 +199,8 @@ def _close(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
     if not isinstance(title, str):
         return _unknown("Closes a window")
     target = _window(title)
-    return [Aim(f"Closes {target.kind() if target else repr(title)}")]
+    return [Aim(f"Closes {target.kind() if target else repr(title)}",
+                window=target.title if target else "", verb="close")]
 
 
 def _focus(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
@@ -194,7 +208,8 @@ def _focus(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
     if not isinstance(title, str):
         return _unknown("Brings a window forward")
     target = _window(title)
-    return [Aim(f"Brings {target.kind() if target else repr(title)} forward")]
+    return [Aim(f"Brings {target.kind() if target else repr(title)} forward",
+                window=target.title if target else "", verb="focus")]
 
 
 def _click(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
@@ -206,7 +221,8 @@ def _click(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
         except verbs.NotOnScreen:
             return [Aim(f"Clicks the text {first!r} where it is read on screen when the code "
                         "runs")]
-        return [Aim(f"Clicks {control.name} in {where.kind()}", control.name, where.title)]
+        return [Aim(f"Clicks {control.name} in {where.kind()}", control.name, where.title,
+                    "press", control.name)]
     point = _point(first, (args[1:] or [keywords.get("y")])[0], keywords.get("id"))
     if point is None:
         return _unknown("Clicks a point")
@@ -237,7 +253,8 @@ def _at(x: int, y: int) -> Aim:
         if under:
             control = min(under, key=lambda c: c.box.width * c.box.height)
             name = control.name or control.role
-            return Aim(f"Clicks {name} in {window.kind()}", control.name, window.title)
+            return Aim(f"Clicks {name} in {window.kind()}", control.name, window.title, "press",
+                       control.name)
     return Aim(f"Clicks at ({x}, {y}), where no window names a control")
 
 

@@ -25,6 +25,11 @@ from assistant.computer.said import Said
 from assistant.computer.tree import Control, Window
 
 TEXT_CHARS = 160  # a text or a field's content, cut here
+# What the windows given whole may take of a small model's prompt, all together: on two
+# cores every 100 characters read cost it about 3 s. A window over its share has its long
+# texts cut shorter, then its last lines left to computer.read(title).
+BUDGET_CHARS = 1200
+SHORT_CHARS = 60
 WHOLE = ("dialog", "alert", "file chooser")  # windows given whole even without the focus
 ROLE_WORDS = {"push button": "button", "toggle button": "toggle", "radio button": "radio",
               "check box": "check box", "check menu item": "check box", "menu item": "menu item",
@@ -34,9 +39,9 @@ ROLE_WORDS = {"push button": "button", "toggle button": "toggle", "radio button"
               "password text": "password field", "icon": "icon"}
 
 
-def _cut(text: str) -> str:
+def _cut(text: str, chars: int = TEXT_CHARS) -> str:
     flat = " ".join(text.split())
-    return flat if len(flat) <= TEXT_CHARS else flat[:TEXT_CHARS - 1] + "…"
+    return flat if len(flat) <= chars else flat[:chars - 1] + "…"
 
 
 def _states(control: Control) -> str:
@@ -55,12 +60,13 @@ def _states(control: Control) -> str:
     return f" ({', '.join(said)})" if said else ""
 
 
-def control_line(control: Control) -> str:
-    """One control as the verbs name it: `button "Yes" (focused)`, `field "Name:" = "Ana"`."""
+def control_line(control: Control, chars: int = TEXT_CHARS) -> str:
+    """One control as the verbs name it: `button "Yes" (focused)`, `field "Name:" = "Ana"`;
+    a text cut to `chars`."""
     if control.toggle:
         return f'row "{control.name}" [{"x" if control.checked else " "}]'
     if control.role in tree.TEXTS:
-        return f"text: {_cut(control.name)}"
+        return f"text: {_cut(control.name, chars)}"
     if control.role in tree.FIELDS and control.role not in ("combo box", "spin button"):
         word = "password field" if control.role == "password text" else "field"
         value = f' = "{_cut(control.value)}"' if control.value and word == "field" else ""
@@ -70,14 +76,22 @@ def control_line(control: Control) -> str:
     return f'{word} "{_cut(control.name)}"{_states(control)}'
 
 
-def _lines(window: Window) -> list[str]:
+def _lines(window: Window, chars: int = TEXT_CHARS) -> list[str]:
+    """A line for each text and control, but a browser's own (its page's are said) other
+    than its address field, and a link's text said again as a text after it."""
     toggled = {c.name for c in window.controls if c.toggle}
     lines: list[str] = []
+    named = ""  # the last control's name
     for control in window.controls:
         if control.label or (control.role == "table cell" and not control.toggle
                              and control.name in toggled):
             continue  # said with the field it names, or with its row's tick box
-        line = control_line(control)
+        if control.chrome and control.role not in tree.FIELDS:
+            continue
+        if control.role in tree.TEXTS and control.name == named:
+            continue
+        named = control.name if control.role not in tree.TEXTS else ""
+        line = control_line(control, chars)
         if line not in lines:
             lines.append(line)
     return lines
@@ -89,23 +103,54 @@ def _heading(window: Window) -> str:
     return f'Window "{window.title}"' + (f" ({', '.join(said)})" if said else "") + ":"
 
 
-def window_text(window: Window) -> Said:
-    """One window: its heading, then a line for each text and control."""
+def window_text(window: Window, budget: int | None = None) -> Said:
+    """One window: its heading, then a line for each text and control; over `budget`
+    characters, long texts are cut shorter, then the last lines left to read()."""
     lines = _lines(window) or ["(no texts or controls)"]
+    if budget is not None and _size(lines) > budget:
+        lines = _lines(window, SHORT_CHARS)
+        kept: list[str] = []
+        for line in lines:
+            if _size([*kept, line]) > budget:
+                break
+            kept.append(line)
+        if len(kept) < len(lines):
+            left = len(lines) - len(kept)
+            kept.append(f"… {left} more line{'s' if left > 1 else ''}: "
+                        f"computer.read({window.title!r})")
+        lines = kept
     return Said("\n".join([_heading(window), *("  " + line for line in lines)]))
+
+
+def _size(lines: list[str]) -> int:
+    return sum(len(line) + 3 for line in lines)
+
+
+def _shares(given: list[Window], budget: int) -> dict[int, int]:
+    """Each window's share of `budget` (by position): the smaller take what they need
+    first (a dialog is short), the rest is split among the larger."""
+    needs = {n: _size(_lines(w)) for n, w in enumerate(given)}
+    shares: dict[int, int] = {}
+    left = budget
+    for count, n in enumerate(sorted(needs, key=needs.__getitem__)):
+        shares[n] = min(needs[n], left // (len(needs) - count))
+        left -= shares[n]
+    return shares
 
 
 def describe(keep: Callable[[list[dict[str, Any]]], object],
              port: Viewport | None = None, image: Any = None) -> Said:
     """The screen as text. `image` (the view as captured) is read only where a window
     publishes nothing (without it, such windows are captured now), and `keep` stores the
-    items read there in a view, which gives them their lasting ids, before they are said."""
+    items read there in a view, which gives them their lasting ids, before they are said.
+    The windows given whole share BUDGET_CHARS."""
     from assistant.computer.windows import own
 
-    found = [w for w in tree.windows() if not own(w.title)]
+    found = [w for w in tree.windows() if (w.title or w.controls) and not own(w.title)]
     given = [w for n, w in enumerate(found) if n == 0 or w.active or w.role in WHOLE]
-    parts: list[str] = [window_text(w) for w in given]
-    others = [w.title for w in found if w not in given]
+    shares = _shares(given, BUDGET_CHARS)
+    parts: list[str] = [window_text(w, shares[n]) for n, w in enumerate(given)]
+    others = [w.title for w in found if w not in given and w.title]
     dark = _dark({w.title for w in found})
     if dark or (not found and dark is None):  # no window list: the whole screen
         parts += _read_off(dark or [], keep, port, image)

@@ -43,7 +43,8 @@ HOLDERS = frozenset({"filler", "panel", "scroll pane", "viewport", "table", "tre
 @dataclass
 class Control:
     """One control or text of a window; `toggle`: a list row's tick box (a radio list's
-    too), which only knows it is checked; `label`: a text that names a field."""
+    too), which only knows it is checked; `label`: a text that names a field; `chrome`: a
+    browser's own (its tabs, toolbar, infobars), outside the page it shows."""
 
     name: str
     role: str
@@ -53,6 +54,7 @@ class Control:
     value: str = ""
     toggle: bool = False
     label: bool = False
+    chrome: bool = False
     ref: Any = field(default=None, compare=False, repr=False)
 
     @property
@@ -83,6 +85,13 @@ class Window:
         """How a sentence calls it: "the dialog 'Export'", "the window 'Memo.txt'"."""
         word = "dialog" if self.role in ("dialog", "alert", "file chooser") else "window"
         return f"the {word} {self.title!r}"
+
+
+def _chrome(found: list[Control], pages: list[Rect]) -> None:
+    """Mark a browser's own controls: those outside every page it shows."""
+    for control in found if pages else ():
+        middle = control.center()
+        control.chrome = not any(page.contains(*middle) for page in pages)
 
 
 def _row_names(controls: list[Control]) -> None:
@@ -143,11 +152,14 @@ def _read(atspi: Any, frame: Any, title: str, deadline: float) -> list[Control]:
              for state, nick in STATES.items()}  # kept alive while ids are compared
     having = {state: {id(n) for n in found} for state, found in lists.items()}
     found = []
+    pages: list[Rect] = []  # where a browser shows its page
     for node in nodes:
         if time.monotonic() > deadline:
             break
         try:
             role = node.get_role_name()
+            if role == "document web":
+                pages.append(a11y._rect(node, atspi))
             if role in HOLDERS:
                 continue
             name = (node.get_name() or "").strip()
@@ -165,6 +177,7 @@ def _read(atspi: Any, frame: Any, title: str, deadline: float) -> list[Control]:
             continue
         if name or value or toggle or role in FIELDS:
             found.append(Control(name, role, box, states, title, value, toggle, ref=node))
+    _chrome(found, pages)
     _row_names(found)
     _field_names(found)
     found.sort(key=lambda c: (c.box.top + c.box.height // 2 if c.role != "table cell"

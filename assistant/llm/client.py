@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 import time
 import uuid
@@ -27,6 +28,7 @@ from assistant.servers.started import Servers
 # The caller's check of a fenced reply's words so far: the words to keep when the reply is
 # to end there, or None to go on.
 Cut = Callable[[str], "str | None"]
+CUT_AT = re.compile(r"[`\n]")  # a piece that may close a block, or end a line after one
 DEFAULT_WINDOW = 8192
 RETRY_DELAYS = (0.4, 0.8)
 NO_MODEL = (
@@ -102,8 +104,8 @@ class LLM:
         """Yield text deltas as they arrive (and the code of a tool call as it is written),
         then the Reply as the last item. `temperature` replaces the setting's for this reply.
         `cut` is the caller's check of the words so far, asked in fenced mode whenever a
-        piece that may close a block (one with a backtick) arrives: the words to keep when
-        the reply is to end there, whole (its `cut` is then True), or None to go on.
+        piece that may close a block or end a line arrives (CUT_AT): the words to keep
+        when the reply is to end there, whole (its `cut` is then True), or None to go on.
 
         A failure is retried (twice, briefly) only when it is an overload or
         server fault and nothing has been shown yet; otherwise it is an LLMError. Each
@@ -166,7 +168,7 @@ class LLM:
             for piece in pumped(lambda: self._receive(request, reading, stop), stop):
                 if isinstance(piece, str):
                     got.pieces.append(piece)
-                    kept = (None if cut is None or self.uses_tools or "`" not in piece
+                    kept = (None if cut is None or self.uses_tools or not CUT_AT.search(piece)
                             else cut("".join(got.pieces)))
                     if kept is not None:
                         got.pieces = [kept]

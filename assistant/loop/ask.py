@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from assistant.actions.apply import allows, applies, fired
-from assistant.checks.repeats import looping
+from assistant.checks.repeats import guessing, looping
 from assistant.checks.verdicts import Edit, Warm
 from assistant.events import CodeDraft, Error, Event, TextDelta, Usage
 from assistant.llm import LLM, LLMError, Reply
@@ -49,9 +49,10 @@ def ask(session: Asking, state: TurnState, system: str) -> Generator[Event, None
     llm = session.llm
     pieces: list[str] = []
     resolve = llm.offer.resolve if llm.offer is not None else None
+    cut = None if llm.uses_tools else Cuts(state, resolve)
     start = len(state.shown)
     try:
-        reply = yield from streamed(session, state, system, pieces, resolve)
+        reply = yield from streamed(session, state, system, pieces, cut)
     except KeyboardInterrupt:
         session.halt()
         so_far = "".join(pieces)
@@ -65,18 +66,16 @@ def ask(session: Asking, state: TurnState, system: str) -> Generator[Event, None
     if reply is None:
         yield Error("The LLM ended its reply without a result: try again.")
         return None
-    return kept(session, state, reply, resolve)
+    return kept(session, state, reply, resolve, cut)
 
 
 def streamed(session: Asking, state: TurnState, system: str, pieces: list[str],
-             resolve: Callable[[str], str | None] | None) -> Generator[Event, None, Reply | None]:
+             cut: Cuts | None) -> Generator[Event, None, Reply | None]:
     """The reply as it streams (its words gathered in `pieces`), then whole; warmer when
-    the turn is stuck."""
+    the turn is stuck; `cut`: a fenced reply's (None for tool calls)."""
     warmer = state.stuck and applies(state.rules, Warm("repeat.warmer"))
     temperature = max(session.llm.settings.temperature, UNSTICK_TEMPERATURE) if warmer else None
-    cut = (functools.partial(looping, tools=resolve)
-           if allows(state.rules, "repeat.in_reply") else None)
-    fenced = None if session.llm.uses_tools else FencedStream(resolve)
+    fenced = None if cut is None else FencedStream(cut.resolve)
     reply: Reply | None = None
     stream = session.llm.stream([{"role": "system", "content": system}, *session.messages],
                                 should_stop=session.stopped, temperature=temperature, cut=cut)
@@ -93,13 +92,37 @@ def streamed(session: Asking, state: TurnState, system: str, pieces: list[str],
     return reply
 
 
+class Cuts:
+    """The checks that may end a fenced reply as it streams, each under its rule: one
+    that writes its blocks again (repeat.in_reply), one that writes on after its code
+    (history.guess); `rule` is the one that ended it."""
+
+    def __init__(self, state: TurnState, resolve: Callable[[str], str | None] | None) -> None:
+        self.resolve = resolve  # a tool's name written as a block's tag, to its language
+        self.checks = [(rule, functools.partial(check, tools=resolve)) for rule, check in
+                       (("repeat.in_reply", looping), ("history.guess", guessing))
+                       if allows(state.rules, rule)]
+        self.rule = ""
+
+    def __call__(self, text: str) -> str | None:
+        for rule, check in self.checks:
+            kept = check(text)
+            if kept is not None:
+                self.rule = rule
+                return kept
+        return None
+
+
+WHY_CUT = {"repeat.in_reply": "cut after its first round of blocks",
+           "history.guess": "ended after its code, as it streams"}
+
+
 def kept(session: Asking, state: TurnState, reply: Reply,
-         resolve: Callable[[str], str | None] | None) -> Reply:
+         resolve: Callable[[str], str | None] | None, cut: Cuts | None = None) -> Reply:
     """The reply as the history keeps it: cut after its first round of blocks (rule
     repeat.in_reply), without the guess after a fenced reply's code (rule history.guess)."""
-    if reply.cut:  # the rule was asked before the stream
-        fired(state.rules, Edit("repeat.in_reply", reply.text, "cut after its first round "
-                                "of blocks"))
+    if reply.cut and cut is not None and cut.rule:  # the rule was asked before the stream
+        fired(state.rules, Edit(cut.rule, reply.text, WHY_CUT[cut.rule]))
     from assistant.checks.reply import guessed  # the reply checks load once a reply is in
 
     edit = None if session.llm.uses_tools else guessed(reply, resolve)

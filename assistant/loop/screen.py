@@ -37,6 +37,14 @@ ABOUT_SCREEN = re.compile(
     r"|\b(?:un)?tick\b|\bpress\b",  # said to a control ("tick Photos"), not "ticket"
     re.IGNORECASE,
 )
+# Asked to act on a window, in words ABOUT_SCREEN's stems would take too widely ("form"
+# in "format"): whole words only.
+ACTS_ON_SCREEN = re.compile(
+    r"\b(press|tick|untick|choose|box|form|message|popup|prompt|dismiss|close|fill|submit|"
+    r"say (yes|no)|editor|browser|page|app)\b", re.IGNORECASE)
+# Words of a title that name no window in particular.
+COMMON = frozenset({"the", "and", "for", "with", "new", "untitled", "file", "files", "folder",
+                    "window", "dialog", "home", "root", "work", "mousepad", "chromium"})
 UNTRUSTED = text("screen.untrusted")
 REMOVED = text("screen.removed")
 
@@ -62,10 +70,19 @@ class ScreenFeed:
             return True
         return self.backend.supports("vision", self.settings.model)
 
+    @property
+    def shown(self) -> bool:
+        """Whether a screen has gone into the history of this conversation."""
+        return self._shown > 0
+
     def wanted_for(self, request: str) -> bool:
-        """Whether this request should start with the screen attached."""
+        """Whether this request should start with the screen attached: it reads as about
+        the screen, or names a window on it ("the sync list" over the window "Sync")."""
         mode = self.settings.screen_context
-        return mode == "always" or (mode == "auto" and bool(ABOUT_SCREEN.search(request)))
+        if mode != "auto":
+            return mode == "always"
+        return bool(ABOUT_SCREEN.search(request) or ACTS_ON_SCREEN.search(request)) or \
+            names_a_window(request)
 
     def wanted_after(self, codes: list[str]) -> bool:
         """Whether runs changed what the LLM should see (they drove the desktop)."""
@@ -150,6 +167,27 @@ class ScreenFeed:
                 {"type": "text", "text": REMOVED} if part.get("type") == "image_url" else part
                 for part in message["content"]
             ]
+
+
+def _words(said: str) -> set[str]:
+    """The words of at least three letters, lower-case and without a plural s."""
+    return {word.removesuffix("s") for word in re.findall(r"[^\W\d_]{3,}", said.lower())
+            if word not in COMMON}
+
+
+def names_a_window(request: str) -> bool:
+    """Whether the request has a word of an open window's title (False without a
+    display, or where the windows cannot be listed)."""
+    from assistant.computer import windows
+    from assistant.computer.capability import require_display
+
+    try:
+        require_display()
+        titles = [w["title"] for w in windows.list()]
+    except Exception:  # no display, or no X (Wayland, no Xlib): by words alone
+        return False
+    asked = _words(request)
+    return any(_words(title) & asked for title in titles)
 
 
 def guide() -> str:

@@ -126,6 +126,7 @@ class Session:
         first = True  # a turn's first screen goes before its request
         while True:
             yield from show_screen(self.screen, self.messages, first=first)
+            state.desktop = state.desktop or (first and self.screen.shown)  # shown the windows
             reply = yield from ask(self, state, system)
             first, state.asked = False, (len(state.rules.fired), len(state.tries))
             if reply is None:
@@ -188,10 +189,24 @@ class Session:
             self.messages.append({"role": "assistant", "content": words})
             yield from self._end(state, words, *stop)
             return True
+        if (yield from self._shown_done(state)):
+            return True
         if self.screen.wanted_after([call.code for call in kept.calls]):
             yield from look(self.screen)
         self._snapshot()
         return False
+
+    def _shown_done(self, state: TurnState) -> Generator[Event, None, bool]:
+        """End the turn in words from the state when the screen shows the job done (rule
+        screen.done); True when it ended."""
+        from assistant.checks.words import shown_done
+
+        words = shown_done(state, self.redact)
+        if words is None or not applies(state.rules, words):
+            return False
+        self.messages.append({"role": "assistant", "content": words.words})
+        yield from self._end(state, words.words, "answered")
+        return True
 
     def _end(self, state: TurnState, text: str, reason: TurnEndReason, n: int = 0
              ) -> Iterator[Event]:

@@ -13,6 +13,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from benchmarks.bench.areas import desktop_display
 from benchmarks.bench.base import Bench, NotMeasurable, median_time
@@ -128,3 +129,52 @@ def text_map_ms(bench: Bench) -> float:
                 display.text_map()
 
             return 1000 * median_time(once, bench.reps(7, 3))
+
+
+def screen_text_tokens(bench: Bench) -> float:
+    """The screen as the embedded model reads it, in its tokens: a zenity question beside a
+    browser window with a page of text, each publishing its tree (screen_text.describe,
+    within its BUDGET_CHARS)."""
+    from assistant.computer import screen_text, tree
+    from tests.support import browser
+
+    del bench  # one reading: the count does not vary
+    if browser.missing():
+        raise NotMeasurable(browser.missing())
+    tokens = embedded_tokenizer()
+    a11y_display()
+    browser_accessibility()
+    with tempfile.TemporaryDirectory() as folder:
+        page = Path(folder) / "notes.html"
+        page.write_text(PAGE)
+        with browser.chromium(headless=False, size=(1100, 760)) as chromium:
+            chromium.get(page.as_uri())
+            dialog = subprocess.Popen(["zenity", "--question", "--title=Export",
+                                       "--text=Export the release notes now?"])
+            try:
+                deadline = time.monotonic() + 30
+                while not ({"Export", "Release notes"} <= {w.title.split(" - ")[0]
+                                                          for w in tree.windows()
+                                                          if w.controls}):
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("the dialog and the page are not both read in 30 s")
+                    time.sleep(0.5)
+                said = screen_text.describe(lambda items: None)
+            finally:
+                dialog.kill()
+                dialog.wait()
+    return float(tokens(said))
+
+
+def embedded_tokenizer() -> Any:
+    """How many of the default embedded model's tokens a text takes (its vocabulary only)."""
+    from assistant.config import load_settings
+    from assistant.llm import embedded
+
+    model = embedded.chosen(load_settings())  # the weights the bench named by path
+    if model.path is None:
+        raise NotMeasurable(f"{model.name} is not installed: {model.install}")
+    import llama_cpp
+
+    vocab = llama_cpp.Llama(str(model.path), vocab_only=True, verbose=False)
+    return lambda said: len(vocab.tokenize(said.encode(), add_bos=False))

@@ -52,6 +52,7 @@ FIGURES: tuple[Figure, ...] = (
     Figure(areas.click_text_sparse_ms),
     Figure(areas.click_text_dense_ms),
     Figure(a11y.text_map_ms),
+    Figure(a11y.screen_text_tokens),
     Figure(a11y.a11y_tree_ms),
     Figure(a11y.click_a11y_ms),
     Figure(daemon.voice_turn_overhead_ms),

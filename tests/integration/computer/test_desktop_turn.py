@@ -22,15 +22,17 @@ def desk(a11y_bus: str) -> Iterator[str]:
         yield name
 
 
-def make(server: LLMServer, asked: list[Proposal], answer: bool = True) -> Assistant:
-    """The default install's way: the screen as text, every proposal shown to a person."""
+def make(server: LLMServer, asked: list[Proposal], answer: bool = True,
+         off: str = "") -> Assistant:
+    """The default install's way: the screen as text, every proposal shown to a person;
+    `off`: rules turned off."""
     def approver(proposal: Proposal) -> bool:
         asked.append(proposal)
         return answer
 
     return Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
                      code_style="tools", screen_format="text", journal=False,
-                     approver=approver)
+                     checks_off=off, approver=approver)
 
 
 def test_click_yes_over_a_real_question_ends_with_the_dialog_answered(
@@ -41,7 +43,7 @@ def test_click_yes_over_a_real_question_ends_with_the_dialog_answered(
     with Program("zenity", "--question", "--title=Export",
                  "--text=Export the quarterly report now?") as dialog:
         dialog.shown("Export")
-        with make(server, asked) as assistant:
+        with make(server, asked, off="screen.done") as assistant:  # the model asked again
             events = list(assistant.turn("click Yes"))
         assert dialog.result() == (0, "")  # zenity's own word: Yes was pressed
     *_, screen, request = server.chat_requests[0].body["messages"]
@@ -95,3 +97,22 @@ def test_typing_into_a_form_says_the_field_and_the_window(server: LLMServer) -> 
     assert proposal.effect is not None
     assert proposal.effect.summary == ("Types 'Ana Lopez' into 'Your name:' in 'Sign in'. "
                                        "Presses OK in the dialog 'Sign in'.")
+
+
+def test_a_request_naming_a_window_on_screen_starts_with_the_screen(
+        server: LLMServer) -> None:
+    """"the sync list" has no word about screens; the window titled Sync is what it means."""
+    asked: list[Proposal] = []
+    server.add(tool_call("python", 'computer.tick("Music")\ncomputer.press("OK")'),
+               text("Music is synced."))
+    with Program("zenity", "--list", "--checklist", "--title=Sync", "--text=Folders to sync",
+                 "--column=Sync", "--column=Folder", "FALSE", "Documents", "FALSE",
+                 "Music") as dialog:
+        dialog.shown("Sync")
+        with make(server, asked) as assistant:
+            list(assistant.turn("select Music in the sync list"))
+        assert dialog.result() == (0, "Music")
+    *_, screen, request = server.chat_requests[0].body["messages"]
+    assert request["content"] == "select Music in the sync list"
+    assert 'Window "Sync" (dialog, focused)' in str(screen["content"])
+    assert len(server.chat_requests) == 1  # the screen shows it done (rule screen.done)

@@ -156,6 +156,22 @@ def test_read_a_window_and_the_screen_as_text() -> None:
             assert hostname.read().strip() in computer.read("Build")
 
 
+def test_a_long_window_is_cut_to_the_budget_and_read_whole_by_its_title() -> None:
+    from assistant.computer import screen_text
+
+    rows = [each for n in range(60) for each in ("FALSE", f"Folder number {n} of the archive")]
+    with Program("zenity", "--list", "--checklist", "--title=Archive", "--height=780",
+                 "--text=What to keep", "--column=Keep", "--column=Folder", *rows) as big:
+        big.shown("Archive")
+        screen = computer.screen()
+        whole = computer.read("Archive")
+    assert len(screen) <= screen_text.BUDGET_CHARS + 200  # the heading and the last line
+    assert screen.splitlines()[-1].endswith("more lines: computer.read('Archive')")
+    kept = screen.splitlines()[1:-1]
+    assert len(kept) > 10 and whole.splitlines()[1:len(kept) + 1] == kept  # the first ones
+    assert len(whole.splitlines()) > len(kept) + 20 and "more lines" not in whole
+
+
 def test_the_forms_models_write_anyway_work() -> None:
     with question() as asked:
         asked.shown("Export")

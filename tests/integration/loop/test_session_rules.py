@@ -125,3 +125,22 @@ def test_a_guess_after_the_code_is_left_out_of_the_history_unless_the_rule_is_of
         streamed = "".join(e.text for e in events if isinstance(e, TextDelta))
         # the user saw the words as they came, the code as its proposal, not as words
         assert streamed.startswith("The sum is 15.") and "echo 5117" not in streamed
+
+
+def test_a_reply_writing_on_long_after_its_code_ends_as_it_streams(
+    server: LLMServer, work: Path
+) -> None:
+    """The words after the code (the screen written out again, here) are cut at the
+    code's end once past GUESS_CHARS: the server is left before the rest is sent."""
+    echo = "".join(f"Window {n} has a button and a field.\n" for n in range(60))
+    rambling = f"```shell\necho pressed\n```\n{echo}"
+    server.add(text(rambling, pace=0.01), text("Pressed."))
+    # no screen, whether the session has a display or not: the shell's echo presses nothing
+    with make(server, "fenced", screen_context="never") as a:
+        events = list(a.turn("press the button"))
+    reply = next(m for m in a.messages if m["role"] == "assistant")
+    assert reply["content"] == "```shell\necho pressed\n```"
+    assert ("history.guess", "edit") in fired(events)
+    streamed = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert "Window 1 has" in streamed and "Window 30 has" not in streamed
+    assert isinstance(events[-1], TurnEnd) and events[-1].text == "Pressed."

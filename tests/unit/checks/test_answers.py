@@ -14,6 +14,7 @@ from assistant.checks.answers import (
     UNCHANGED,
     UNSEEN_NAMES,
     UNSEEN_NUMBERS,
+    Finding,
     grounded,
     numbers,
     pending,
@@ -278,3 +279,52 @@ def test_an_answer_without_the_figure_asked_for_is_sent_back(tmp_path: Path) -> 
                        answer) is None, answer
     unasked = after_run("sort names.txt into sorted.txt", tmp_path, "", code="sort")
     assert problem(unasked, "sorted.txt holds the names in order.") is None
+
+
+def shown_a_window(request: str, folder: Path) -> TurnState:
+    """The state of a turn that was shown the windows on screen."""
+    state = turn(request, folder)
+    state.desktop = True
+    return state
+
+
+def finding(state: TurnState, answer: str) -> Finding | None:
+    """The first finding the model would be told of `answer`, not applied."""
+    return chosen(state.rules, unasked(state, answer))
+
+
+def test_asked_to_act_on_a_window_an_answer_of_steps_goes_back(tmp_path: Path) -> None:
+    check = shown_a_window("choose Dark and press OK", tmp_path)
+    answer = "1. Click the Dark option.\n2. Press the OK button."
+    found = finding(check, answer)
+    assert found is not None and found.rule == "answer.screen"
+    assert "Nothing was done on screen" in found.told
+    assert unconfirmed(check, answer) is None  # told nothing yet: the answer is not doubted
+
+
+def test_asked_to_act_without_a_window_shown_the_screen_rule_keeps_out(tmp_path: Path) -> None:
+    check = turn("press the button on my keyboard that mutes", tmp_path)
+    found = finding(check, "Press F1 to mute.")
+    assert found is None or found.rule != "answer.screen"
+
+
+def test_done_called_over_a_field_the_screen_shows_undone_goes_back(tmp_path: Path) -> None:
+    from assistant.computer.after import Fact
+
+    check = shown_a_window("type many into Copies", tmp_path)
+    ran(check, "Typed 'many' into 'Copies:' in the window 'Order'.\n",
+        code='computer.type("many", into="Copies:")')
+    check.on_screen((Fact("the field 'Copies:' in the window 'Order' holds '0'", True),))
+    found = finding(check, "Done: Copies now says many.")
+    assert found is not None and found.rule == "answer.screen"
+    assert "holds '0'" in found.told and found.told.startswith("The screen does not show it done")
+    assert finding(check, "I could not: the field takes only numbers and holds 0.") is None
+
+
+def test_done_called_over_what_the_screen_shows_done_is_accepted(tmp_path: Path) -> None:
+    from assistant.computer.after import Fact
+
+    check = shown_a_window("click Yes", tmp_path)
+    ran(check, "Pressed Yes in the dialog 'Export'.\n", code='computer.press("Yes")')
+    check.on_screen((Fact("the dialog 'Export' is gone"),))
+    assert finding(check, "Pressed Yes; the dialog is gone.") is None

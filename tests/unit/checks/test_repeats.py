@@ -3,7 +3,7 @@ is cut after its first round."""
 
 from __future__ import annotations
 
-from assistant.checks.repeats import looping
+from assistant.checks.repeats import GUESS_CHARS, guessing, looping
 
 
 def test_a_reply_whose_last_blocks_repeat_the_ones_before_is_cut_after_the_first_round() -> None:
@@ -20,3 +20,12 @@ def test_a_tool_named_block_repeated_is_a_loop_too() -> None:
     assert looping(f"{call}\n{call}", tools=lambda name: name if name == "notes_search"
                    else None) == call
     assert looping(f"{call}\n{call}") is None  # no such tool: blocks that only show
+
+
+def test_words_long_after_the_code_end_the_reply_at_the_code() -> None:
+    code = "Pressing it.\n```python\ncomputer.press('Yes')\n```"
+    assert guessing(f"{code}\nDone.") is None  # a short word after the code stays
+    assert guessing(f"{code}\n" + "x" * (GUESS_CHARS + 1)) == code
+    assert guessing("no code, " + "x" * (GUESS_CHARS + 1)) is None
+    second = f"{code}\n{'Then: ' * 60}\n```python\ncomputer.press('OK')"
+    assert guessing(second) is None  # another block begun: a plan of two steps

@@ -68,3 +68,11 @@ def test_the_guide_teaches_each_verb_by_an_example_that_is_code_that_resolves() 
         assert callable(getattr(computer, call.func.attr)), example
     for verb in verbs.__all__:
         assert f"{verb}(" in text, verb
+
+
+def test_a_request_to_act_on_a_window_in_other_words_wants_the_screen() -> None:
+    screen = context(screen_context="auto")
+    for request in ("press Save in the unsaved changes prompt", "fill the contact form",
+                    "close the message that says the copy finished", "say yes to it"):
+        assert screen.wanted_for(request), request
+    assert not screen.wanted_for("change the format of dates.csv")  # "form" only as a word

@@ -1,0 +1,147 @@
+"""Act, then check on the screen: after a run that acted on windows, the windows' trees
+are read again and the model reads what they show as facts; an answer of steps, or one
+calling done what the screen shows undone, goes back once (rule answer.screen). Real
+dialogs (zenity, yad) on a managed desktop, a real loop against the scripted model."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from assistant import Assistant, computer
+from assistant.computer import after, aim
+from assistant.events import Event, RuleFired, TurnEnd
+from tests.support.desktop import Program, desktop
+from tests.support.llm_server import LLMServer, text, tool_call
+
+
+@pytest.fixture(scope="module", autouse=True)
+def desk(a11y_bus: str) -> Iterator[str]:
+    with desktop() as name:
+        yield name
+
+
+def turn(server: LLMServer, request: str, off: str = "") -> list[Event]:
+    """One turn as the default install takes it: the screen as text, every proposal
+    approved by the person; `off`: rules turned off."""
+    with Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
+                   code_style="tools", screen_format="text", journal=False,
+                   checks_off=off, approver=lambda proposal: True) as assistant:
+        return list(assistant.turn(request))
+
+
+def told(server: LLMServer, request: int) -> str:
+    """What the model was told before its reply number `request` (from 0)."""
+    return str(server.chat_requests[request].body["messages"][-3:])
+
+
+def screen_rule(events: list[Event], rule: str = "answer.screen") -> list[str]:
+    return [e.action for e in events if isinstance(e, RuleFired) and e.rule == rule]
+
+
+def test_after_a_press_the_model_reads_that_the_dialog_is_gone(server: LLMServer) -> None:
+    server.add(tool_call("python", 'computer.press("Yes")'), text("Pressed Yes."))
+    with Program("zenity", "--question", "--title=Export",
+                 "--text=Export the quarterly report now?") as dialog:
+        dialog.shown("Export")
+        events = turn(server, "click Yes", off="screen.done")
+        assert dialog.result() == (0, "")
+    assert "On screen now: the dialog 'Export' is gone." in told(server, 1)
+    assert len(server.chat_requests) == 2 and screen_rule(events) == []  # done: accepted
+
+
+def test_a_dialog_the_screen_shows_answered_ends_the_turn_without_asking_again(
+        server: LLMServer) -> None:
+    server.add(tool_call("python", 'computer.press("Yes")'), text("(never asked)"))
+    with Program("zenity", "--question", "--title=Export",
+                 "--text=Export the quarterly report now?") as dialog:
+        dialog.shown("Export")
+        events = turn(server, "click Yes")
+        assert dialog.result() == (0, "")
+    assert len(server.chat_requests) == 1 and server.pending == 1
+    assert screen_rule(events, "screen.done") == ["stand_in"]
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.reason == "answered"
+    assert end.text == ("Pressed Yes in the dialog 'Export'.\n"
+                        "On screen now: the dialog 'Export' is gone.")
+
+
+def test_a_window_still_open_after_the_run_asks_the_model_again(server: LLMServer) -> None:
+    """A tick leaves the dialog open: the job may have a step left (press OK)."""
+    server.add(tool_call("python", 'computer.tick("Music")'), text("Music is ticked."))
+    with Program("zenity", "--list", "--checklist", "--title=Backup",
+                 "--text=What to back up", "--column=Pick", "--column=Folder",
+                 "FALSE", "Photos", "FALSE", "Music") as dialog:
+        dialog.shown("Backup")
+        events = turn(server, "tick Music in the backup dialog")
+        assert dialog.running()
+    assert len(server.chat_requests) == 2 and screen_rule(events, "screen.done") == []
+
+
+def test_after_a_tick_the_model_reads_the_box_ticked(server: LLMServer) -> None:
+    server.add(tool_call("python", 'computer.tick("Music")'), text("Music is ticked."))
+    with Program("zenity", "--list", "--checklist", "--title=Backup",
+                 "--text=What to back up", "--column=Pick", "--column=Folder",
+                 "FALSE", "Photos", "FALSE", "Music") as dialog:
+        dialog.shown("Backup")
+        turn(server, "tick Music in the backup dialog")
+        assert dialog.running()
+    assert "'Music' is ticked in the dialog 'Backup'" in told(server, 1)
+
+
+def test_an_answer_of_steps_goes_back_once_and_the_press_follows(server: LLMServer) -> None:
+    server.add(text("1. Find the Backup dialog.\n2. Click the Yes button."),
+               tool_call("python", 'computer.press("Yes")'), text("Pressed Yes."))
+    with Program("zenity", "--question", "--title=Backup", "--text=Back up now?") as dialog:
+        dialog.shown("Backup")
+        events = turn(server, "click Yes in the backup dialog", off="screen.done")
+        assert dialog.result() == (0, "")  # zenity's own word: Yes was pressed
+    assert "Nothing was done on screen" in told(server, 1)
+    assert screen_rule(events) == ["send_back"]
+    assert events[-1] == TurnEnd("Pressed Yes.", "answered", events[-1].conversation_id)
+
+
+def test_done_called_over_a_field_that_does_not_hold_the_text_goes_back(
+        server: LLMServer) -> None:
+    """A number field takes no words: the run says it typed, the field holds none."""
+    server.add(tool_call("python", 'computer.type("many", into="Copies:")'),
+               text("Done: Copies is set to many."),
+               text("I could not set it: Copies takes only a number."))
+    with Program("yad", "--form", "--title=Order", "--field=Copies::NUM", "2") as form:
+        form.shown("Order")
+        events = turn(server, "type many into the Copies field")
+        assert form.running()
+    first = told(server, 1)
+    assert "On screen now: the field 'Copies:' in the window 'Order' holds " in first
+    assert "holds 'many'" not in first
+    sent_back = told(server, 2)
+    assert "The screen does not show it done: the field 'Copies:'" in sent_back
+    assert screen_rule(events) == ["send_back"] and len(server.chat_requests) == 3
+    assert isinstance(events[-1], TurnEnd) and events[-1].text.startswith("I could not")
+
+
+def test_the_facts_come_from_the_screen_not_from_the_calls() -> None:
+    """Read with nothing run: the field is said as it is, empty, and undone."""
+    with Program("yad", "--form", "--title=Order", "--field=Name:", "") as form:
+        form.shown("Order")
+        aims = aim.foresee('computer.type("Ana", into="Name:")')
+        then = after.before()
+        facts = after.after(aims, then)
+        assert form.running()
+    assert [f.sentence for f in facts] == ["the field 'Name:' in the window 'Order' holds "
+                                           "nothing"]
+    assert facts[0].undone
+
+
+def test_a_password_typed_is_said_by_its_length_and_not_undone() -> None:
+    with Program("zenity", "--forms", "--title=Sign in", "--text=Who are you",
+                 "--add-password=Password:") as form:
+        form.shown("Sign in")
+        code = 'computer.type("s3cret", into="Password:")'
+        aims, then = aim.foresee(code), after.before()
+        computer.type("s3cret", into="Password:")
+        facts = after.after(aims, then)
+        assert form.running()
+    assert [(f.sentence, f.undone) for f in facts] == [
+        ("the field 'Password:' in the dialog 'Sign in' holds 6 characters", False)]
