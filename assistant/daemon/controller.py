@@ -281,16 +281,24 @@ class Daemon(TrayMenu):
         warming.start(self._ready)
 
     def _ready(self) -> None:
+        if self.transcriber is not None:
+            from assistant.voice.stt import ModelError
+
+            with contextlib.suppress(ModelError):  # said when the take is transcribed
+                self.transcriber.load()
         if self.voice is not None:
             with contextlib.suppress(TTSError):  # said when it fails to speak
                 self.voice.load()
         self.assistant.warm_up()
 
     def rest(self) -> None:
-        """Nobody has asked for anything for keep_alive seconds: drop the voice, and give
-        what it and the LLM client's last turns freed back to the system."""
+        """Nobody has asked for anything for keep_alive seconds: drop the voice and the
+        speech model (warm_up loads them again at the next key press), and give what they
+        and the LLM client's last turns freed back to the system."""
         if self.voice is not None:
             self.voice.rest()
+        if self.transcriber is not None and self.state == "idle":
+            self.transcriber.rest()
         memory.trim()
 
     def _end_take(self) -> None:
