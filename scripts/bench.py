@@ -338,9 +338,6 @@ def main(argv: list[str] | None = None) -> int:
 
     import bench_peers
     import bench_report
-    import stt_compare
-    import stt_takes
-    import tasks_report
     from tasks import code_version
 
     peers: dict[str, float | None] | None = None
@@ -381,11 +378,9 @@ def main(argv: list[str] | None = None) -> int:
                  f"{os.getloadavg()[0]:.1f} at the end, on {os.cpu_count()} cores")
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
         old = args.markdown.read_text() if args.markdown.exists() else ""
-        kept = (tasks_report.section_of(old) + tasks_report.section_of(old, *stt_takes.SECTION)
-                + tasks_report.section_of(old, *stt_compare.SECTION))
         args.markdown.write_text(bench_report.markdown(
             values, reasons, peers, peer_reasons, bench_peers.PEER, runs, chart_link,
-            commit) + kept)
+            commit) + bench_report.sections_after(old))
     if failed:
         print(f"bench: failed: {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0
