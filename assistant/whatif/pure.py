@@ -95,7 +95,7 @@ class _Walker:
     def __init__(self) -> None:
         self.builtins: set[str] = set()
         self.modules: set[str] = set()
-        self.module_names: dict[str, str] = {}  # a local name -> the module bound to it
+        self.module_names: dict[str, str] = {}  # a name a module was ever bound to -> it
 
     def block(self, body: list[ast.stmt], bound: set[str]) -> set[str]:
         """Walk `body` with `bound` names; the names surely bound after it."""
@@ -172,8 +172,7 @@ class _Walker:
 
     def target(self, node: ast.expr, bound: set[str]) -> set[str]:
         """The names an assignment to `node` binds; a subscript only of the code's own."""
-        if isinstance(node, ast.Name):
-            self.module_names.pop(node.id, None)
+        if isinstance(node, ast.Name):  # a module's name stays one: `json = 1` in a branch
             return {node.id}
         if isinstance(node, (ast.Tuple, ast.List)):
             names: set[str] = set()
@@ -203,6 +202,8 @@ class _Walker:
                 self.expression(part, inner)
             return
         if isinstance(node, ast.Name):
+            if node.id in self.module_names:  # a module as a value: `k = json; k.codecs`
+                raise _MayWrite
             self.name(node.id, bound)
             return
         if isinstance(node, ast.Attribute):
@@ -210,8 +211,10 @@ class _Walker:
                 raise _MayWrite
             base = node.value
             if isinstance(base, ast.Name) and base.id in self.module_names and \
-                    not _exported(self.module_names[base.id], node.attr):
-                raise _MayWrite
+                    base.id in bound:  # imported on every path to here
+                if not _exported(self.module_names[base.id], node.attr):
+                    raise _MayWrite
+                return
         for child in ast.iter_child_nodes(node):
             self.expression(child, bound)
 

@@ -37,6 +37,9 @@ MAY_WRITE = [
     "print(1, file=log)",
     "import datetime\ndatetime.sys.modules['os'].remove('a')",  # a module in a module
     "from json import codecs",
+    "import json as j\nk = j\nk.codecs.open('a', 'w')",  # a module as a value
+    "if len('a') > 5:\n    import math\nmath.floor(1)",  # the live math unless imported
+    "import json\nif len('a') > 5:\n    json = 1\njson.codecs.open('a', 'w')",
     "g = (i for i in [])\nprint(g.gi_frame.f_globals)",  # the runtime's globals
     "print((1).__class__)",
     "import string\nprint(string.Formatter())",  # looks attributes up by name
