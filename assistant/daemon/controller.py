@@ -276,16 +276,14 @@ class Daemon(TrayMenu):
         self.machine.to("listening", "your answer to the proposal" if reply else "")
 
     def warm_up(self) -> None:
-        """Ready the LLM client and the voice while the user speaks or types: after a long
-        silence they were dropped to free their memory (keep_alive, `rest`)."""
+        """Ready the speech model, the voice and the LLM client while the user speaks or
+        types: after a long silence they were dropped to free their memory (keep_alive,
+        `rest`)."""
         warming.start(self._ready)
 
     def _ready(self) -> None:
-        if self.transcriber is not None:
-            from assistant.voice.stt import ModelError
-
-            with contextlib.suppress(ModelError):  # said when the take is transcribed
-                self.transcriber.load()
+        if self.transcriber is not None:  # beside the rest: the take needs it first
+            self.transcriber.load_in_background()
         if self.voice is not None:
             with contextlib.suppress(TTSError):  # said when it fails to speak
                 self.voice.load()
