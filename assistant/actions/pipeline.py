@@ -13,7 +13,7 @@ do (`Parts.foreseeing`). The policy is asked in one place, `decide`.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -22,7 +22,7 @@ from assistant.actions.aimed import Aimed, aimed, desktop_effect, on_screen
 from assistant.actions.outcomes import Cleared, Declined, Halt, Outcome, Ran, Reported, SentBack
 from assistant.actions.parts import Parts
 from assistant.events import Approval, Event, Proposal, RunEnd
-from assistant.runtime.changes import describe_changes, list_folder
+from assistant.runtime.changes import Listings, describe_changes, listed
 from assistant.runtime.changes import written as written_files
 from assistant.safety.policy import Policy
 from assistant.texts import text
@@ -129,16 +129,21 @@ def run(parts: Parts, emit: Callable[[Event], Event], language: str, code: str,
     """Run approved code (a tool's call, when `language` names a tool): its RunEnd, what it
     changed in the working folder, and the files it wrote there. Foreseeing runtimes keep
     what the run replaces, for undo, and hold the run to its preview on the way."""
-    folder = str(Path(parts.runtimes.cwd or os.getcwd()))
-    before = list_folder(folder)
-    end: RunEnd | None = None
-    runner: Callable[..., Iterator[Event]] = parts.runtimes.run
+    events: Generator[Event, None, Listings]
     if parts.tools is not None and parts.tools.find(language) is not None:
-        runner = parts.tools.call  # a tool's answer comes back as a run's output
-    for event in runner(language, code, proposal_id=proposal_id):
+        folder = str(Path(parts.runtimes.cwd or os.getcwd()))  # a tool's answer comes back
+        events = listed(folder, parts.tools.call(language, code, proposal_id=proposal_id))
+    else:
+        events = parts.runtimes.run_listed(language, code, proposal_id=proposal_id)
+    end: RunEnd | None = None
+    while True:
+        try:
+            event = next(events)
+        except StopIteration as done:
+            before, after = done.value
+            break
         yield emit(event)
         if isinstance(event, RunEnd):
             end = event
     assert end is not None, "a run always ends with RunEnd"
-    after = list_folder(folder)
     return Ran(end, describe_changes(before, after), written_files(before, after))

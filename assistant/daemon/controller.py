@@ -276,21 +276,27 @@ class Daemon(TrayMenu):
         self.machine.to("listening", "your answer to the proposal" if reply else "")
 
     def warm_up(self) -> None:
-        """Ready the LLM client and the voice while the user speaks or types: after a long
-        silence they were dropped to free their memory (keep_alive, `rest`)."""
+        """Ready the speech model, the voice and the LLM client while the user speaks or
+        types: after a long silence they were dropped to free their memory (keep_alive,
+        `rest`)."""
         warming.start(self._ready)
 
     def _ready(self) -> None:
+        if self.transcriber is not None:  # beside the rest: the take needs it first
+            self.transcriber.load_in_background()
         if self.voice is not None:
             with contextlib.suppress(TTSError):  # said when it fails to speak
                 self.voice.load()
         self.assistant.warm_up()
 
     def rest(self) -> None:
-        """Nobody has asked for anything for keep_alive seconds: drop the voice, and give
-        what it and the LLM client's last turns freed back to the system."""
+        """Nobody has asked for anything for keep_alive seconds: drop the voice and the
+        speech model (warm_up loads them again at the next key press), and give what they
+        and the LLM client's last turns freed back to the system."""
         if self.voice is not None:
             self.voice.rest()
+        if self.transcriber is not None and self.state == "idle":
+            self.transcriber.rest()
         memory.trim()
 
     def _end_take(self) -> None:

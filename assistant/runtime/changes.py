@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from assistant.texts import text
 
@@ -51,6 +53,17 @@ def list_folder(folder: str) -> Listing | None:
     # With no folder left to enter, every level is listed whole, however deep a later
     # listing goes: files a run writes into a new folder are compared too.
     return Listing(entries, depth if level else MAX_DEPTH)
+
+
+T = TypeVar("T")
+Listings = tuple[Listing | None, Listing | None]
+
+
+def listed(folder: str, events: Iterator[T]) -> Generator[T, None, Listings]:
+    """The `events` of a run, and `folder`'s listings just before and just after them."""
+    before = list_folder(folder)
+    yield from events
+    return before, list_folder(folder)
 
 
 NO_CHANGES = text("results.no_changes")

@@ -17,6 +17,7 @@ from types import TracebackType
 from typing import Any
 
 from assistant.events import Event, OutputChunk, RunEnd
+from assistant.runtime.changes import Listings, listed
 from assistant.runtime.languages import LANGUAGES, canonical_language, spec_for
 from assistant.runtime.process import RuntimeProcess
 from assistant.runtime.run import Run
@@ -101,6 +102,14 @@ class Runtimes:
             self._current = None
             self._busy.release()
         yield end
+
+    def run_listed(self, language: str, code: str, *, proposal_id: str = ""
+                   ) -> Generator[Event, None, Listings]:
+        """As run, and the working folder's listings just before and after it (what the
+        run changed there, changes.py). Runtimes that list the folder for a run of their
+        own (whatif/transaction) return those: it is listed once."""
+        folder = os.path.realpath(self.cwd or os.getcwd())
+        return (yield from listed(folder, self.run(language, code, proposal_id=proposal_id)))
 
     def live(self, language: str) -> bool:
         """Whether `language`'s runtime is running, with whatever earlier runs left."""

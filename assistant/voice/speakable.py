@@ -24,6 +24,7 @@ from assistant.runtime.languages import canonical_language
 
 SHORT_LINES = 3
 PATH = re.compile(r"[^\s,;()]*/[^\s,;()]*")  # in an effect's sentence, every word with a /
+NOTHING = "Changes nothing."
 ONE_LINE_CHARS = 60  # code read aloud in the `code` mode: one line, at most this long
 
 # How each language is said aloud (the aliases a fence may use are resolved first).
@@ -90,7 +91,11 @@ def code_words(language: str, code: str, mode: SpeakProposals = "code", *,
 
 def effect_words(effect: Effect) -> str:
     """The effect's sentence with its paths said as places ("old-backups in downloads"),
-    and what the preview could not cover."""
+    and what the preview could not cover. A harmless effect (no change, no failure, and
+    the preview saw the whole run) is said in two words, not the three on screen ("Changes
+    no files."): it is said before every such proposal."""
+    if effect.harmless:
+        return NOTHING
     said = PATH.sub(lambda found: spoken_path(found.group(0)), effect.summary)
     if effect.unpreviewable:
         said = f"{sentence(said)} It also {join_words(list(effect.unpreviewable))}"

@@ -202,6 +202,18 @@ class Transcriber:
                              f"{self.language}, set stt_model = \"{MULTILINGUAL}\" (or leave "
                              "it empty)")
 
+    def rest(self) -> None:
+        """Drop the model and the voice-activity filter (about 100 MB resident with
+        tiny.en) while nobody speaks; the next take loads them again, and the daemon
+        starts that as the key goes down (a take waits for it, as for the first load)."""
+        with self._lock:
+            if self._model is None:
+                return
+            self._model, self._decoder = None, None
+            from faster_whisper.vad import get_vad_model
+
+            get_vad_model.cache_clear()
+
     def load_in_background(self) -> threading.Thread:
         """Start loading now; transcribe() waits for it. Errors surface on first use."""
 

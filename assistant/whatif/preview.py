@@ -22,7 +22,7 @@ from assistant.runtime import LANGUAGES, Runtimes, canonical_language
 from assistant.runtime.languages import spec_for
 from assistant.runtime.sandbox import HIDDEN
 from assistant.runtime.secrets import keyring_paths
-from assistant.whatif import uncovered, world
+from assistant.whatif import pure, uncovered, world
 from assistant.whatif.effect import effect_of
 from assistant.whatif.mounts import inside
 from assistant.whatif.probe import problem
@@ -106,6 +106,10 @@ def preview(runtimes: Runtimes, language: str, code: str, *, hidden: Sequence[st
         report = os.path.join(folder, "report.json")
         plan = plan_for(cwd, report, hidden, name)
         fresh = False  # a run started without the live runtime's state (never Python's)
+        reading = pure.reading(code) if name == "python" else None
+        if reading is not None:  # cannot write: a world of nothing but read-only mounts
+            plan["pure"] = {"builtins": list(reading.builtins),
+                            "modules": list(reading.modules)}
         if name != "python":
             path, state = os.path.join(folder, "code"), os.path.join(folder, "state")
             with open(path, "w", encoding="utf-8") as file:

@@ -12,14 +12,14 @@ run that reaches a mount its preview could not cover says that what it did there
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from assistant.events import Event, Notice, RunEnd
 from assistant.runtime import LANGUAGES, Runtimes, canonical_language
-from assistant.runtime.changes import Listing, list_folder
+from assistant.runtime.changes import Listing, Listings, list_folder
 from assistant.whatif.mounts import inside
 from assistant.whatif.probe import problem
 from assistant.whatif.uncovered import shown
@@ -75,6 +75,22 @@ class TransactionalRuntimes(Runtimes):
         if whatif is not None or canonical_language(language) not in LANGUAGES or problem():
             yield from super().run(language, code, whatif=whatif, **options)
             return
+        yield from self._transaction(language, code, options)
+
+    def run_listed(self, language: str, code: str, *, proposal_id: str = ""
+                   ) -> Generator[Event, None, Listings]:
+        """As Runtimes.run_listed, with the listings the run was held to its preview on."""
+        if canonical_language(language) not in LANGUAGES or problem():
+            return (yield from super().run_listed(language, code, proposal_id=proposal_id))
+        options: dict[str, Any] = {"proposal_id": proposal_id, "timeout": None,
+                                   "max_output": None}
+        return (yield from self._transaction(language, code, options))
+
+    def _transaction(self, language: str, code: str, options: dict[str, Any]
+                     ) -> Generator[Event, None, Listings]:
+        """Preview (or the preview foreseen), keep, run, compare; the working folder's
+        listings before and after the real run ((None, None) when it did not run)."""
+        timeout = options["timeout"]
         foreseen, self._foreseen = self._foreseen, None
         if foreseen is not None and foreseen[:2] == (language, code):
             seen = foreseen[2]
@@ -85,7 +101,7 @@ class TransactionalRuntimes(Runtimes):
             seen = finished(preview(self, language, code, hidden=self.hidden, timeout=limit))
         if seen.end is not None and seen.end.interrupted:
             yield seen.end
-            return
+            return None, None
         kept: Kept | None = None
         if seen.problem:
             yield Notice(f"This run cannot be undone: it could not be previewed "
@@ -95,10 +111,10 @@ class TransactionalRuntimes(Runtimes):
                 kept = self.store.keep(seen.changes)
             except (UndoError, OSError) as error:
                 yield Notice(f"This run cannot be undone: {error}.")
-        yield from self._commit(language, code, options, seen, kept)
+        return (yield from self._commit(language, code, options, seen, kept))
 
     def _commit(self, language: str, code: str, options: dict[str, Any], seen: Preview,
-                kept: Kept | None) -> Iterator[Event]:
+                kept: Kept | None) -> Generator[Event, None, Listings]:
         """The real run, held to the preview `seen`, and recorded for undo in `kept`."""
         folder = os.path.realpath(self.cwd or os.getcwd())
         before = list_folder(folder)
@@ -129,6 +145,7 @@ class TransactionalRuntimes(Runtimes):
             else:
                 kept.drop()
         yield end
+        return listings
 
 
 def _differences(seen: Preview, end: RunEnd, kept: set[str], folder: str,

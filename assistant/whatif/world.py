@@ -19,6 +19,7 @@ Only the standard library: the Python runtime imports this inside its fork.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import ctypes
 import errno
@@ -26,6 +27,9 @@ import json
 import os
 import shutil
 import signal
+import sys
+import sysconfig
+import types
 from typing import Any
 
 from assistant.whatif import mounts
@@ -61,6 +65,7 @@ DEVICES = ("/dev/input", "/dev/uinput", "/dev/snd", "/dev/video0", "/tmp/.X11-un
 SOCKETS = ("/run", "/var/run")
 HIDDEN_ROOM = "256k"
 """What a run may write into a hidden folder in a preview (enough for a settings file)."""
+HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE
 
 class World:
     """The namespace this process now lives in: the report's fd and what covers what."""
@@ -92,30 +97,35 @@ class World:
             report.write(data)
 
 
-def enter(plan: dict[str, Any]) -> World:
-    """Move this process into a what-if world made from `plan` (see preview.plan_for)."""
+def enter(plan: dict[str, Any], namespace: dict[str, Any] | None = None) -> World:
+    """Move this process into a what-if world made from `plan` (see preview.plan_for):
+    one that covers nothing, all of it read-only, for code that cannot write (the plan's
+    "pure" reading, pure.py) when `namespace`, the live one it runs in, leaves that
+    reading true."""
     report = os.open(plan["report"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
     try:
-        return _enter(plan, report)
+        return _enter(plan, report, _reading_holds(plan.get("pure"), namespace))
     except (OSError, WorldError) as error:
         os.write(report, json.dumps({"error": str(error)}).encode())
         os.close(report)
         raise
 
 
-def _enter(plan: dict[str, Any], report: int) -> World:
+def _enter(plan: dict[str, Any], report: int, read_only: bool) -> World:
     cwd = os.getcwd()
     uid, gid = os.getuid(), os.getgid()
-    cover = Cover(mounts.current(), hidden=frozenset(plan["hide"]))  # before all is read-only
+    roots = [] if read_only else plan["roots"]
+    # Read before all is read-only; a world that covers nothing needs no mounts read.
+    cover = Cover(mounts.current() if roots else [], hidden=frozenset(plan["hide"]))
     unshare(uid, gid)
-    for root in plan["roots"]:
+    for root in roots:
         cover.root(root)
-    first_scratch = cover.layers[0].scratch if cover.layers else -1
+    first_scratch = cover.layers[0].scratch if cover.layers else _scratch(plan)
     for number, path in enumerate(plan["hide"]):
         _hide(path, first_scratch, number)
     for path in (*DEVICES, *SOCKETS):
         if os.path.isdir(path) and not os.path.islink(path) and \
-                not any(inside(root, path) for root in plan["roots"]):
+                not any(inside(root, path) for root in roots):
             mount("tmpfs", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k")
     _first_process()
     _drop_capabilities()
@@ -125,6 +135,50 @@ def _enter(plan: dict[str, Any], report: int) -> World:
     os.environ.update(plan.get("env", {}))
     os.chdir(plan.get("cwd") or cwd)  # through the overlay now: the old one was the real one
     return World(report, cover, list(plan["hide"]))
+
+
+def _reading_holds(pure: dict[str, list[str]] | None, namespace: dict[str, Any] | None
+                   ) -> bool:
+    """The code's reading as unable to write still holds in the live `namespace`: no
+    earlier run bound the builtins it uses to anything else, here or in `builtins`, nor
+    put something else in place of the standard modules it imports."""
+    if not pure or namespace is None:
+        return False
+    for name in pure["builtins"]:
+        value = vars(builtins).get(name)
+        if name in namespace or not _standard_builtin(name, value):
+            return False
+    stdlib = sysconfig.get_paths()["stdlib"]
+    for name in pure["modules"]:
+        module = sys.modules.get(name)
+        origin = getattr(getattr(module, "__spec__", None), "origin", None) or ""
+        if module is not None and (not isinstance(module, types.ModuleType) or not (
+                origin in ("built-in", "frozen") or origin.startswith(stdlib))):
+            return False
+    return True
+
+
+def _standard_builtin(name: str, value: object) -> bool:
+    """`value` is the interpreter's own `name`: a function written in C under that name,
+    or a type defined in C (a class written in Python is a heap type)."""
+    if isinstance(value, types.BuiltinFunctionType):
+        return value.__module__ == "builtins" and value.__qualname__ == name
+    if isinstance(value, type):
+        return not value.__flags__ & HEAP_TYPE and value.__name__ == name
+    return False
+
+
+def _scratch(plan: dict[str, Any]) -> int:
+    """A small tmpfs of the world's own where no folder is covered, for the empty file
+    hidden files are shown as: on a folder of sockets or devices, which a read-only
+    tmpfs covers next."""
+    for path in (*SOCKETS, *DEVICES):
+        if os.path.isdir(path) and not os.path.islink(path):
+            mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "size=4k,mode=0700")
+            return os.open(path, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    if any(os.path.isfile(path) for path in plan["hide"]):
+        raise WorldError("no folder to make the empty file hidden files are shown as")
+    return -1
 
 
 def run_command(argv: list[str]) -> int:

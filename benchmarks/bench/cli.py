@@ -28,11 +28,10 @@ from types import FrameType
 from typing import Any
 
 from benchmarks.bench import peers as incumbent
-from benchmarks.bench import report, stt_compare, stt_takes
+from benchmarks.bench import report
 from benchmarks.bench.areas import desktop_display
 from benchmarks.bench.base import Bench, NotMeasurable, isolated_environment
 from benchmarks.bench.registry import BY_NAME, FIGURE_NAMES, FULL_RUN, QUICK
-from benchmarks.tasks import report as tasks_report
 from benchmarks.tasks.cli import code_version
 
 LIMIT_S = 300  # one figure taking longer than this is a hang, not a measurement
@@ -137,11 +136,9 @@ def main(argv: list[str] | None = None) -> int:
                  f"{os.getloadavg()[0]:.1f} at the end, on {os.cpu_count()} cores")
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
         old = args.markdown.read_text() if args.markdown.exists() else ""
-        kept = (tasks_report.section_of(old) + tasks_report.section_of(old, *stt_takes.SECTION)
-                + tasks_report.section_of(old, *stt_compare.SECTION))
         args.markdown.write_text(report.markdown(
             values, reasons, peers, peer_reasons, incumbent.PEER, runs, chart_link,
-            commit) + kept)
+            commit) + report.sections_after(old))
     if failed:
         print(f"bench: failed: {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0

@@ -32,7 +32,7 @@ PANEL = "assistant: thinking"  # the panel with the request as heard, before any
 PROPOSAL_SAID = "Shall I run it?"  # ends the line the daemon says for every proposal
 TRIED = "notice Tried in a copy of your files"  # a proposal that failed its preview
 LISTING = "ls -l ~/Downloads"  # the proposal the popup figures time: it previews cleanly
-LISTING_SAID = "say Changes no files."  # its previewed effect, said before its approval
+LISTING_SAID = "say Changes nothing."  # its previewed effect, said before its approval
 # The home's Downloads as a user has it, so LISTING lists something (a proposal whose
 # preview fails goes back to the model unasked, and no popup ever comes).
 DOWNLOADS = {"report.pdf": "report\n", "photo.jpg": "photo\n", "notes.txt": "notes\n"}

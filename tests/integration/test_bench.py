@@ -43,6 +43,19 @@ def test_one_figure_is_measured_judged_and_written(tmp_path: Path) -> None:
     assert row.split()[-2:] == ["5", met]
 
 
+def test_writing_the_figures_keeps_every_section_after_them_as_it_was(tmp_path: Path) -> None:
+    markdown = tmp_path / "benchmarks.md"
+    after = ("\n<!-- tasks: written by python -m benchmarks.tasks -->\n## Tasks\n\n| a | b |\n"
+             "<!-- tasks: end -->\n\n## Written by hand\n\nA finding, with its date.\n")
+    markdown.write_text("# Benchmarks\n\n- Date: 2000-01-01 00:00 UTC\n\n"
+                        "| `run_python_ms` | 99 |\n" + after)
+    done = run_bench("--quick", "--only", "run_python_ms", "--markdown", str(markdown))
+    assert done.returncode == 0, done.stderr
+    written = markdown.read_text()
+    assert written.endswith("\n" + after) and written.count("## Written by hand") == 1
+    assert "2000-01-01" not in written and "| `run_python_ms` | 99 |" not in written
+
+
 def test_unknown_figures_and_a_chart_without_peers_are_refused() -> None:
     done = run_bench("--only", "warp_speed_ms")
     assert done.returncode == 2

@@ -185,7 +185,7 @@ def _preview(code: str, filename: str, namespace: dict[str, object],
     if pid == 0:
         status = 125
         try:
-            place = world.enter(plan)
+            place = world.enter(plan, namespace)
             argv = plan.get("argv")
             later: list[str] = []
             if isinstance(argv, list):

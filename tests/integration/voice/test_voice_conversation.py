@@ -52,7 +52,7 @@ def test_yes_runs_the_proposal_and_the_answer_is_printed(server) -> None:
                text("It is 42."))
     out, requests = talk(server, "what is six times seven", "Read the code.", "Yes, go ahead.")
     # the plan, then the previewed effect; the code on screen
-    assert "I'll compute it. Changes no files. Shall I run it?" in out
+    assert "I'll compute it. Changes nothing. Shall I run it?" in out
     assert "Run Python: print 6 * 7. Shall I run it?" in out  # read on request
     assert "42" in last_tool_result(requests[-1])
     assert out.rstrip().endswith("It is 42.")

@@ -54,3 +54,15 @@ def test_paths_outside_the_working_folder_are_said_as_places_with_what_was_not_c
                     unpreviewable=("uses the network, which a preview cuts off",))
     assert effect_words(effect) == ("Deletes 1 folder (old-backups in downloads). It also "
                                     "uses the network, which a preview cuts off.")
+
+
+def test_a_harmless_effect_is_said_in_two_words_and_anything_else_as_on_screen(
+        home: Path) -> None:
+    listing = previewed(home, "shell", "ls -l ~/Downloads").effect
+    assert listing.summary == "Changes no files." and effect_words(listing) == "Changes nothing."
+    failed = Effect(exit_status=2, summary="Changes no files and fails with exit status 2.")
+    assert effect_words(failed) == "Changes no files and fails with exit status 2."
+    unseen = Effect(exit_status=0, summary="Changes no files.",
+                    unpreviewable=("uses the network, which a preview cuts off",))
+    assert effect_words(unseen) == ("Changes no files. It also uses the network, which a "
+                                    "preview cuts off.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -214,3 +215,26 @@ def test_a_take_too_short_has_no_speech(speech, transcriber) -> None:
     take = transcriber.take()
     take.feed(read_wav(speech["piper_click"]["path"])[: int(0.2 * SAMPLE_RATE)])
     assert not take.has_speech()
+
+
+def test_a_resting_model_gives_its_memory_back_and_hears_the_same_after(speech) -> None:
+    """The idle daemon rests its speech model (keep_alive): the memory goes back to the
+    system, and the next take, which loads it again, hears what the first one heard."""
+    from assistant.daemon import memory
+    from assistant.voice.stt import Transcriber
+    from assistant.voice.wav import read_wav
+
+    def resident_mb() -> float:
+        status = Path("/proc/self/status").read_text()
+        return next(int(line.split()[1]) for line in status.splitlines()
+                    if line.startswith("VmRSS:")) / 1024
+
+    audio = read_wav(speech["piper_disk"]["path"])
+    model = Transcriber()
+    heard = model.transcribe(audio)
+    memory.trim()
+    loaded = resident_mb()
+    model.rest()
+    memory.trim()
+    assert loaded - resident_mb() >= 30  # tiny.en and the voice-activity filter: ~100 MB
+    assert model.transcribe(audio) == heard and heard
