@@ -17,7 +17,7 @@ from tests.support.environ import isolate, remove_home, temporary_home, variable
 
 # Where setup put the model weights, read in the person's data folder before the session's
 # own home replaces it (tests pass the files on by path).
-from tests.support.models import INSTALLED
+from tests.support.models import INSTALLED, PLACE_VARIABLE
 
 __all__ = ["INSTALLED", "a11y_bus", "pulse", "speech", "transcriber"]
 
@@ -30,6 +30,7 @@ HOME_KEY = pytest.StashKey[Path]()
 def pytest_configure(config: pytest.Config) -> None:
     """The session's own home, before any test module is imported (each xdist worker makes
     its own)."""
+    os.environ[PLACE_VARIABLE] = str(INSTALLED)
     config.stash[HOME_KEY] = temporary_home()
 
 
