@@ -1,4 +1,5 @@
-"""Shared test set-up: every test runs with its own config and data dirs, never the user's."""
+"""Shared test set-up: the session runs in a home of its own, and every test with its own
+config and data dirs, never the user's."""
 
 from __future__ import annotations
 
@@ -12,13 +13,30 @@ import pytest
 # Whisper model for the session.
 from tests.support.a11y_bus import a11y_bus
 from tests.support.audio import pulse, speech, transcriber
-from tests.support.environ import isolate, variable
+from tests.support.environ import isolate, remove_home, temporary_home, variable
 
-__all__ = ["a11y_bus", "pulse", "speech", "transcriber"]
+# Where setup put the model weights, read in the person's data folder before the session's
+# own home replaces it (tests pass the files on by path).
+from tests.support.models import INSTALLED, PLACE_VARIABLE
+
+__all__ = ["INSTALLED", "a11y_bus", "pulse", "speech", "transcriber"]
 
 # Before anything imports litellm: no price-list fetch, and no stray calls to a real Ollama.
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 os.environ.setdefault("OLLAMA_API_BASE", "http://127.0.0.1:9")
+HOME_KEY = pytest.StashKey[Path]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The session's own home, before any test module is imported (each xdist worker makes
+    its own)."""
+    os.environ[PLACE_VARIABLE] = str(INSTALLED)
+    config.stash[HOME_KEY] = temporary_home()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if HOME_KEY in config.stash:
+        remove_home(config.stash[HOME_KEY])
 
 
 @pytest.fixture(autouse=True)

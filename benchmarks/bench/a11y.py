@@ -169,7 +169,7 @@ def screen_text_tokens(bench: Bench) -> float:
 def embedded_tokenizer() -> Any:
     """How many of the default embedded model's tokens a text takes (its vocabulary only)."""
     from assistant.config import load_settings
-    from assistant.llm import embedded
+    from assistant.servers import embedded
 
     model = embedded.chosen(load_settings())  # the weights the bench named by path
     if model.path is None:

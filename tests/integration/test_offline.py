@@ -19,7 +19,7 @@ import pytest
 
 from assistant.config import Settings
 from assistant.llm import LLM, Reply, direct
-from assistant.servers import chatml, embedded
+from assistant.servers import chatml, embedded, shared
 from assistant.servers.started import Servers
 from tests.integration.conftest import ROOT
 from tests.support.llm_server import LLMServer, closed_port_url, text
@@ -41,16 +41,21 @@ def embedded_server() -> Iterator[tuple[Servers, Settings]]:
 
 
 def servers_running() -> list[str]:
-    """Process ids of embedded servers alive now, from /proc."""
+    """Process ids of embedded servers alive now that this test's processes started (their
+    environment names its runtime folder), from /proc: a server of another test process
+    running beside it is not counted."""
+    ours = f"{shared.FOLDER_VARIABLE}={os.environ[shared.FOLDER_VARIABLE]}".encode()
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             command = (entry / "cmdline").read_bytes()
+            environment = (entry / "environ").read_bytes().split(b"\0")
         except OSError:
             continue
-        if chatml.__name__.encode() in command and embedded.SMOLLM2.encode() in command:
+        if (chatml.__name__.encode() in command and embedded.SMOLLM2.encode() in command
+                and ours in environment):
             found.append(entry.name)
     return found
 

@@ -35,10 +35,18 @@ def voice_installed() -> bool:
 
 
 def make_fixtures() -> dict[str, dict[str, Any]]:
-    """Run scripts/make_fixtures.py (a no-op when the cache is current) and read the manifest."""
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_fixtures.py"),
-                           "--out", str(FIXTURE_DIR)],
-                          capture_output=True, text=True, timeout=600, check=False)
+    """Run scripts/make_fixtures.py (a no-op when the cache is current) and read the manifest.
+
+    One test process at a time (a lock beside the cache): a parallel worker never reads a
+    WAV another is still writing."""
+    import fcntl
+
+    FIXTURE_DIR.parent.mkdir(parents=True, exist_ok=True)
+    with open(FIXTURE_DIR.parent / "voice-fixtures.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_fixtures.py"),
+                               "--out", str(FIXTURE_DIR)],
+                              capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads((FIXTURE_DIR / "manifest.json").read_text())["fixtures"]
 

@@ -7,46 +7,47 @@ since Xvfb repeats held keys and tests press and hold keys on purpose.
 from __future__ import annotations
 
 import os
+import select
 import shutil
 import subprocess
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 SIZE = "1280x800x24"
-
-
-def _free_display() -> int:
-    for number in range(90, 200):
-        taken = Path(f"/tmp/.X11-unix/X{number}"), Path(f"/tmp/.X{number}-lock")
-        if not any(path.exists() for path in taken):
-            return number
-    raise RuntimeError("no free X display number between :90 and :199")
+START_TIMEOUT = 30.0  # seconds; Xvfb starts in well under one, even on a busy machine
 
 
 @contextmanager
 def xvfb(screens: tuple[str, ...] = (SIZE,), xinerama: bool = False) -> Iterator[str]:
-    """Start Xvfb (one or more screens) and yield its DISPLAY name; stops it afterwards."""
+    """Start Xvfb (one or more screens) and yield its DISPLAY name; stops it afterwards.
+
+    Xvfb picks the first free display number itself (-displayfd) and writes it once it
+    accepts connections: two test processes starting one at once never take the same
+    number, and no wait is guessed."""
     if shutil.which("Xvfb") is None:
         raise RuntimeError("Xvfb is not installed: ./scripts/setup --test installs it (xvfb)")
-    number = _free_display()
-    args = ["Xvfb", f":{number}", "-nolisten", "tcp", "-noreset"]
+    read_end, write_end = os.pipe()
+    args = ["Xvfb", "-displayfd", str(write_end), "-nolisten", "tcp", "-noreset"]
     for index, size in enumerate(screens):
         args += ["-screen", str(index), size]
     if xinerama:
         args += ["+xinerama"]
-    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    display = f":{number}"
-    socket = Path(f"/tmp/.X11-unix/X{number}")
-    deadline = time.monotonic() + 10
-    while not socket.exists():
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            error = process.stderr.read().decode(errors="replace") if process.stderr else ""
-            raise RuntimeError(f"Xvfb {display} did not start: {error.strip()[-300:]}")
-        time.sleep(0.05)
+    try:
+        process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                   pass_fds=(write_end,))
+    finally:
+        os.close(write_end)
+    with os.fdopen(read_end, "rb") as chosen:
+        ready, _, _ = select.select([chosen], [], [], START_TIMEOUT)
+        number = chosen.readline().strip() if ready else b""
+    if not number.isdigit():
+        process.kill()
+        error = process.stderr.read().decode(errors="replace") if process.stderr else ""
+        raise RuntimeError(f"Xvfb did not start within {START_TIMEOUT:.0f} s: "
+                           f"{error.strip()[-300:]}")
+    display = f":{number.decode()}"
     env = {**os.environ, "DISPLAY": display}
     if shutil.which("xset"):
         subprocess.run(["xset", "r", "off"], env=env, check=False, timeout=10)

@@ -9,13 +9,17 @@ during collection, before any test changes the environment; a test passes the fi
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from assistant.config import Settings, default_data_dir
 from assistant.servers import embedded
 from tests.support.require import lacking, require
 
-INSTALLED = default_data_dir() / "models"
+# Set by tests/conftest.py before the session's own home replaces the person's, so that
+# the test processes it starts (xdist workers, a run in a namespace) look in the same place.
+PLACE_VARIABLE = "TESTS_INSTALLED_MODELS"
+INSTALLED = Path(os.environ.get(PLACE_VARIABLE) or default_data_dir() / "models")
 # SmolLM2-135M: a demo-quality model that starts in a second, for the fast tests.
 SMOLLM2 = Settings(embedded_model=embedded.SMOLLM2)
 
