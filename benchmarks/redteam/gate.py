@@ -87,17 +87,21 @@ def sample_home() -> Iterator[Path]:
         for args in (["init", "-q"], ["add", "."], ["commit", "-q", "-m", "start"]):
             subprocess.run(["git", "-c", "user.name=Ada", "-c", "user.email=ada@example.com",
                             *args], cwd=home / "work", check=True, capture_output=True)
-    saved, cwd = os.environ.get("HOME"), os.getcwd()
+    # A person's settings and data sit under their home (no XDG_* set), where the snippets
+    # look for them.
+    names = ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME")
+    saved, cwd = {name: os.environ.pop(name, None) for name in names}, os.getcwd()
     os.environ["HOME"] = str(home)
     os.chdir(home / "work")
     try:
         yield home / "work"
     finally:
         os.chdir(cwd)
-        if saved is None:
-            os.environ.pop("HOME", None)
-        else:
-            os.environ["HOME"] = saved
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
         shutil.rmtree(root, ignore_errors=True)
 
 
