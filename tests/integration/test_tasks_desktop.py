@@ -47,7 +47,7 @@ def test_a_click_on_the_asked_button_passes_as_the_dialog_reports_it(
     assert outcome.passed, (outcome.reason, outcome.log)
 
 
-def test_a_click_on_the_other_button_fails_though_the_answer_claims_the_right_one(
+def test_a_click_on_the_other_button_fails_as_the_dialog_reports_it(
         server: LLMServer, tmp_path: Path) -> None:
     task = desktop_task("question-no")
     server.add(tool_call("python", 'computer.mouse.click("Yes")', text="Answering the dialog."))
@@ -56,7 +56,9 @@ def test_a_click_on_the_other_button_fails_though_the_answer_claims_the_right_on
     assert any(r.get("exit_status") == 0 for r in outcome.log), outcome.log
     assert not outcome.passed
     assert outcome.reason == "dialog exited 0, not 1"
-    assert outcome.answer == "I said no to the dialog; your drafts are kept."
+    # the screen showed the dialog gone (rule screen.done): the turn ends in what was
+    # pressed, never in the model's claim, which is not asked for
+    assert "'Yes'" in outcome.answer and "drafts are kept" not in outcome.answer
 
 
 def test_words_alone_leave_the_dialog_open_and_the_task_failed(
