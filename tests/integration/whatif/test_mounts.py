@@ -114,13 +114,14 @@ def test_a_fuse_mount_under_tmp_leaves_previews_on_elsewhere(tmp_path: Path) -> 
 
 PORTALS = ("/usr/libexec/xdg-document-portal", "/usr/lib/xdg-document-portal")
 WITH_PORTAL = """
-{portal} &
+{portal} </dev/null >/dev/null 2>&1 &
+portal=$!
 doc=" $XDG_RUNTIME_DIR/doc "
 for i in $(seq 300); do grep -q "$doc" /proc/self/mountinfo && break; sleep 0.1; done
 grep -q "$doc" /proc/self/mountinfo || {{ echo the portal mounted nothing; exit 3; }}
 printf '%s' 'mkdir old && mv *.log old/' | {preview}
 status=$?
-kill %1
+kill $portal
 exit $status
 """
 
