@@ -15,6 +15,10 @@ from assistant.events import Event, RuleFired, TurnEnd
 from tests.support.desktop import Program, desktop
 from tests.support.llm_server import LLMServer, text, tool_call
 
+BACKUP = ("zenity", "--list", "--checklist", "--title=Backup", "--text=What to back up",
+          "--column=Pick", "--column=Folder", "FALSE", "Photos", "FALSE", "Music")
+"""A check list whose dialog stays open after a tick: the job has a step left (press OK)."""
+
 
 @pytest.fixture(scope="module", autouse=True)
 def desk(a11y_bus: str) -> Iterator[str]:
@@ -70,9 +74,7 @@ def test_a_dialog_the_screen_shows_answered_ends_the_turn_without_asking_again(
 def test_a_window_still_open_after_the_run_asks_the_model_again(server: LLMServer) -> None:
     """A tick leaves the dialog open: the job may have a step left (press OK)."""
     server.add(tool_call("python", 'computer.tick("Music")'), text("Music is ticked."))
-    with Program("zenity", "--list", "--checklist", "--title=Backup",
-                 "--text=What to back up", "--column=Pick", "--column=Folder",
-                 "FALSE", "Photos", "FALSE", "Music") as dialog:
+    with Program(*BACKUP) as dialog:
         dialog.shown("Backup")
         events = turn(server, "tick Music in the backup dialog")
         assert dialog.running()
@@ -81,9 +83,7 @@ def test_a_window_still_open_after_the_run_asks_the_model_again(server: LLMServe
 
 def test_after_a_tick_the_model_reads_the_box_ticked(server: LLMServer) -> None:
     server.add(tool_call("python", 'computer.tick("Music")'), text("Music is ticked."))
-    with Program("zenity", "--list", "--checklist", "--title=Backup",
-                 "--text=What to back up", "--column=Pick", "--column=Folder",
-                 "FALSE", "Photos", "FALSE", "Music") as dialog:
+    with Program(*BACKUP) as dialog:
         dialog.shown("Backup")
         turn(server, "tick Music in the backup dialog")
         assert dialog.running()
