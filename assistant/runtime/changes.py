@@ -55,6 +55,9 @@ def list_folder(folder: str) -> Listing | None:
     return Listing(entries, depth if level else MAX_DEPTH)
 
 
+UNWRITTEN = Listing({}, MAX_DEPTH)
+"""Both listings of a run proved unable to write (a sealed preview): equal, and free."""
+
 T = TypeVar("T")
 Listings = tuple[Listing | None, Listing | None]
 

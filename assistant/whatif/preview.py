@@ -34,14 +34,17 @@ RENAME_JS = Path(__file__).resolve().parent / "rename.js"
 @dataclass(frozen=True)
 class Preview:
     """A what-if run's outcome: its effect, the raw changes under home and the working
-    folder (absolute paths, hashes), why there is no effect ("" when there is), and the
-    mounts it reaches that it could not cover (what a run does there cannot be undone)."""
+    folder (absolute paths, hashes), why there is no effect ("" when there is), the
+    mounts it reaches that it could not cover (what a run does there cannot be undone),
+    and whether it ran sealed: code read as unable to write, in a world where every
+    mount is read-only, so its real run needs no listing to be held to it."""
 
     effect: Effect
     changes: tuple[Change, ...] = ()
     problem: str = ""
     end: RunEnd | None = field(default=None, compare=False)
     uncovered: tuple[str, ...] = ()
+    sealed: bool = False
 
 
 def finished(steps: Generator[Event, None, Preview]) -> Preview:
@@ -165,7 +168,8 @@ def _read(report: str, end: RunEnd, code: str, cwd: str, own: Sequence[str]) -> 
         reasons.append(f"was stopped by the {end.limit} limit")
     status = data["status"] if data.get("status") is not None else end.exit_status
     effect = effect_of(changes, cwd, status, end.output, reasons)
-    return Preview(effect, tuple(changes), "", end, tuple(m["path"] for m in reached))
+    return Preview(effect, tuple(changes), "", end, tuple(m["path"] for m in reached),
+                   sealed=bool(data.get("sealed")))
 
 
 def _without(why: str, end: RunEnd | None = None) -> Preview:

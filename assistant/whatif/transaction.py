@@ -4,9 +4,12 @@
 calls `run` (the loop, the API) gets undo without knowing of it. The real run is then
 held to its preview: each path the preview touched must end as previewed, and nothing
 else in the working folder may change; a difference is said, to the user in a Notice and
-to the model in the run's output. Where previews cannot work (no user namespaces), or a
-preview cannot be made, the run goes on as before, and says that it cannot be undone. A
-run that reaches a mount its preview could not cover says that what it did there cannot.
+to the model in the run's output. Code whose preview was sealed (read as unable to write,
+and run where every mount is read-only) is known to change nothing, so its run is held to
+that without listing the folder, which in a large home costs a turn up to 0.2 s. Where
+previews cannot work (no user namespaces), or a preview cannot be made, the run goes on
+as before, and says that it cannot be undone. A run that reaches a mount its preview
+could not cover says that what it did there cannot.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.events import Event, Notice, RunEnd
 from assistant.runtime import LANGUAGES, Runtimes, canonical_language
-from assistant.runtime.changes import Listing, Listings, list_folder
+from assistant.runtime.changes import UNWRITTEN, Listing, Listings, list_folder
 from assistant.whatif.mounts import inside
 from assistant.whatif.probe import problem
 from assistant.whatif.uncovered import shown
@@ -117,7 +120,7 @@ class TransactionalRuntimes(Runtimes):
                 kept: Kept | None) -> Generator[Event, None, Listings]:
         """The real run, held to the preview `seen`, and recorded for undo in `kept`."""
         folder = os.path.realpath(self.cwd or os.getcwd())
-        before = list_folder(folder)
+        before = UNWRITTEN if seen.sealed else list_folder(folder)
         end: RunEnd | None = None
         for event in super().run(language, code, **options):
             if isinstance(event, RunEnd):
@@ -125,7 +128,7 @@ class TransactionalRuntimes(Runtimes):
             else:
                 yield event
         assert end is not None, "a run always ends with RunEnd"
-        listings = (before, list_folder(folder))
+        listings = (before, UNWRITTEN if seen.sealed else list_folder(folder))
         differences = _differences(seen, end, set(kept.before) if kept else set(), folder,
                                    listings)
         if differences:

@@ -70,10 +70,11 @@ HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE
 class World:
     """The namespace this process now lives in: the report's fd and what covers what."""
 
-    def __init__(self, report: int, cover: Cover, hidden: list[str]) -> None:
+    def __init__(self, report: int, cover: Cover, hidden: list[str], sealed: bool) -> None:
         self._report = report
         self._cover = cover
         self._hidden = hidden
+        self._sealed = sealed
 
     def finish(self, status: int | None, later: list[str] | None = None) -> None:
         """Stop what the run left running, survey what covers the real folders, and write
@@ -92,7 +93,8 @@ class World:
         data = json.dumps({"status": status, "changes": changes, "left_running": left,
                            "left_later": later or [], "uncovered": uncovered,
                            "rebuilt": [folder.root for folder in self._cover.rebuilt],
-                           "hidden_written": _written(self._hidden)})
+                           "hidden_written": _written(self._hidden),
+                           "sealed": self._sealed})
         with os.fdopen(self._report, "w", encoding="utf-8") as report:
             report.write(data)
 
@@ -134,7 +136,7 @@ def _enter(plan: dict[str, Any], report: int, read_only: bool) -> World:
             del os.environ[name]
     os.environ.update(plan.get("env", {}))
     os.chdir(plan.get("cwd") or cwd)  # through the overlay now: the old one was the real one
-    return World(report, cover, list(plan["hide"]))
+    return World(report, cover, list(plan["hide"]), read_only)
 
 
 def _reading_holds(pure: dict[str, list[str]] | None, namespace: dict[str, Any] | None

@@ -67,7 +67,7 @@ def test_computing_code_is_previewed_with_its_output_and_no_change(
     preview = whatif("python", "import math\nx = 6 * 7\nprint(x, math.floor(2.5))")
     assert preview.problem == ""
     assert preview.effect.output == "42 2\n" and preview.effect.exit_status == 0
-    assert preview.effect.summary == "Changes no files."
+    assert preview.effect.summary == "Changes no files." and preview.sealed
     assert contents(folder) == before
 
 
@@ -97,8 +97,8 @@ def test_a_write_a_misreading_let_through_fails_there_and_reaches_no_file(
 def test_a_builtin_an_earlier_run_rebound_is_previewed_in_the_full_world(
         folder: Path, runtimes: Runtimes, whatif: Whatif) -> None:
     list(runtimes.run("python", "def print(*args):\n    open('made.txt', 'w').write('x')"))
-    effect = whatif("python", "print(1)").effect
-    assert effect.created == ("made.txt",)
+    seen = whatif("python", "print(1)")
+    assert seen.effect.created == ("made.txt",) and not seen.sealed
     assert not (folder / "made.txt").exists()
 
 

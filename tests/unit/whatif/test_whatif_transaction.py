@@ -4,12 +4,13 @@ something else is said, an interrupted preview runs nothing, and undo is offered
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
 
-from assistant.events import Notice, RunEnd
+from assistant.events import Event, Notice, RunEnd
+from assistant.runtime.changes import UNWRITTEN, Listings, describe_changes
 from assistant.whatif.preview import problem
 from assistant.whatif.transaction import TransactionalRuntimes
 from assistant.whatif.undo import UndoStore
@@ -79,3 +80,28 @@ def test_a_shell_delete_of_a_file_named_in_an_earlier_run_is_previewed_and_undon
     assert not (folder / "notes.txt").exists()
     UndoStore(tmp_path / "undo").undo()
     assert (folder / "notes.txt").read_text() == "first\n"
+
+
+def drained(steps: Generator[Event, None, Listings]) -> Listings:
+    """The listings a run returns, its events passed over."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def test_code_that_cannot_write_is_held_to_its_sealed_preview_without_listing_the_folder(
+        folder: Path, runtimes: TransactionalRuntimes) -> None:
+    """Its preview ran where every mount is read-only, so the real run is known to change
+    nothing; a run that may write is still listed before and after."""
+    sealed = runtimes.foresee("python", "print(6 * 7)")
+    assert sealed is not None and sealed.sealed
+    before, after = drained(runtimes.run_listed("python", "print(6 * 7)"))
+    assert before is after is UNWRITTEN
+    assert describe_changes(before, after) == describe_changes(*drained(
+        runtimes.run_listed("python", "import os\nprint(len(os.listdir('.')))")))
+    listed = runtimes.foresee("python", "import os\nprint(1)")
+    assert listed is not None and not listed.sealed
+    before, after = drained(runtimes.run_listed("shell", "echo hi > hi.txt"))
+    assert before is not UNWRITTEN and after is not None and "hi.txt" in after.entries
