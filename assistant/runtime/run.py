@@ -23,6 +23,10 @@ POLL_SECONDS = 0.2
 """How often a running program is checked for waiting on stdin."""
 GRACE_SECONDS = 2.0
 """How long a run may take to stop after SIGINT before its process group is killed."""
+RESEND_SECONDS = 1.0
+"""When SIGINT is sent again to a run it has not stopped: a runtime the machine had not
+yet scheduled to start the code meets the first one between its own steps, where it is
+ignored, and then runs the code whole."""
 MARKER_GRACE_SECONDS = 1.0
 """How long to wait for the second stream's marker once the first has arrived."""
 EXIT_DRAIN_SECONDS = 0.3
@@ -61,7 +65,7 @@ class Run:
         self._restart_note = restart_note
         self._interrupt_requested = False
         self._sent = False
-        self._signalled = False
+        self._signalled = 0  # SIGINTs sent
         self._stop: str | None = None
         self._stop_at = 0.0
         self._finished = False
@@ -125,12 +129,16 @@ class Run:
             elif now >= self._stop_at + GRACE_SECONDS:
                 self._notes.append(self._lose_state("did not stop and was killed"))
                 return
+            elif now >= self._stop_at + RESEND_SECONDS and self._signalled == 1:
+                self._signalled = 2
+                process.signal(signal.SIGINT)
             if now >= settle_by or (not process.alive and len(process.eof) == 2):
                 return
             if self._stop is None:
                 wake_at = min(settle_by, next_poll, deadline)
             else:
-                wake_at = min(settle_by, self._stop_at + GRACE_SECONDS)
+                again = RESEND_SECONDS if self._signalled == 1 else GRACE_SECONDS
+                wake_at = min(settle_by, self._stop_at + again)
             item = process.get(wake_at - now)
             if item is None:
                 continue
@@ -203,7 +211,7 @@ class Run:
 
     def _signal_once(self) -> None:
         if not self._signalled:
-            self._signalled = True
+            self._signalled = 1
             self._process.signal(signal.SIGINT)
 
     def _stop_note(self) -> str:

@@ -1,8 +1,11 @@
 """Stopping runs: interrupt, time limit, programs waiting on stdin, stuck processes, close()."""
 
+import os
 import signal
 import threading
 import time
+
+import pytest
 
 from assistant.events import RunEnd
 from assistant.plugins.registry import languages
@@ -41,6 +44,24 @@ def test_interrupt_stops_a_shell_command_and_keeps_the_shell(execute):
     end = execute("shell", code, interrupt_after=0.5)
     assert (end.exit_status, end.output) == (130, "[the run was interrupted]\n")
     assert execute("shell", "echo $kept").output == "yes\n"
+
+
+@pytest.mark.parametrize(("language", "setup", "code"), [
+    ("shell", "kept=yes; echo $$", "sleep 30; echo not reached"),
+    ("python", "import os\nkept = 'yes'\nprint(os.getpid())", "import time\ntime.sleep(30)"),
+], ids=["shell", "python"])
+def test_an_interrupt_the_runtime_gets_before_the_code_starts_still_stops_the_code(
+        execute, language, setup, code):
+    """On a busy machine the runtime may not have read the request yet when Ctrl-C comes:
+    stopped (SIGSTOP) until after the interrupt, it meets it between its own steps."""
+    runtime = int(execute(language, setup).output)
+    os.kill(runtime, signal.SIGSTOP)
+    threading.Timer(0.3, os.kill, (runtime, signal.SIGCONT)).start()
+    end = execute(language, code, interrupt_after=0.1)
+    assert (end.interrupted, end.exit_status, end.restarted) == (True, 130, False)
+    assert "not reached" not in end.output and end.seconds < 2
+    shown = "echo $kept" if language == "shell" else "print(kept)"
+    assert execute(language, shown).output == "yes\n"
 
 
 def test_interrupt_from_a_signal_handler(runtimes, execute):
