@@ -13,8 +13,9 @@ from assistant.checks.answers import doubts, grounded, unasked
 from assistant.checks.echoes import only_echoes, without_echoes
 from assistant.checks.labels import actual_language
 from assistant.checks.state import TurnState
-from assistant.checks.verdicts import Annotate, Edit, SendBack, StandIn
+from assistant.checks.verdicts import Annotate, Edit, Rewrite, SendBack, StandIn
 from assistant.checks.words import ended, from_record
+from assistant.checks.written import written_calls
 from assistant.events import RunEnd
 from assistant.llm import CodeCall, Reply
 from assistant.llm.fenced import blocks
@@ -42,9 +43,11 @@ def guessed(reply: Reply, tools: Callable[[str], str | None] | None = None) -> E
     return Edit("history.guess", kept) if kept != reply.text else None
 
 
-def review(reply: Reply, state: TurnState) -> Iterator[SendBack]:
+def review(reply: Reply, state: TurnState) -> Iterator[SendBack | Rewrite]:
     """Why a reply is not accepted yet, one verdict per rule in order (the first whose rule
-    may act sends it back): a final answer, once each check; code that just failed,
+    may act sends it back): screen calls written as words, proposed as its code (before
+    any other check of an answer: nothing was done yet); a final answer, once each check;
+    code that just failed,
     proposed again (left out of the history: a small model that reads its failed code
     twice writes it a third time). An answer that repeats the loop's words is not asked
     for again: that cost a model call and won nothing on the blind suites; the answer
@@ -52,6 +55,11 @@ def review(reply: Reply, state: TurnState) -> Iterator[SendBack]:
     if reply.calls:
         yield from failed_again(reply.calls[0], state)
         return
+    code = written_calls(reply.text) if state.desktop and state.request.on_screen else ""
+    if code and not state.acted:
+        yield Rewrite("answer.screen_calls", "python", code, "",
+                      "The model wrote its screen calls as words: they are proposed as its "
+                      "code.")
     previewed = state.failed_preview
     if (state.failed or previewed) and not grounded(state, reply.text):
         after = "its code failed in a preview" if previewed else "a failed run"

@@ -206,6 +206,18 @@ class LLM:
             elif kind == "stopped":
                 got.stopped = True
 
+    def with_call(self, reply: Reply, language: str, code: str) -> Reply:
+        """`reply` proposing `code` as one call, written as this mode writes calls (a tool
+        call in the history's message, or the words themselves, which hold the code)."""
+        call = CodeCall(f"call_{uuid.uuid4().hex[:24]}", language, code)
+        message = dict(reply.message)
+        if self.uses_tools:
+            arguments = json.dumps({"language": language, "code": code})
+            message["tool_calls"] = [{"id": call.id, "type": "function",
+                                      "function": {"name": tools.EXECUTE_TOOL["function"]["name"],
+                                                   "arguments": arguments}}]
+        return Reply(reply.text, [call], message, reply.usage, reply.model)
+
     def _reply(self, got: _Collected) -> Reply:
         text = "".join(got.pieces)
         message: dict[str, Any] = {"role": "assistant", "content": text}

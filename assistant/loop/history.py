@@ -9,7 +9,7 @@ from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any, Protocol
 
 from assistant.actions.apply import applies, chosen, first
-from assistant.checks.verdicts import StandIn
+from assistant.checks.verdicts import Rewrite, StandIn
 from assistant.events import Event, Notice
 from assistant.llm import Reply
 from assistant.messages import RESULTS_HEADER, is_results_message
@@ -25,18 +25,24 @@ class Reviewing(Protocol):
 
     def stopped(self) -> bool: ...
 
+    def with_call(self, reply: Reply, language: str, code: str) -> Reply: ...
+
 
 def reviewed(session: Reviewing, state: TurnState, reply: Reply
              ) -> Generator[Event, None, Reply | None]:
-    """Apply the reply checks' verdicts: the reply as it stands, or None when it was sent
-    back and the model is asked again (the first whose rule may act, when the turn's
-    budget has a model call for it). The checks load with the first reply, not before
-    the request (cli_first_token_warm_s)."""
+    """Apply the reply checks' verdicts: the reply as it stands, with the code its words
+    held as its call, or None when it was sent back and the model is asked again (the
+    first whose rule may act, when the turn's budget has a model call for it). The
+    checks load with the first reply, not before the request (cli_first_token_warm_s)."""
     from assistant.checks.reply import review
 
     if session.stopped():
         return reply
     verdict = chosen(state.rules, review(reply, state))
+    if isinstance(verdict, Rewrite):
+        applies(state.rules, verdict)
+        yield Notice(verdict.notice)
+        return session.with_call(reply, verdict.language, verdict.code)
     if verdict is None or not applies(state.rules, verdict, costs=not reply.calls):
         return reply  # nothing found, or the turn's extra model calls are spent
     send_back(session.messages, reply.message, verdict.told)

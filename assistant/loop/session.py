@@ -91,6 +91,9 @@ class Session:
     def stopped(self) -> bool:
         return self._stop.is_set()
 
+    def with_call(self, reply: Reply, language: str, code: str) -> Reply:
+        return self.llm.with_call(reply, language, code)
+
     def folder(self) -> Path:
         return Path(self.runtimes.cwd or os.getcwd())
 

@@ -11,7 +11,7 @@ import pytest
 
 from assistant import Assistant, computer
 from assistant.computer import after, aim
-from assistant.events import Event, RuleFired, TurnEnd
+from assistant.events import Event, Proposal, RuleFired, TurnEnd
 from tests.support.desktop import Program, desktop
 from tests.support.llm_server import LLMServer, text, tool_call
 
@@ -100,6 +100,42 @@ def test_an_answer_of_steps_goes_back_once_and_the_press_follows(server: LLMServ
     assert "Nothing was done on screen" in told(server, 1)
     assert screen_rule(events) == ["send_back"]
     assert events[-1] == TurnEnd("Pressed Yes.", "answered", events[-1].conversation_id)
+
+
+@pytest.mark.parametrize("style", ["tools", "fenced"])
+def test_calls_written_as_words_are_proposed_and_press_the_button_without_asking_again(
+        server: LLMServer, style: str) -> None:
+    """The model wrote the call in its words: it is asked for once, as code, and runs;
+    the screen shows the job done, so no second model call is needed."""
+    server.add(text('To answer it, use `computer.press("Yes")` in the Backup dialog.'),
+               text("(never asked)"))
+    asked: list[Proposal] = []
+
+    def approver(proposal: Proposal) -> bool:
+        asked.append(proposal)
+        return True
+
+    with Program("zenity", "--question", "--title=Backup", "--text=Back up now?") as dialog:
+        dialog.shown("Backup")
+        with Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
+                       code_style=style, screen_format="text", journal=False,
+                       approver=approver) as assistant:
+            events = list(assistant.turn("click Yes in the backup dialog"))
+        assert dialog.result() == (0, "")  # zenity's own word: Yes was pressed
+    assert [(p.language, p.code) for p in asked] == [("python", 'computer.press("Yes")')]
+    assert screen_rule(events, "answer.screen_calls") == ["rewrite"]
+    assert screen_rule(events) == [] and len(server.chat_requests) == 1
+    assert isinstance(events[-1], TurnEnd) and events[-1].reason == "answered"
+
+
+def test_calls_written_as_words_with_the_rule_off_go_back_as_steps(server: LLMServer) -> None:
+    server.add(text('Use `computer.press("Yes")`.'),
+               tool_call("python", 'computer.press("Yes")'), text("(never asked)"))
+    with Program("zenity", "--question", "--title=Backup", "--text=Back up now?") as dialog:
+        dialog.shown("Backup")
+        events = turn(server, "click Yes in the backup dialog", off="answer.screen_calls")
+        assert dialog.result() == (0, "")
+    assert screen_rule(events) == ["send_back"] and len(server.chat_requests) == 2
 
 
 def test_done_called_over_a_field_that_does_not_hold_the_text_goes_back(
