@@ -67,13 +67,22 @@ def control_line(control: Control, chars: int = TEXT_CHARS) -> str:
         return f'row "{control.name}" [{"x" if control.checked else " "}]'
     if control.role in tree.TEXTS:
         return f"text: {_cut(control.name, chars)}"
-    if control.role in tree.FIELDS and control.role not in ("combo box", "spin button"):
-        word = "password field" if control.role == "password text" else "field"
-        value = f' = "{_cut(control.value)}"' if control.value and word == "field" else ""
-        name = f' "{control.name}"' if control.name else ""
+    if control.field:
+        word = field_word(control)
+        value = f' = "{_cut(control.value)}"' if control.value and word != "password field" \
+            and control.value != control.name else ""
+        name = f' "{_cut(control.name)}"' if control.name else ""
         return f"{word}{name}{value}{_states(control)}"
     word = ROLE_WORDS.get(control.role, control.role)
     return f'{word} "{_cut(control.name)}"{_states(control)}'
+
+
+def field_word(control: Control) -> str:
+    """What a field is called: "field", "text area" (an editor's, many lines), "password
+    field", "number field", "drop-down"; the verbs take it as the name of an unnamed one."""
+    if control.role in ROLE_WORDS:
+        return ROLE_WORDS[control.role]
+    return "text area" if "multi line" in control.states else "field"
 
 
 def _lines(window: Window, chars: int = TEXT_CHARS) -> list[str]:
@@ -209,7 +218,8 @@ def _read_off(dark: list[dict[str, Any]], keep: Callable[[list[dict[str, Any]]],
     for title in dict.fromkeys(title for title, _ in owned):
         inside = [item for owner, item in owned if owner == title]
         parts.append((f'Window "{title}"' if title else "The screen") +
-                     " (publishes no controls; its text, read off the screen, click(id=N)):")
+                     " (publishes no controls: type into it by its title; its text, read off "
+                     "the screen, click(id=N)):")
         parts += [f'  [{i["id"]}] "{_cut(i["text"])}"' for i in inside]
     return parts
 

@@ -17,13 +17,15 @@ button 'Maybe' in the dialog 'Export'; its buttons: No, Yes").
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import ParamSpec
 
-from assistant.computer import a11y, keyboard, textmatch, tree
+from assistant.computer import a11y, finding, keyboard, textmatch, tree
 from assistant.computer import windows as x_windows
+from assistant.computer.finding import NotOnScreen, find, titles
 from assistant.computer.said import Said
+from assistant.computer.screen_text import field_word
 from assistant.computer.tree import Control, Window
 
 P = ParamSpec("P")
@@ -31,8 +33,6 @@ P = ParamSpec("P")
 __all__ = ["choose", "close", "fill", "focus", "key", "press", "read", "tick", "type",
            "untick"]
 
-KINDS = {"button": tree.BUTTONS, "item": tree.CHOICES, "tick box": tree.TICKS,
-         "field": tree.FIELDS}
 ACTIONS = ("click", "press", "activate", "toggle", "jump")
 
 
@@ -42,101 +42,6 @@ def said(verb: Callable[P, str]) -> Callable[P, Said]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> Said:
         return Said(verb(*args, **kwargs))
     return wrapper
-
-
-class NotOnScreen(LookupError):
-    """What was named is not there; the message says what is."""
-
-
-def _matches(controls: Iterable[Control], name: str, kind: str) -> list[Control]:
-    """Controls of `kind` named `name`: exact first, then those whose name holds it."""
-    wanted = textmatch.normalize(name)
-    if not wanted:
-        raise ValueError(f"an empty name: say which {kind} (its words on screen)")
-    of_kind = [c for c in controls if _is(c, kind) and c.name]
-    exact = [c for c in of_kind if textmatch.normalize(c.name) == wanted]
-    if exact:
-        return exact
-    return [c for c in of_kind if wanted in textmatch.normalize(c.name)]
-
-
-def _is(control: Control, kind: str) -> bool:
-    if kind == "tick box":
-        return control.role in tree.TICKS or control.toggle
-    if kind == "item" and control.role == "table cell":
-        return True
-    return control.role in KINDS[kind]
-
-
-def find(name: str, kind: str, window: str | None = None) -> tuple[Control, Window]:
-    """The control of `kind` named `name`: in `window` (a title, or part of one), else in
-    the focused window, then the others from the top down. A miss says what is there.
-
-    A `window` no window is titled like (models copy a title from an example) is let go
-    when exactly one window has the control: what is pressed is said from the screen
-    before anyone approves it, with the window it is in."""
-    if not textmatch.normalize(name):
-        raise ValueError(f"an empty name: say which {kind} (its words on screen)")
-    found = tree.windows(window)
-    if window is not None and not found:
-        everywhere = [(w, _matches(w.controls, name, kind)) for w in tree.windows()]
-        having = [(w, hits) for w, hits in everywhere if hits]
-        if len(having) == 1:
-            return having[0][1][0], having[0][0]
-        raise NotOnScreen(f"no window titled {window!r}; {_titles()}")
-    if not found:
-        raise NotOnScreen(_nothing(name, kind))
-    for each in found:
-        hits = _matches(each.controls, name, kind)
-        if hits:
-            if window is None:  # a list row's tick box is the row, whoever asks
-                hits.sort(key=lambda c: not c.toggle)
-            return hits[0], each
-    raise NotOnScreen(_miss(name, kind, found[0] if window else None, found))
-
-
-def _miss(name: str, kind: str, within: Window | None, found: list[Window]) -> str:
-    """"no button 'Maybe' in the dialog 'Export'; its buttons: No, Yes" (or those of
-    every window, each named)."""
-    plural = f"{kind}es" if kind.endswith("x") else f"{kind}s"
-    if within is not None:
-        names = _names(within, kind)
-        there = f"its {plural}: {names}" if names else f"it has no {plural}"
-        return f"no {kind} {name!r} in {within.kind()}; {there}"
-    said = [f"in {w.kind()}: {_names(w, kind)}" for w in found if _names(w, kind)]
-    there = "; ".join(said) if said else f"no window shows any {plural}"
-    return f"no {kind} {name!r} on screen; {plural} {there}"
-
-
-def _names(window: Window, kind: str) -> str:
-    seen: list[str] = []
-    for control in window.controls:
-        if _is(control, kind) and control.name and control.name not in seen:
-            seen.append(control.name)
-    return ", ".join(seen[:12]) + (" …" if len(seen) > 12 else "")
-
-
-def _titles() -> str:
-    try:
-        titles = [w["title"] for w in x_windows.list() if w["title"]]
-    except Exception:  # no window list here (Wayland, no X)
-        titles = [w.title for w in tree.windows()]
-    return f"open windows: {', '.join(repr(t) for t in titles)}" if titles else \
-        "no windows are open"
-
-
-def _nothing(name: str, kind: str) -> str:
-    """The miss when no window shows controls: none is open (the one meant closed), they
-    publish none (then click by text), or the tree cannot be read here (and why)."""
-    up, why = a11y.status()
-    if not up:
-        return f"the windows' controls cannot be read here ({why}), so no {kind} {name!r} " \
-               "can be found by name"
-    titles = _titles()
-    if titles == "no windows are open":
-        return f"no {kind} {name!r} on screen: no windows are open"
-    return f"no {kind} {name!r} on screen; {titles}: they publish no controls, so click " \
-           f"its text: computer.mouse.click({name!r})"
 
 
 def _no_tree() -> str:
@@ -167,18 +72,23 @@ def _disabled(control: Control, window: Window) -> LookupError:
                        "(greyed out): do what enables it first")
 
 
-def _front(window: Window) -> None:
-    """Bring the window forward and wait until it has the focus (keys go there)."""
+def _front(window: Window | str) -> str:
+    """Bring the window forward and wait until it has the focus (keys go there); its
+    title. A title no window has is a miss that names the open ones."""
+    title = window.title if isinstance(window, Window) else window
     try:
-        x_windows.focus(window.title)
+        title = x_windows.focus(title)["title"]
     except LookupError:
-        return
+        if isinstance(window, Window):
+            return title
+        raise NotOnScreen(f"no window titled {title!r}; {titles()}") from None
     deadline = time.monotonic() + 1.0
     while time.monotonic() < deadline:
         active = x_windows.active()
-        if active and active["title"] == window.title:
-            return
+        if active and active["title"] == title:
+            break
         time.sleep(0.02)
+    return title
 
 
 @said
@@ -232,7 +142,7 @@ def choose(item: str, window: str | None = None) -> str:
     if control.toggle or control.role in ("radio button", "radio menu item"):
         if not control.checked:
             _do(control, where)
-    elif control.role == "table cell":
+    elif control.role in ("table cell", "page tab"):
         _select(control, where)
     else:
         _do(control, where)
@@ -303,26 +213,40 @@ def _set(name: str, window: str | None, checked: bool) -> str:
 @said
 def type(text: str, into: str | None = None, window: str | None = None) -> str:
     """Type `text` into the field labelled `into` (it then holds just that text), into the
-    window titled `window` (where its cursor is), or else where the keyboard focus is."""
+    window titled `window` (an editor's text area, at its cursor; a terminal, whose
+    window publishes no controls), or else where the keyboard focus is."""
     if into is not None:
         try:
             control, where = find(into, "field", window)
         except NotOnScreen as miss:
-            if window is None and tree.windows(into):  # "into" named a window
+            if window is None and (tree.windows(into) or finding.dark(into)):  # a window
                 return type(text, window=into)
             raise miss from None
         _fill(control, where, text)
-        return f"Typed {_shown(text, control)} into {control.name or control.role!r} in " \
-               f"{where.kind()}."
+        name = repr(control.name) if control.name else f"the {field_word(control)}"
+        return f"Typed {_shown(text, control)} into {name} in {where.kind()}."
     if window is not None:
         target = tree.window(window)
-        if target is None:
-            raise NotOnScreen(f"no window titled {window!r}; {_titles()}")
+        if target is None:  # no controls to name: the keys go to the window
+            title = _front(window)
+            keyboard.write(text)
+            return f"Typed {text!r} into the window {title!r}."
         _front(target)
+        _to_text_area(target)
         keyboard.write(text)
         return f"Typed {text!r} into {target.kind()}."
     keyboard.write(text)
     return f"Typed {text!r} where the keyboard focus is."
+
+
+def _to_text_area(window: Window) -> None:
+    """Keys for an editor go to its text area: focused there when the focus is in no
+    field (a toolbar button, a search bar closed)."""
+    if any("focused" in c.states and c.field for c in window.controls):
+        return
+    areas = [c for c in window.controls if c.field and "multi line" in c.states and c.enabled]
+    if areas:
+        a11y.focus(_element(areas[0]))
 
 
 def _shown(text: str, control: Control) -> str:
@@ -334,6 +258,8 @@ def _fill(control: Control, where: Window, text: str) -> None:
     if not control.enabled:
         raise _disabled(control, where)
     if a11y.put_text(_element(control), text):
+        if control.role == "spin button":  # its value is taken from its text on activate
+            a11y.act(_element(control))
         return
     from assistant.computer import mouse
 
@@ -378,7 +304,7 @@ def read(title: str | None = None) -> str:
     target = tree.window(title)
     if target is None:
         if title is not None:
-            raise NotOnScreen(f"no window titled {title!r}; {_titles()}")
+            raise NotOnScreen(f"no window titled {title!r}; {titles()}")
         raise NotOnScreen(f"no window publishes its controls: {_no_tree()}")
     return screen_text.window_text(target)
 

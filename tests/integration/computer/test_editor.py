@@ -1,0 +1,65 @@
+"""The verbs on Debian's Mousepad editor, under openbox with the accessibility bus up:
+typing into the window named by its file, saving with its keys and through GTK's Save As
+file chooser by the Name field's label. The file on disk proves what was done."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from assistant import computer
+from tests.support.desktop import Program, desktop, missing
+from tests.support.display import wait_until
+from tests.support.require import lacking
+
+
+@pytest.fixture(scope="module", autouse=True)
+def desk(a11y_bus: str) -> Iterator[str]:
+    if missing("mousepad"):
+        lacking(missing("mousepad"))
+    with desktop() as name:
+        yield name
+
+
+def _holds(path: Path, text: str) -> bool:
+    return path.exists() and path.read_text() == text
+
+
+def test_typing_into_the_editor_by_file_name_and_ctrl_s_saves_the_file(tmp_path: Path) -> None:
+    memo = tmp_path / "memo.txt"
+    memo.write_text("first line\n")
+    with Program("mousepad", str(memo)) as editor:
+        title = editor.titled("memo.txt")
+        assert computer.type("Dear Ana,\n", window="memo.txt") == \
+            f"Typed 'Dear Ana,\\n' into the window {title!r}."
+        changed = editor.titled("*")  # Mousepad marks unsaved changes in its title
+        screen = computer.screen()
+        assert screen.startswith(f'Window "{changed}" (focused):\n')
+        assert '  text area = "Dear Ana, first line" (focused)' in screen.splitlines()
+        assert memo.read_text() == "first line\n"  # typed, not yet saved
+        computer.key("ctrl+s")
+        wait_until(lambda: _holds(memo, "Dear Ana,\nfirst line\n"), "memo.txt saved", 10)
+        wait_until(lambda: not computer.windows.active()["title"].startswith("*"),
+                   "the '*' of unsaved changes gone from the title", 5)
+
+
+def test_save_as_by_name_through_the_file_chooser(tmp_path: Path) -> None:
+    memo = tmp_path / "memo.txt"
+    memo.write_text("first line\n")
+    with Program("mousepad", str(memo)) as editor:
+        editor.titled("memo.txt")
+        computer.type("Dear Ana,\n", window="memo.txt")
+        computer.key("ctrl+shift+s")
+        Program.shown(editor, "Save As")
+        chooser = computer.read("Save As")
+        assert chooser.startswith('Window "Save As" (file chooser, focused):\n')
+        assert '  field "Name:" = "memo.txt" (focused)' in chooser.splitlines()  # its label
+        assert computer.type("final.txt", into="Name") == \
+            "Typed 'final.txt' into 'Name:' in the dialog 'Save As'."
+        assert computer.press("Save") == "Pressed Save in the dialog 'Save As'."
+        final = tmp_path / "final.txt"
+        wait_until(lambda: _holds(final, "Dear Ana,\nfirst line\n"), "final.txt saved", 10)
+        assert memo.read_text() == "first line\n"  # the old file as it was
+        assert "final.txt - Mousepad" in editor.titled("final.txt")
