@@ -136,8 +136,9 @@ def choose(item: str, window: str | None = None) -> str:
     try:
         control, where = find(item, "item", window)
     except NotOnScreen:
-        control, where = _in_combo(item, window)
+        control, where, combo = _in_combo(item, window)
         a11y.act(_element(control))
+        _closed(combo)
         return f"Chose {control.name} in {where.kind()}."
     if control.toggle or control.role in ("radio button", "radio menu item"):
         if not control.checked:
@@ -147,6 +148,21 @@ def choose(item: str, window: str | None = None) -> str:
     else:
         _do(control, where)
     return f"Chose {control.name} in {where.kind()}."
+
+
+def _closed(combo: Control | None) -> None:
+    """A drop-down left open once its entry is chosen (Chromium's list for a page's
+    <select>: the choice is made, the list's own highlight is not) is closed by Esc,
+    which keeps the choice (Enter would take the highlight); a GTK one closes itself."""
+    if combo is None:
+        return
+    time.sleep(0.2)
+    try:
+        still = combo.ref.get_state_set().contains(a11y._atspi().StateType.EXPANDED)
+    except Exception:  # gone with its window
+        return
+    if still:
+        keyboard.press("esc")
 
 
 def _select(control: Control, where: Window) -> None:
@@ -165,9 +181,9 @@ def _select(control: Control, where: Window) -> None:
     mouse._act("click", *control.center())
 
 
-def _in_combo(item: str, window: str | None) -> tuple[Control, Window]:
-    """An entry of a closed drop-down list: the list is opened, its entry chosen, and the
-    drop-down's window is the one said."""
+def _in_combo(item: str, window: str | None) -> tuple[Control, Window, Control | None]:
+    """An entry of a closed drop-down list, the drop-down's window (the one said) and the
+    drop-down, opened to show its entries."""
     for each in tree.windows(window):
         for combo in (c for c in each.controls if c.role == "combo box"):
             _do(combo, each)
@@ -177,8 +193,8 @@ def _in_combo(item: str, window: str | None) -> tuple[Control, Window]:
             except NotOnScreen:
                 keyboard.press("esc")
                 continue
-            return entry, each
-    return find(item, "item", window)  # raises, naming what is there
+            return entry, each, combo
+    return (*find(item, "item", window), None)  # raises, naming what is there
 
 
 @said
@@ -265,8 +281,11 @@ def _fill(control: Control, where: Window, text: str) -> None:
 
     _front(where)
     mouse._act("click", *control.center())
+    a11y.focused(_element(control))  # keys typed before the focus moves go elsewhere
     keyboard.hotkey("ctrl", "a")
     keyboard.write(text)
+    if control.role != "password text":  # it shows bullets
+        a11y.holds(_element(control), text)  # the next call finds the field as typed
 
 
 @said
