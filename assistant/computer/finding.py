@@ -167,6 +167,9 @@ def _nothing(name: str, kind: str) -> str:
     listed = titles()
     if listed == "no windows are open":
         return f"no {kind} {name!r} on screen: no windows are open"
+    silent = _dark_active(set())
+    if silent is not None:
+        return f"no {kind} {name!r} on screen; {no_controls(silent, kind)}"
     return f"no {kind} {name!r} on screen; {listed}: they publish no controls, so type " \
            f"into one, computer.type('text', window='Title'), or click its text: " \
            f"computer.mouse.click({name!r})"
