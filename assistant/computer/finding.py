@@ -93,7 +93,7 @@ def find(name: str, kind: str, window: str | None = None) -> tuple[Control, Wind
                 hits.sort(key=lambda c: not c.toggle)
             return hits[0], each
     miss = _miss(name, kind, found[0] if window else None, found)
-    silent = _dark_active({w.title for w in found}) if window is None else None
+    silent = dark_active({w.title for w in found}) if window is None else None
     raise NotOnScreen(miss if silent is None else f"{miss}; {no_controls(silent, kind)}")
 
 
@@ -109,8 +109,11 @@ def dark(title: str) -> str | None:
     return same[-1] if same else None
 
 
-def _dark_active(published: set[str]) -> str | None:
-    """The focused window's title when it publishes no controls (a terminal)."""
+def dark_active(published: set[str] | None = None) -> str | None:
+    """The focused window's title when it publishes no controls (a terminal); without
+    `published` (the titles that do), the tree is asked."""
+    if published is None:
+        published = {w.title for w in tree.windows()}
     try:
         active = x_windows.active()
     except Exception:  # no window list here (Wayland, no X)
@@ -167,7 +170,7 @@ def _nothing(name: str, kind: str) -> str:
     listed = titles()
     if listed == "no windows are open":
         return f"no {kind} {name!r} on screen: no windows are open"
-    silent = _dark_active(set())
+    silent = dark_active(set())
     if silent is not None:
         return f"no {kind} {name!r} on screen; {no_controls(silent, kind)}"
     return f"no {kind} {name!r} on screen; {listed}: they publish no controls, so type " \

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from assistant import computer
-from assistant.computer import finding, tree
+from assistant.computer import after, aim, finding, tree
 from tests.support.browser import QUIET
 from tests.support.desktop import Program, desktop, missing
 from tests.support.display import wait_until
@@ -93,3 +93,21 @@ def test_a_miss_on_the_page_names_its_fields(page: FormServer) -> None:
     assert str(caught.value) == (
         "no field 'Surname' in the window 'Newsletter - Chromium'; its fields: Address and "
         "search bar, Email, Your name, Topic, Notes")
+
+
+def test_the_approval_and_the_screen_after_name_the_page_controls(page: FormServer) -> None:
+    code = ('computer.choose("Cooking")\ncomputer.type("Ana Lopez", into="Your name")\n'
+            'computer.tick("Weekly digest")')
+    aims, then = aim.foresee(code), after.before()
+    assert [each.sentence for each in aims] == [
+        "Chooses 'Cooking' from a drop-down list in the window 'Newsletter - Chromium' (its "
+        "entries show only once it opens)",
+        "Types 'Ana Lopez' into 'Your name' in 'Newsletter - Chromium'",
+        "Ticks Weekly digest in the window 'Newsletter - Chromium'"]
+    computer.choose("Cooking")
+    computer.type("Ana Lopez", into="Your name")
+    computer.tick("Weekly digest")
+    assert [fact.sentence for fact in after.after(aims, then)] == [
+        "'Topic' shows 'Cooking' in the window 'Newsletter - Chromium'",
+        "the field 'Your name' in the window 'Newsletter - Chromium' holds 'Ana Lopez'",
+        "'Weekly digest' is ticked in the window 'Newsletter - Chromium'"]

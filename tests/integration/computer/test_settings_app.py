@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from assistant import computer
-from assistant.computer import a11y, finding, tree
+from assistant.computer import a11y, after, aim, finding, tree
 from assistant.computer.tree import Control
 from tests.support.desktop import Program, desktop, missing
 from tests.support.display import wait_until
@@ -84,3 +84,19 @@ def test_a_miss_names_the_switches_and_tabs_there(factory: Program) -> None:
     assert str(caught.value).startswith(f"no tick box 'Row 9' in the window {TITLE!r}; "
                                         "its tick boxes: ")
     assert "Row 1" in str(caught.value)
+
+
+def test_the_approval_and_the_screen_after_name_the_switch_and_the_number_field(
+        factory: Program) -> None:
+    computer.choose("Page 2")
+    wait_until(lambda: _control("Row 1", "toggle button"), "the switch of Row 1 shown", 5)
+    code = 'computer.tick("Row 1")\ncomputer.type("7", into="number field")'
+    aims, then = aim.foresee(code), after.before()
+    assert [each.sentence for each in aims] == [
+        f"Ticks Row 1 in the window {TITLE!r}",
+        f"Types '7' into the number field in {TITLE!r}"]
+    computer.tick("Row 1")
+    computer.type("7", into="number field")
+    assert [fact.sentence for fact in after.after(aims, then)] == [
+        f"'Row 1' is ticked in the window {TITLE!r}",
+        f"the number field in the window {TITLE!r} holds '7'"]

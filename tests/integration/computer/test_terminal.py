@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from assistant import computer
-from assistant.computer import finding
+from assistant.computer import aim, finding
 from tests.support.desktop import Program, desktop, missing
 from tests.support.display import wait_until
 from tests.support.require import lacking
@@ -69,3 +69,10 @@ def test_a_control_asked_for_in_the_terminal_says_to_type_into_it(terminal: Prog
                                                   r"window 'xterm' publishes no controls"):
         computer.type("ls", into="Command")
     assert terminal.running()
+
+
+def test_the_approval_says_the_text_goes_into_the_terminal(terminal: Program) -> None:
+    said = [each.sentence for each in aim.foresee(
+        'computer.type("ls\\n", window="xterm")\ncomputer.type("pwd\\n")')]
+    assert said == ["Types 'ls\\n' into the window 'xterm'",
+                    "Types 'pwd\\n' into the window 'xterm'"]  # it has the focus
