@@ -10,6 +10,7 @@ accessibility) is said to have none to name, with how to type into it instead.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 
 from assistant.computer import a11y, textmatch, tree
@@ -26,6 +27,8 @@ ROLE_NAMES = {"field": "field", "text field": "field", "entry": "field", "text b
               "password field": "password field", "password": "password field",
               "switch": "toggle", "toggle": "toggle", "check box": "check box",
               "checkbox": "check box"}
+SETTLE_S = 2.0  # how long after a verb acted a control it may have opened is waited for
+_settled_at = 0.0
 
 
 class NotOnScreen(LookupError):
@@ -65,13 +68,34 @@ def matches(controls: Iterable[Control], name: str, kind: str) -> list[Control]:
     return sorted(unnamed, key=lambda c: not c.enabled)
 
 
-def find(name: str, kind: str, window: str | None = None) -> tuple[Control, Window]:
+def acted() -> None:
+    """A verb pressed, chose or keyed something: what it opens (a Save As dialog after
+    Ctrl+Shift+S) may take a moment to show, and the next lookup waits for it up to
+    SETTLE_S."""
+    global _settled_at
+    _settled_at = time.monotonic() + SETTLE_S
+
+
+def find(name: str, kind: str, window: str | None = None,
+         settle: bool = True) -> tuple[Control, Window]:
     """The control of `kind` named `name`: in `window` (a title, or part of one), else in
-    the focused window, then the others from the top down. A miss says what is there.
+    the focused window, then the others from the top down. A miss says what is there;
+    just after a press or a key, it is looked for again until the screen has settled
+    (unless `settle` is False: the caller looks elsewhere next).
 
     A `window` no window is titled like (models copy a title from an example) is let go
     when exactly one window has the control: what is pressed is said from the screen
     before anyone approves it, with the window it is in."""
+    while True:
+        try:
+            return _find(name, kind, window)
+        except NotOnScreen:
+            if not settle or time.monotonic() > _settled_at:
+                raise
+            time.sleep(0.1)
+
+
+def _find(name: str, kind: str, window: str | None) -> tuple[Control, Window]:
     if not textmatch.normalize(name):
         raise ValueError(f"an empty name: say which {kind} (its words on screen)")
     found = tree.windows(window)

@@ -100,14 +100,15 @@ def press(name: str, window: str | None = None) -> str:
         return key(name)
     control, where = found
     _do(control, where)
+    finding.acted()  # what it opens is waited for by the next call
     return f"Pressed {control.name} in {where.kind()}."
 
 
 def pressed(name: str, window: str | None = None) -> tuple[Control, Window] | None:
     """What press(name, window) presses: a button, else a control of another role with
     exactly that name, else None for a key of that name; a miss names what is there."""
-    try:
-        return find(name, "button", window)
+    try:  # a key's name is pressed as the key: no button so named is waited for
+        return find(name, "button", window, settle=not keyboard.is_key(name))
     except NotOnScreen as miss:
         other = _any_control(name, window)
         if other is not None:
@@ -134,8 +135,8 @@ def choose(item: str, window: str | None = None) -> str:
     """Choose `item`: a radio button, a row of a list (its tick box, in a radio list), a
     tab, a menu item, or an entry of a drop-down list."""
     try:
-        control, where = find(item, "item", window)
-    except NotOnScreen:
+        control, where = find(item, "item", window, settle=False)
+    except NotOnScreen:  # in a drop-down list, or in a window still opening
         control, where, combo = _in_combo(item, window)
         a11y.act(_element(control))
         _closed(combo)
@@ -147,6 +148,7 @@ def choose(item: str, window: str | None = None) -> str:
         _select(control, where)
     else:
         _do(control, where)
+        finding.acted()  # a menu item's dialog is waited for by the next call
     return f"Chose {control.name} in {where.kind()}."
 
 
@@ -336,5 +338,6 @@ def key(*keys: str) -> str:
         keyboard.press(names[0])
     else:
         keyboard.hotkey(*names)
+    finding.acted()  # a dialog it opens (Ctrl+Shift+S) is waited for by the next call
     return f"Pressed {'+'.join(names)}."
 

@@ -45,7 +45,22 @@ def test_typing_into_the_editor_by_file_name_and_ctrl_s_saves_the_file(tmp_path:
                    "the '*' of unsaved changes gone from the title", 5)
 
 
-def test_save_as_by_name_through_the_file_chooser(tmp_path: Path) -> None:
+def test_save_as_by_name_through_the_file_chooser_in_one_go(tmp_path: Path) -> None:
+    memo = tmp_path / "memo.txt"
+    memo.write_text("first line\n")
+    with Program("mousepad", str(memo)) as editor:
+        editor.titled("memo.txt")
+        computer.type("Dear Ana,\n", window="memo.txt")
+        computer.key("ctrl+shift+s")  # the calls a model writes in one run, no waits:
+        computer.type("final.txt", into="Name")  # the chooser is waited for
+        computer.press("Save")
+        final = tmp_path / "final.txt"
+        wait_until(lambda: _holds(final, "Dear Ana,\nfirst line\n"), "final.txt saved", 10)
+        assert memo.read_text() == "first line\n"  # the old file as it was
+        assert "final.txt - Mousepad" in editor.titled("final.txt")
+
+
+def test_the_file_chooser_shows_its_name_field_by_its_label(tmp_path: Path) -> None:
     memo = tmp_path / "memo.txt"
     memo.write_text("first line\n")
     with Program("mousepad", str(memo)) as editor:
