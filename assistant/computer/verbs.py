@@ -107,13 +107,14 @@ def press(name: str, window: str | None = None) -> str:
 def pressed(name: str, window: str | None = None) -> tuple[Control, Window] | None:
     """What press(name, window) presses: a button, else a control of another role with
     exactly that name, else None for a key of that name; a miss names what is there."""
+    key_named = bool(textmatch.normalize(name)) and keyboard.is_key(name)
     try:  # a key's name is pressed as the key: no button so named is waited for
-        return find(name, "button", window, settle=not keyboard.is_key(name))
+        return find(name, "button", window, settle=not key_named)
     except NotOnScreen as miss:
         other = _any_control(name, window)
         if other is not None:
             return other
-        if keyboard.is_key(name):
+        if key_named:
             return None
         raise miss from None
 
