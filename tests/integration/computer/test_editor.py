@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from assistant import computer
+from assistant import Assistant, computer
+from assistant.events import Proposal, RunEnd
 from tests.support.desktop import Program, desktop, missing
 from tests.support.display import wait_until
+from tests.support.llm_server import LLMServer, text, tool_call
 from tests.support.require import lacking
 
 
@@ -78,3 +80,31 @@ def test_the_file_chooser_shows_its_name_field_by_its_label(tmp_path: Path) -> N
         wait_until(lambda: _holds(final, "Dear Ana,\nfirst line\n"), "final.txt saved", 10)
         assert memo.read_text() == "first line\n"  # the old file as it was
         assert "final.txt - Mousepad" in editor.titled("final.txt")
+
+
+def test_a_turn_types_into_the_editor_and_saves_it_approved_by_what_it_will_hit(
+        server: LLMServer, tmp_path: Path) -> None:
+    memo = tmp_path / "memo.txt"
+    memo.write_text("first line\n")
+    code = 'computer.type("Dear Ana,\\n", window="memo.txt")\ncomputer.key("ctrl+s")'
+    server.add(tool_call("python", code), text("Saved memo.txt with the new line."))
+    asked: list[Proposal] = []
+
+    def approver(proposal: Proposal) -> bool:
+        asked.append(proposal)
+        return True
+
+    with Program("mousepad", str(memo)) as editor:
+        title = editor.titled("memo.txt")
+        with Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
+                       code_style="tools", screen_format="text", journal=False,
+                       approver=approver) as assistant:
+            events = list(assistant.turn("add the line Dear Ana to memo.txt and save it"))
+        wait_until(lambda: _holds(memo, "Dear Ana,\nfirst line\n"), "memo.txt saved", 10)
+    shown = str(server.chat_requests[0].body["messages"][-2]["content"])
+    assert f'Window "{title}" (focused):' in shown and 'text area = "first line"' in shown
+    [proposal] = asked
+    assert proposal.effect is not None
+    assert proposal.effect.summary.startswith(f"Types 'Dear Ana,\\n' into the window {title!r}")
+    [end] = [e for e in events if isinstance(e, RunEnd)]
+    assert end.exit_status == 0
