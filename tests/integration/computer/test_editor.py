@@ -73,6 +73,8 @@ def test_the_file_chooser_shows_its_name_field_by_its_label(tmp_path: Path) -> N
         chooser = computer.read("Save As")
         assert chooser.startswith('Window "Save As" (file chooser, focused):\n')
         assert '  field "Name:" = "memo.txt" (focused)' in chooser.splitlines()  # its label
+        [row] = [line for line in chooser.splitlines() if 'row "memo.txt"' in line]
+        assert row.startswith('  row "memo.txt": 11 bytes, Text, ')  # a file, one line
         assert computer.type("final.txt", into="Name") == \
             "Typed 'final.txt' into 'Name:' in the dialog 'Save As'."
         assert computer.press("Save") == "Pressed Save in the dialog 'Save As'."

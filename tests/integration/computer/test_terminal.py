@@ -76,3 +76,17 @@ def test_the_approval_says_the_text_goes_into_the_terminal(terminal: Program) ->
         'computer.type("ls\\n", window="xterm")\ncomputer.type("pwd\\n")')]
     assert said == ["Types 'ls\\n' into the window 'xterm'",
                     "Types 'pwd\\n' into the window 'xterm'"]  # it has the focus
+
+
+def test_the_screen_text_gives_a_dialog_over_the_terminal_its_own_words(
+        tmp_path: Path, ocr_engine: str) -> None:
+    with Program("xterm", "-T", "xterm", "-geometry", "200x60+0+0", "-e", "sh",
+                 cwd=str(tmp_path), env={"PS1": "ready$ "}), \
+            Program("zenity", "--question", "--title=Export",
+                    "--text=Export the quarterly report now?") as asked:
+        asked.shown("Export")
+        screen = computer.screen()
+    assert screen.startswith('Window "Export" (dialog, focused):\n')
+    terminal = screen.split('Window "xterm" (publishes no controls', 1)[-1]
+    assert "ready$" in terminal  # the terminal's own text, read off the screen
+    assert "quarterly" not in terminal and '"Yes"' not in terminal  # the dialog's, not its
