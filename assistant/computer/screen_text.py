@@ -172,9 +172,9 @@ def describe(keep: Callable[[list[dict[str, Any]]], object],
     others = [w.title for w in found if w not in given and w.title]
     dark = _dark({w.title for w in found})
     if dark or (not found and dark is None):  # no window list: the whole screen
-        parts += _read_off(dark or [], keep, port, image)
-        others += [w["title"] for w in dark or [] if f'Window "{w["title"]}" (' not in
-                   "\n".join(parts)]  # covered: nothing of it read
+        read, shown = _read_off(dark or [], keep, port, image)
+        parts += read
+        others += [w["title"] for w in dark or [] if w["title"] not in shown]  # covered
     if others:
         parts.append("Other windows: " + ", ".join(f'"{t}"' for t in others))
     return Said("\n".join(parts) or "(nothing on screen)")
@@ -225,8 +225,9 @@ def _on_top(dark: list[dict[str, Any]]) -> list[tuple[str, Rect]]:
 
 
 def _read_off(dark: list[dict[str, Any]], keep: Callable[[list[dict[str, Any]]], object],
-              port: Viewport | None, image: Any) -> list[str]:
-    """The text of windows that publish nothing, by OCR, each with an id to click."""
+              port: Viewport | None, image: Any) -> tuple[list[str], set[str]]:
+    """The text of windows that publish nothing, by OCR, each with an id to click; and
+    the titles of those it read something of."""
     from assistant.computer import display, ocr, textmatch
 
     port = port or display.viewport()
@@ -252,7 +253,7 @@ def _read_off(dark: list[dict[str, Any]], keep: Callable[[list[dict[str, Any]]],
                      " (publishes no controls: type into it by its title; its text, read off "
                      "the screen, click(id=N)):")
         parts += [f'  [{i["id"]}] "{_cut(i["text"])}"' for i in inside]
-    return parts
+    return parts, {title for title, _ in owned}
 
 
 def screen() -> Said:
