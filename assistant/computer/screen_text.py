@@ -74,7 +74,8 @@ def control_line(control: Control, chars: int = TEXT_CHARS) -> str:
         name = f' "{_cut(control.name)}"' if control.name else ""
         return f"{word}{name}{value}{_states(control)}"
     word = ROLE_WORDS.get(control.role, control.role)
-    return f'{word} "{_cut(control.name)}"{_states(control)}'
+    name = f' "{_cut(control.name)}"' if control.name else ""  # a switch with no label
+    return f"{word}{name}{_states(control)}"
 
 
 def field_word(control: Control) -> str:

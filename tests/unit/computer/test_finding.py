@@ -49,3 +49,9 @@ def test_an_unnamed_control_is_found_by_the_word_the_screen_text_calls_it() -> N
     assert finding.matches(spins, "spin button", "field") == [spins[0]]
     assert finding.matches(spins, "Copies", "field") == [spins[1]]
     assert finding.matches(spins, "text area", "field") == []
+
+
+def test_a_switch_with_no_name_and_no_label_is_said_and_found_by_its_role() -> None:
+    switch = control("", "toggle button", (439, 501, 50, 26), "checked")
+    assert screen_text.control_line(switch) == "toggle (ticked)"
+    assert finding.matches([switch], "switch", "tick box") == [switch]
