@@ -302,12 +302,21 @@ def act(element: Element) -> str:
 def put_text(element: Element, text: str) -> bool:
     """Replace the element's text through its editable-text interface; False where it has
     none, or the text did not land there (then the caller types). The field is focused
-    first and waited for: Chromium writes into the field that has the focus."""
+    first and waited for: Chromium writes into the field that has the focus. The old text
+    is deleted and the new inserted, as typing does (GTK's file chooser enables Save on
+    an insertion, not on the text set whole)."""
     if "EditableText" not in element.ref.get_interfaces():
         return False
     focus(element)
     focused(element)
-    return bool(element.ref.set_text_contents(text)) and (
+    atspi = _atspi()
+    try:
+        old = len(atspi.Text.get_text(element.ref, 0, -1) or "")
+        done = atspi.EditableText.delete_text(element.ref, 0, old) and \
+            atspi.EditableText.insert_text(element.ref, 0, text, len(text.encode()))
+    except Exception:  # refused: typed instead
+        return False
+    return bool(done) and (
         element.role == "password text" or holds(element, text, 0.0))  # it shows bullets
 
 

@@ -99,6 +99,10 @@ def press(name: str, window: str | None = None) -> str:
     if found is None:
         return key(name)
     control, where = found
+    deadline = time.monotonic() + 1.0
+    while not control.enabled and time.monotonic() < deadline:  # a field just typed
+        time.sleep(0.1)  # into enables its dialog's button a moment later
+        control, where = pressed(name, window) or found
     _do(control, where)
     finding.acted()  # what it opens is waited for by the next call
     return f"Pressed {control.name} in {where.kind()}."

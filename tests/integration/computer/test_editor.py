@@ -62,6 +62,17 @@ def test_save_as_by_name_through_the_file_chooser_in_one_go(tmp_path: Path) -> N
         assert "final.txt - Mousepad" in editor.titled("final.txt")
 
 
+def test_a_new_document_is_saved_by_name_with_ctrl_s(tmp_path: Path) -> None:
+    with Program("mousepad", cwd=str(tmp_path)) as editor:
+        editor.titled("Untitled")
+        computer.type("Shopping: milk, eggs", window="Untitled")
+        computer.key("ctrl+s")  # a new document: the Save As dialog, Save greyed out
+        computer.type("list.txt", into="Name")  # enables Save, as typing does
+        assert computer.press("Save") == "Pressed Save in the dialog 'Save As'."
+        wait_until(lambda: _holds(tmp_path / "list.txt", "Shopping: milk, eggs"),
+                   "list.txt saved in the folder Mousepad started in", 10)
+
+
 def test_the_file_chooser_shows_its_name_field_by_its_label(tmp_path: Path) -> None:
     memo = tmp_path / "memo.txt"
     memo.write_text("first line\n")
