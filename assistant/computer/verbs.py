@@ -193,15 +193,33 @@ def _in_combo(item: str, window: str | None) -> tuple[Control, Window, Control |
     drop-down, opened to show its entries."""
     for each in tree.windows(window):
         for combo in (c for c in each.controls if c.role == "combo box"):
-            _do(combo, each)
-            time.sleep(0.3)
-            try:
-                entry, _ = find(item, "item", None)
-            except NotOnScreen:
-                keyboard.press("esc")
-                continue
-            return entry, each, combo
+            entry = _opened(combo, each, item)
+            if entry is not None:
+                return entry, each, combo
     return (*find(item, "item", window), None)  # raises, naming what is there
+
+
+def _opened(combo: Control, where: Window, item: str) -> Control | None:
+    """The entry `item` of the drop-down `combo`, opened; None (closed again) when it
+    has none so named."""
+    _do(combo, where)
+    time.sleep(0.3)
+    try:
+        return find(item, "item", None, settle=False)[0]
+    except NotOnScreen:
+        keyboard.press("esc")
+        return None
+
+
+def _pick(combo: Control, where: Window, item: str) -> None:
+    """Choose `item` in the drop-down `combo` (a page's <select> typed into by a form's
+    mapping); a miss names the window's drop-down entries there are not."""
+    entry = _opened(combo, where, item)
+    if entry is None:
+        raise NotOnScreen(f"no entry {item!r} in the drop-down {combo.name!r} in "
+                          f"{where.kind()}: choose one it lists")
+    a11y.act(_element(entry))
+    _closed(combo)
 
 
 @said
@@ -245,8 +263,11 @@ def type(text: str, into: str | None = None, window: str | None = None) -> str:
             if window is None and (tree.windows(into) or finding.dark(into)):  # a window
                 return type(text, window=into)
             raise miss from None
-        _fill(control, where, text)
         name = repr(control.name) if control.name else f"the {field_word(control)}"
+        if control.role == "combo box" and "editable" not in control.states:
+            _pick(control, where, text)  # a drop-down takes no text: its entry is chosen
+            return f"Chose {text} in {name} in {where.kind()}."
+        _fill(control, where, text)
         return f"Typed {_shown(text, control)} into {name} in {where.kind()}."
     if window is not None:
         target = tree.window(window)

@@ -70,6 +70,15 @@ def test_fill_a_page_form_by_its_labels_and_press_submit(page: FormServer) -> No
                              "notes": "Spring issues only"}
 
 
+def test_fill_with_one_mapping_chooses_the_drop_downs_entry(page: FormServer) -> None:
+    said = computer.fill({"Email": "ana@example.org", "Topic": "Travel"})
+    assert said == ("Typed 'ana@example.org' into 'Email' in the window 'Newsletter - "
+                    "Chromium'. Chose Travel in 'Topic' in the window 'Newsletter - Chromium'.")
+    computer.press("Subscribe")
+    posted = page.posted()
+    assert (posted["email"], posted["topic"]) == ("ana@example.org", "Travel")
+
+
 def test_the_screen_text_lists_the_page_form_by_role_and_label(page: FormServer) -> None:
     computer.type("ana@example.org", into="Email")
     text = computer.read("Newsletter")
