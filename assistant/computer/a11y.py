@@ -301,11 +301,54 @@ def act(element: Element) -> str:
 
 def put_text(element: Element, text: str) -> bool:
     """Replace the element's text through its editable-text interface; False where it has
-    none (then the caller types)."""
+    none, or the text did not land there (then the caller types). The field is focused
+    first and waited for: Chromium writes into the field that has the focus. The old text
+    is deleted and the new inserted, as typing does (GTK's file chooser enables Save on
+    an insertion, not on the text set whole)."""
     if "EditableText" not in element.ref.get_interfaces():
         return False
     focus(element)
-    return bool(element.ref.set_text_contents(text))
+    focused(element)
+    atspi = _atspi()
+    try:
+        old = len(atspi.Text.get_text(element.ref, 0, -1) or "")
+        done = atspi.EditableText.delete_text(element.ref, 0, old) and \
+            atspi.EditableText.insert_text(element.ref, 0, text, len(text.encode()))
+    except Exception:  # refused: typed instead
+        return False
+    return bool(done) and (
+        element.role == "password text" or holds(element, text, 0.0))  # it shows bullets
+
+
+def holds(element: Element, text: str, timeout: float = 1.0) -> bool:
+    """Whether the element's text is `text`, waited for up to `timeout` seconds (typed
+    keys reach a browser's tree a moment later); True where it has no text to read."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if _atspi().Text.get_text(element.ref, 0, -1) == text:
+                return True
+        except Exception:  # no text to read back: taken on its word
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+
+
+def focused(element: Element, timeout: float = 1.0) -> bool:
+    """Whether the element has the keyboard focus, waited for up to `timeout` seconds
+    (a browser takes it a moment after the click or the request)."""
+    atspi = _atspi()
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if element.ref.get_state_set().contains(atspi.StateType.FOCUSED):
+                return True
+        except Exception:  # gone while we looked
+            return False
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
 
 
 def focus(element: Element) -> bool:

@@ -14,8 +14,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from assistant.computer import textmatch, tree
+from assistant.computer import finding, textmatch, tree
 from assistant.computer.aim import Aim
+from assistant.computer.screen_text import field_word
 from assistant.computer.tree import Control, Window
 
 SETTLE_S = 1.5  # how long the screen may take to show an undone fact done
@@ -97,28 +98,35 @@ def _fact(aim: Aim, window: Window | None, then: list[Shown]) -> Fact | None:
         state = "ticked" if control.checked else "not ticked"
         return Fact(f"{control.name!r} is {state} in {kind}",
                     undone=control.checked != (aim.verb == "tick"))
+    if aim.verb == "choose" and control.role == "combo box":
+        return Fact(f"{control.name!r} shows {control.value!r} in {kind}")
     if aim.verb == "choose":
         chosen = control.checked or "selected" in control.states
         return Fact(f"{control.name!r} is {'now' if chosen else 'not'} chosen in {kind}",
                     undone=not chosen and control.role not in tree.BUTTONS)
     if aim.verb == "type":
-        name = control.name or control.role
+        name = f"the field {control.name!r}" if control.name else f"the {field_word(control)}"
         held = control.value.strip()
         undone = (len(control.value) != len(aim.value) if control.role == "password text"
                   else held != aim.value.strip())  # a password field shows only bullets
-        return Fact(f"the field {name!r} in {kind} holds {_holds(control)}", undone=undone)
+        return Fact(f"{name} in {kind} holds {_holds(control)}", undone=undone)
     return None
 
 
 def _control(window: Window, aim: Aim) -> Control | None:
+    """The control the call acted on, found as the verb finds it (a switch by its label,
+    a number field by that word); a drop-down's entry is the drop-down showing it."""
     wanted = textmatch.normalize(aim.target)
-    named = [c for c in window.controls if textmatch.normalize(c.name) == wanted]
-    if aim.verb == "type":
-        named = [c for c in named if c.role in tree.FIELDS]
-    elif aim.verb in ("tick", "untick"):
-        named = [c for c in named if c.role in tree.TICKS or c.toggle]
-    else:  # a radio list's row is chosen by its tick box
-        named.sort(key=lambda c: not (c.toggle or c.role in tree.TICKS))
+    if not wanted:
+        return None
+    if aim.verb in ("type", "tick", "untick"):
+        kind = "field" if aim.verb == "type" else "tick box"
+        hits = finding.matches(window.controls, aim.target, kind)
+        return hits[0] if hits else None
+    named = [c for c in window.controls if textmatch.normalize(c.name) == wanted] or \
+        [c for c in window.controls if c.role == "combo box"
+         and textmatch.normalize(c.value) == wanted]
+    named.sort(key=lambda c: not (c.toggle or c.role in tree.TICKS))  # a radio list's row
     return named[0] if named else None
 
 

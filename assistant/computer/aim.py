@@ -13,7 +13,8 @@ import ast
 from dataclasses import dataclass
 from typing import Any
 
-from assistant.computer import keyboard, textmatch, tree, verbs
+from assistant.computer import finding, keyboard, textmatch, tree, verbs
+from assistant.computer.screen_text import field_word
 from assistant.computer.tree import Window
 
 PREFIXES = ("assistant.computer.", "computer.")
@@ -111,9 +112,12 @@ def _choose(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
         return _unknown("Chooses an item")
     try:
         control, where = verbs.find(item, "item", window)
-    except verbs.NotOnScreen:
-        return [Aim(f"Chooses {item!r} from a drop-down list{_in(_window(window))} (its "
-                    "entries show only once it opens)", item, window or "")]
+    except verbs.NotOnScreen:  # in the first window with a drop-down, as the verb looks
+        combo = next((w for w in tree.windows(window)
+                      if any(c.role == "combo box" for c in w.controls)), None)
+        return [Aim(f"Chooses {item!r} from a drop-down list{_in(combo or _window(window))} "
+                    "(its entries show only once it opens)", item,
+                    combo.title if combo else window or "", "choose" if combo else "", item)]
     return [Aim(f"Chooses {control.name} in {where.kind()}", control.name, where.title,
                 "choose", control.name)]
 
@@ -152,18 +156,26 @@ def _type(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
             control, where = verbs.find(into, "field", window)
         except verbs.NotOnScreen as miss:
             named = tree.window(into) if window is None else None
-            if named is None:
-                return [Aim(f"Would type {said} into {into!r}, which is not on screen now "
-                            f"({miss})")]
-            return [Aim(f"Types {said} into {named.kind()}", window=named.title, verb="write")]
+            if named is not None:
+                return [Aim(f"Types {said} into {named.kind()}", window=named.title,
+                            verb="write")]
+            silent = finding.dark(into) if window is None else None
+            if silent is not None:  # a terminal named as if a field
+                return [Aim(f"Types {said} into the window {silent!r}", verb="write")]
+            return [Aim(f"Would type {said} into {into!r}, which is not on screen now "
+                        f"({miss})")]
         value = text if isinstance(text, str) else ""
         if value:
             said = _typed(value, control.role == "password text")
-        return [Aim(f"Types {said} into {control.name or control.role!r} in {where.title!r}",
-                    window=where.title, verb="type", target=control.name, value=value)]
+        name = repr(control.name) if control.name else f"the {field_word(control)}"
+        return [Aim(f"Types {said} into {name} in {where.title!r}",
+                    window=where.title, verb="type", target=control.name or into, value=value)]
     target = _window(window) if window is not None else _focused()
-    place = f"into {target.kind()}" if target is not None else "where the keyboard focus is"
-    return [Aim(f"Types {said} {place}", window=target.title if target else "", verb="write")]
+    if target is not None:
+        return [Aim(f"Types {said} into {target.kind()}", window=target.title, verb="write")]
+    silent = finding.dark(window) if window is not None else finding.dark_active()
+    place = f"into the window {silent!r}" if silent else "where the keyboard focus is"
+    return [Aim(f"Types {said} {place}", verb="write")]
 
 
 def _focused() -> Window | None:

@@ -44,18 +44,28 @@ def load(module: str) -> Any:
 def pyautogui() -> Any:
     """pyautogui, speaking to the X server DISPLAY names now. It connects once, when
     imported, and would go on speaking to a display that is gone (another X server, one
-    restarted), as the other connections here do not (display, windows)."""
+    restarted under the same name), as the other connections here do not (display,
+    windows)."""
     gui = load("pyautogui")
     backend = sys.modules.get("pyautogui._pyautogui_x11")
     where = os.environ.get("DISPLAY", "")
     held = getattr(backend, "_display", None)
-    if held is not None and where and held.get_display_name() != where:
+    if held is not None and where and (held.get_display_name() != where or gone(held)):
         from Xlib import display
 
         with contextlib.suppress(Exception):  # its server may be gone already
             held.close()
         backend._display = display.Display(where)  # type: ignore[union-attr]
     return gui
+
+
+def gone(connection: Any) -> bool:
+    """Whether an X connection's server has gone (one round trip)."""
+    try:
+        connection.get_input_focus()
+    except Exception:  # closed by the server, or a broken pipe
+        return True
+    return False
 
 
 def require_tool(*names: str, package: str) -> str:

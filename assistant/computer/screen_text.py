@@ -67,20 +67,32 @@ def control_line(control: Control, chars: int = TEXT_CHARS) -> str:
         return f'row "{control.name}" [{"x" if control.checked else " "}]'
     if control.role in tree.TEXTS:
         return f"text: {_cut(control.name, chars)}"
-    if control.role in tree.FIELDS and control.role not in ("combo box", "spin button"):
-        word = "password field" if control.role == "password text" else "field"
-        value = f' = "{_cut(control.value)}"' if control.value and word == "field" else ""
-        name = f' "{control.name}"' if control.name else ""
+    if control.field:
+        word = field_word(control)
+        value = f' = "{_cut(control.value)}"' if control.value and word != "password field" \
+            and control.value != control.name else ""
+        name = f' "{_cut(control.name)}"' if control.name else ""
         return f"{word}{name}{value}{_states(control)}"
     word = ROLE_WORDS.get(control.role, control.role)
-    return f'{word} "{_cut(control.name)}"{_states(control)}'
+    name = f' "{_cut(control.name)}"' if control.name else ""  # a switch with no label
+    return f"{word}{name}{_states(control)}"
+
+
+def field_word(control: Control) -> str:
+    """What a field is called: "field", "text area" (an editor's, many lines), "password
+    field", "number field", "drop-down"; the verbs take it as the name of an unnamed one."""
+    if control.role in ROLE_WORDS:
+        return ROLE_WORDS[control.role]
+    return "text area" if "multi line" in control.states else "field"
 
 
 def _lines(window: Window, chars: int = TEXT_CHARS) -> list[str]:
     """A line for each text and control, but a browser's own (its page's are said) other
-    than its address field, and a link's text said again as a text after it."""
+    than its address field, and a link's text said again as a text after it; a list's row
+    is one line, its first cell's name with the others after it (a file's size, type)."""
     toggled = {c.name for c in window.controls if c.toggle}
     lines: list[str] = []
+    rows: dict[int, tuple[int, Control, list[str]]] = {}  # a row's top: its line, cells
     named = ""  # the last control's name
     for control in window.controls:
         if control.label or (control.role == "table cell" and not control.toggle
@@ -91,9 +103,17 @@ def _lines(window: Window, chars: int = TEXT_CHARS) -> list[str]:
         if control.role in tree.TEXTS and control.name == named:
             continue
         named = control.name if control.role not in tree.TEXTS else ""
+        if control.role == "table cell" and not control.toggle and control.name:
+            if control.box.top in rows and control.box.top > tree.UNPLACED:
+                rows[control.box.top][2].append(_cut(control.name, SHORT_CHARS))
+                continue
+            rows[control.box.top] = (len(lines), control, [])
         line = control_line(control, chars)
-        if line not in lines:
+        if line not in lines or control.role == "table cell":  # two rows may read alike
             lines.append(line)
+    for at, first, cells in rows.values():
+        if cells:
+            lines[at] = f'row "{_cut(first.name)}": {", ".join(cells)}{_states(first)}'
     return lines
 
 
@@ -153,7 +173,9 @@ def describe(keep: Callable[[list[dict[str, Any]]], object],
     others = [w.title for w in found if w not in given and w.title]
     dark = _dark({w.title for w in found})
     if dark or (not found and dark is None):  # no window list: the whole screen
-        parts += _read_off(dark or [], keep, port, image)
+        read, shown = _read_off(dark or [], keep, port, image)
+        parts += read
+        others += [w["title"] for w in dark or [] if w["title"] not in shown]  # covered
     if others:
         parts.append("Other windows: " + ", ".join(f'"{t}"' for t in others))
     return Said("\n".join(parts) or "(nothing on screen)")
@@ -185,16 +207,34 @@ def own_areas() -> list[Rect]:
             if windows.own(w["title"])]
 
 
+_COVERED = "\0"  # a point a window with controls shows: not a dark window's text
+
+
+def _on_top(dark: list[dict[str, Any]]) -> list[tuple[str, Rect]]:
+    """Every window's area, top first, a dark one by its title and one that publishes
+    controls as covered: a text read off the screen belongs to the window on top there
+    (a dialog over a terminal is not the terminal's)."""
+    from assistant.computer import windows
+
+    titles = {w["title"] for w in dark}
+    try:
+        stacked = list(reversed(windows.stacking()))
+    except Exception:  # no window list here: the dark windows alone
+        stacked = dark
+    return [(w["title"] if w["title"] in titles else _COVERED,
+             Rect(w["x"], w["y"], w["width"], w["height"])) for w in stacked]
+
+
 def _read_off(dark: list[dict[str, Any]], keep: Callable[[list[dict[str, Any]]], object],
-              port: Viewport | None, image: Any) -> list[str]:
-    """The text of windows that publish nothing, by OCR, each with an id to click."""
+              port: Viewport | None, image: Any) -> tuple[list[str], set[str]]:
+    """The text of windows that publish nothing, by OCR, each with an id to click; and
+    the titles of those it read something of."""
     from assistant.computer import display, ocr, textmatch
 
     port = port or display.viewport()
     image = image if image is not None else display.capture(port)
     read = ocr.read(image)
-    areas = [(w["title"], Rect(w["x"], w["y"], w["width"], w["height"])) for w in dark] or \
-        [("", port.area)]
+    areas = _on_top(dark) if dark else [("", port.area)]
     mine = own_areas()
     owned: list[tuple[str, dict[str, Any]]] = []
     for each in read:
@@ -202,6 +242,8 @@ def _read_off(dark: list[dict[str, Any]], keep: Callable[[list[dict[str, Any]]],
         if any(area.contains(*point) for area in mine):
             continue
         title = next((title for title, area in areas if area.contains(*point)), None)
+        if title == _COVERED:
+            continue
         if title is not None:
             owned.append((title, dict(each)))
     keep([item for _, item in owned])
@@ -209,9 +251,10 @@ def _read_off(dark: list[dict[str, Any]], keep: Callable[[list[dict[str, Any]]],
     for title in dict.fromkeys(title for title, _ in owned):
         inside = [item for owner, item in owned if owner == title]
         parts.append((f'Window "{title}"' if title else "The screen") +
-                     " (publishes no controls; its text, read off the screen, click(id=N)):")
+                     " (publishes no controls: type into it by its title; its text, read off "
+                     "the screen, click(id=N)):")
         parts += [f'  [{i["id"]}] "{_cut(i["text"])}"' for i in inside]
-    return parts
+    return parts, {title for title, _ in owned}
 
 
 def screen() -> Said:

@@ -25,13 +25,17 @@ BUDGET_S = 2.0  # one read of every window; what was read by then is kept
 # at once. A wait here does not eat the time budget.
 _reading = threading.Lock()
 STATES = {"enabled": "SENSITIVE", "focused": "FOCUSED", "checked": "CHECKED",
-          "selected": "SELECTED", "editable": "EDITABLE"}
+          "selected": "SELECTED", "editable": "EDITABLE", "multi line": "MULTI_LINE"}
 BUTTONS = frozenset({"push button", "toggle button", "link", "menu item", "page tab",
                      "push button menu"})
 CHOICES = frozenset({"radio button", "list item", "tree item", "table cell", "menu item",
                      "radio menu item", "page tab", "combo box"})
 TICKS = frozenset({"check box", "check menu item", "toggle button", "radio button"})
 FIELDS = a11y.EDITABLE
+SWITCHES = frozenset({"toggle button", "check box", "switch"})  # named by a label beside
+ENTRIES = frozenset({"menu item", "list item", "option"})  # a drop-down's, inside its box
+LABEL_CHARS = 40  # a longer text beside a field is a sentence (a warning), not its name
+UNPLACED = -(2 ** 31)  # the box GTK gives a list's row it has not laid out (scrolled off)
 TEXTS = frozenset({"label", "static", "heading", "paragraph", "caption", "description"})
 HOLDERS = frozenset({"filler", "panel", "scroll pane", "viewport", "table", "tree table",
                      "list", "tree", "layered pane", "split pane", "tool bar", "status bar",
@@ -64,6 +68,11 @@ class Control:
     @property
     def checked(self) -> bool:
         return "checked" in self.states
+
+    @property
+    def field(self) -> bool:
+        """Whether text goes into it: a page's paragraph is a field only where editable."""
+        return self.role in FIELDS and (self.role not in TEXTS or "editable" in self.states)
 
     def center(self) -> tuple[int, int]:
         return self.box.left + self.box.width // 2, self.box.top + self.box.height // 2
@@ -109,13 +118,15 @@ def _row_names(controls: list[Control]) -> None:
 
 def _field_names(controls: list[Control]) -> None:
     """An unnamed field takes the label on its left on the same line, else the one just
-    above it; that label then names it, and is not said again as text."""
-    labels = [c for c in controls if c.role in TEXTS and c.name]
-    named = {c.name for c in controls if c.role in FIELDS and c.name}
+    above it; that label then names it, and is not said again as text. An unnamed switch
+    (a settings row's) takes the label on its left."""
+    labels = [c for c in controls if c.role in TEXTS and c.name
+              and len(c.name) <= LABEL_CHARS]
+    named = {c.name for c in controls if c.field and c.name}
     for label in labels:
         label.label = label.name in named  # the field's own label, by relation
     for each in controls:
-        if each.name or each.role not in FIELDS:
+        if each.name or not (each.field or each.role in SWITCHES):
             continue
         middle = each.box.top + each.box.height / 2
         left = [lab for lab in labels if lab.box.top <= middle < lab.box.top + lab.box.height
@@ -125,12 +136,27 @@ def _field_names(controls: list[Control]) -> None:
                  and each.box.left < lab.box.left + lab.box.width]
         if left:
             chosen = max(left, key=lambda lab: lab.box.left)
-        elif above:
+        elif above and each.field:
             chosen = max(above, key=lambda lab: lab.box.top)
         else:
             continue
         each.name = chosen.name
         chosen.label = True
+
+
+def _drop_downs(controls: list[Control]) -> list[Control]:
+    """A closed drop-down's entries (a page's <select> lists them as showing) are left
+    out, and the one selected is the drop-down's value."""
+    combos = [c for c in controls if c.role == "combo box"]
+    kept = []
+    for each in controls:
+        inside = each.role in ENTRIES and next(
+            (c for c in combos if c.box.contains(*each.center())), None)
+        if not inside:
+            kept.append(each)
+        elif "selected" in each.states and not inside.value:
+            inside.value = each.name
+    return kept
 
 
 def _actions(node: Any, atspi: Any) -> list[str]:
@@ -170,17 +196,21 @@ def _read(atspi: Any, frame: Any, title: str, deadline: float) -> list[Control]:
                 continue
             states = frozenset(s for s, ids in having.items() if id(node) in ids)
             value = ""
-            if role in FIELDS and "Text" in node.get_interfaces():
-                value = atspi.Text.get_text(node, 0, -1) or ""
+            if role in FIELDS and (role not in TEXTS or "editable" in states) and \
+                    "Text" in node.get_interfaces():  # a page's objects are U+FFFC in it
+                value = (atspi.Text.get_text(node, 0, -1) or "").replace("\ufffc", "")
             toggle = role == "table cell" and not name and "toggle" in _actions(node, atspi)
         except Exception:  # gone while we looked
             continue
-        if name or value or toggle or role in FIELDS:
+        if name or value or toggle or role in SWITCHES or \
+                (role in FIELDS and (role not in TEXTS or "editable" in states)):
             found.append(Control(name, role, box, states, title, value, toggle, ref=node))
+    found = _drop_downs(found)
     _chrome(found, pages)
     _row_names(found)
     _field_names(found)
-    found.sort(key=lambda c: (c.box.top + c.box.height // 2 if c.role != "table cell"
+    found.sort(key=lambda c: (c.box.top <= UNPLACED,  # rows scrolled off: after the rest
+                              c.box.top + c.box.height // 2 if c.role != "table cell"
                               else c.box.top, c.box.left))  # reading order
     return found
 
@@ -201,7 +231,7 @@ def _read_windows(atspi: Any, title: str | None) -> list[Window]:
     deadline = time.monotonic() + BUDGET_S
     found: list[Window] = []
     try:
-        frames = a11y._frames(atspi, title)
+        frames = _frames(atspi, title)
     except Exception:  # the registry itself went away
         return []
     for frame, name, pid in frames:
@@ -216,6 +246,37 @@ def _read_windows(atspi: Any, title: str | None) -> list[Window]:
             continue
         found.append(Window(name, role, active, pid, controls, box))
     return found
+
+
+def _frames(atspi: Any, title: str | None) -> list[tuple[Any, str, int]]:
+    """The top-level windows (or those titled like `title`), each with its title; one
+    whose tree has no name (a GTK window with a header bar) takes the title the window
+    manager shows for its process."""
+    found = [each for each in a11y._frames(atspi, title) if each[1]] if title else []
+    showing = a11y._frames(atspi, None)
+    untitled = [each for each in showing if not each[1]]
+    titles = _x_titles({name for _, name, _ in showing}) if untitled else {}
+    wanted = title.casefold() if title else ""
+    for frame, name, pid in showing if title is None else untitled:
+        name = name or titles.get(pid, "")
+        if wanted in name.casefold():
+            found.append((frame, name, pid))
+    return found
+
+
+def _x_titles(taken: set[str]) -> dict[int, str]:
+    """Each process's first window title the tree does not name already."""
+    from assistant.computer import windows as x_windows
+
+    try:
+        stacked = x_windows.stacking()
+    except Exception:  # no window list (Wayland, no Xlib)
+        return {}
+    titles: dict[int, str] = {}
+    for each in stacked:
+        if each["pid"] and each["title"] not in taken:
+            titles.setdefault(each["pid"], each["title"])
+    return titles
 
 
 def _ordered(found: list[Window]) -> list[Window]:

@@ -17,13 +17,15 @@ button 'Maybe' in the dialog 'Export'; its buttons: No, Yes").
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import ParamSpec
 
-from assistant.computer import a11y, keyboard, textmatch, tree
+from assistant.computer import a11y, finding, keyboard, textmatch, tree
 from assistant.computer import windows as x_windows
+from assistant.computer.finding import NotOnScreen, find, titles
 from assistant.computer.said import Said
+from assistant.computer.screen_text import field_word
 from assistant.computer.tree import Control, Window
 
 P = ParamSpec("P")
@@ -31,8 +33,6 @@ P = ParamSpec("P")
 __all__ = ["choose", "close", "fill", "focus", "key", "press", "read", "tick", "type",
            "untick"]
 
-KINDS = {"button": tree.BUTTONS, "item": tree.CHOICES, "tick box": tree.TICKS,
-         "field": tree.FIELDS}
 ACTIONS = ("click", "press", "activate", "toggle", "jump")
 
 
@@ -42,101 +42,6 @@ def said(verb: Callable[P, str]) -> Callable[P, Said]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> Said:
         return Said(verb(*args, **kwargs))
     return wrapper
-
-
-class NotOnScreen(LookupError):
-    """What was named is not there; the message says what is."""
-
-
-def _matches(controls: Iterable[Control], name: str, kind: str) -> list[Control]:
-    """Controls of `kind` named `name`: exact first, then those whose name holds it."""
-    wanted = textmatch.normalize(name)
-    if not wanted:
-        raise ValueError(f"an empty name: say which {kind} (its words on screen)")
-    of_kind = [c for c in controls if _is(c, kind) and c.name]
-    exact = [c for c in of_kind if textmatch.normalize(c.name) == wanted]
-    if exact:
-        return exact
-    return [c for c in of_kind if wanted in textmatch.normalize(c.name)]
-
-
-def _is(control: Control, kind: str) -> bool:
-    if kind == "tick box":
-        return control.role in tree.TICKS or control.toggle
-    if kind == "item" and control.role == "table cell":
-        return True
-    return control.role in KINDS[kind]
-
-
-def find(name: str, kind: str, window: str | None = None) -> tuple[Control, Window]:
-    """The control of `kind` named `name`: in `window` (a title, or part of one), else in
-    the focused window, then the others from the top down. A miss says what is there.
-
-    A `window` no window is titled like (models copy a title from an example) is let go
-    when exactly one window has the control: what is pressed is said from the screen
-    before anyone approves it, with the window it is in."""
-    if not textmatch.normalize(name):
-        raise ValueError(f"an empty name: say which {kind} (its words on screen)")
-    found = tree.windows(window)
-    if window is not None and not found:
-        everywhere = [(w, _matches(w.controls, name, kind)) for w in tree.windows()]
-        having = [(w, hits) for w, hits in everywhere if hits]
-        if len(having) == 1:
-            return having[0][1][0], having[0][0]
-        raise NotOnScreen(f"no window titled {window!r}; {_titles()}")
-    if not found:
-        raise NotOnScreen(_nothing(name, kind))
-    for each in found:
-        hits = _matches(each.controls, name, kind)
-        if hits:
-            if window is None:  # a list row's tick box is the row, whoever asks
-                hits.sort(key=lambda c: not c.toggle)
-            return hits[0], each
-    raise NotOnScreen(_miss(name, kind, found[0] if window else None, found))
-
-
-def _miss(name: str, kind: str, within: Window | None, found: list[Window]) -> str:
-    """"no button 'Maybe' in the dialog 'Export'; its buttons: No, Yes" (or those of
-    every window, each named)."""
-    plural = f"{kind}es" if kind.endswith("x") else f"{kind}s"
-    if within is not None:
-        names = _names(within, kind)
-        there = f"its {plural}: {names}" if names else f"it has no {plural}"
-        return f"no {kind} {name!r} in {within.kind()}; {there}"
-    said = [f"in {w.kind()}: {_names(w, kind)}" for w in found if _names(w, kind)]
-    there = "; ".join(said) if said else f"no window shows any {plural}"
-    return f"no {kind} {name!r} on screen; {plural} {there}"
-
-
-def _names(window: Window, kind: str) -> str:
-    seen: list[str] = []
-    for control in window.controls:
-        if _is(control, kind) and control.name and control.name not in seen:
-            seen.append(control.name)
-    return ", ".join(seen[:12]) + (" …" if len(seen) > 12 else "")
-
-
-def _titles() -> str:
-    try:
-        titles = [w["title"] for w in x_windows.list() if w["title"]]
-    except Exception:  # no window list here (Wayland, no X)
-        titles = [w.title for w in tree.windows()]
-    return f"open windows: {', '.join(repr(t) for t in titles)}" if titles else \
-        "no windows are open"
-
-
-def _nothing(name: str, kind: str) -> str:
-    """The miss when no window shows controls: none is open (the one meant closed), they
-    publish none (then click by text), or the tree cannot be read here (and why)."""
-    up, why = a11y.status()
-    if not up:
-        return f"the windows' controls cannot be read here ({why}), so no {kind} {name!r} " \
-               "can be found by name"
-    titles = _titles()
-    if titles == "no windows are open":
-        return f"no {kind} {name!r} on screen: no windows are open"
-    return f"no {kind} {name!r} on screen; {titles}: they publish no controls, so click " \
-           f"its text: computer.mouse.click({name!r})"
 
 
 def _no_tree() -> str:
@@ -167,18 +72,23 @@ def _disabled(control: Control, window: Window) -> LookupError:
                        "(greyed out): do what enables it first")
 
 
-def _front(window: Window) -> None:
-    """Bring the window forward and wait until it has the focus (keys go there)."""
+def _front(window: Window | str) -> str:
+    """Bring the window forward and wait until it has the focus (keys go there); its
+    title. A title no window has is a miss that names the open ones."""
+    title = window.title if isinstance(window, Window) else window
     try:
-        x_windows.focus(window.title)
+        title = x_windows.focus(title)["title"]
     except LookupError:
-        return
+        if isinstance(window, Window):
+            return title
+        raise NotOnScreen(f"no window titled {title!r}; {titles()}") from None
     deadline = time.monotonic() + 1.0
     while time.monotonic() < deadline:
         active = x_windows.active()
-        if active and active["title"] == window.title:
-            return
+        if active and active["title"] == title:
+            break
         time.sleep(0.02)
+    return title
 
 
 @said
@@ -189,20 +99,26 @@ def press(name: str, window: str | None = None) -> str:
     if found is None:
         return key(name)
     control, where = found
+    deadline = time.monotonic() + 1.0
+    while not control.enabled and time.monotonic() < deadline:  # a field just typed
+        time.sleep(0.1)  # into enables its dialog's button a moment later
+        control, where = pressed(name, window) or found
     _do(control, where)
+    finding.acted()  # what it opens is waited for by the next call
     return f"Pressed {control.name} in {where.kind()}."
 
 
 def pressed(name: str, window: str | None = None) -> tuple[Control, Window] | None:
     """What press(name, window) presses: a button, else a control of another role with
     exactly that name, else None for a key of that name; a miss names what is there."""
-    try:
-        return find(name, "button", window)
+    key_named = bool(textmatch.normalize(name)) and keyboard.is_key(name)
+    try:  # a key's name is pressed as the key: no button so named is waited for
+        return find(name, "button", window, settle=not key_named)
     except NotOnScreen as miss:
         other = _any_control(name, window)
         if other is not None:
             return other
-        if keyboard.is_key(name):
+        if key_named:
             return None
         raise miss from None
 
@@ -224,19 +140,36 @@ def choose(item: str, window: str | None = None) -> str:
     """Choose `item`: a radio button, a row of a list (its tick box, in a radio list), a
     tab, a menu item, or an entry of a drop-down list."""
     try:
-        control, where = find(item, "item", window)
-    except NotOnScreen:
-        control, where = _in_combo(item, window)
+        control, where = find(item, "item", window, settle=False)
+    except NotOnScreen:  # in a drop-down list, or in a window still opening
+        control, where, combo = _in_combo(item, window)
         a11y.act(_element(control))
+        _closed(combo)
         return f"Chose {control.name} in {where.kind()}."
     if control.toggle or control.role in ("radio button", "radio menu item"):
         if not control.checked:
             _do(control, where)
-    elif control.role == "table cell":
+    elif control.role in ("table cell", "page tab"):
         _select(control, where)
     else:
         _do(control, where)
+        finding.acted()  # a menu item's dialog is waited for by the next call
     return f"Chose {control.name} in {where.kind()}."
+
+
+def _closed(combo: Control | None) -> None:
+    """A drop-down left open once its entry is chosen (Chromium's list for a page's
+    <select>: the choice is made, the list's own highlight is not) is closed by Esc,
+    which keeps the choice (Enter would take the highlight); a GTK one closes itself."""
+    if combo is None:
+        return
+    time.sleep(0.2)
+    try:
+        still = combo.ref.get_state_set().contains(a11y._atspi().StateType.EXPANDED)
+    except Exception:  # gone with its window
+        return
+    if still:
+        keyboard.press("esc")
 
 
 def _select(control: Control, where: Window) -> None:
@@ -255,20 +188,38 @@ def _select(control: Control, where: Window) -> None:
     mouse._act("click", *control.center())
 
 
-def _in_combo(item: str, window: str | None) -> tuple[Control, Window]:
-    """An entry of a closed drop-down list: the list is opened, its entry chosen, and the
-    drop-down's window is the one said."""
+def _in_combo(item: str, window: str | None) -> tuple[Control, Window, Control | None]:
+    """An entry of a closed drop-down list, the drop-down's window (the one said) and the
+    drop-down, opened to show its entries."""
     for each in tree.windows(window):
         for combo in (c for c in each.controls if c.role == "combo box"):
-            _do(combo, each)
-            time.sleep(0.3)
-            try:
-                entry, _ = find(item, "item", None)
-            except NotOnScreen:
-                keyboard.press("esc")
-                continue
-            return entry, each
-    return find(item, "item", window)  # raises, naming what is there
+            entry = _opened(combo, each, item)
+            if entry is not None:
+                return entry, each, combo
+    return (*find(item, "item", window), None)  # raises, naming what is there
+
+
+def _opened(combo: Control, where: Window, item: str) -> Control | None:
+    """The entry `item` of the drop-down `combo`, opened; None (closed again) when it
+    has none so named."""
+    _do(combo, where)
+    time.sleep(0.3)
+    try:
+        return find(item, "item", None, settle=False)[0]
+    except NotOnScreen:
+        keyboard.press("esc")
+        return None
+
+
+def _pick(combo: Control, where: Window, item: str) -> None:
+    """Choose `item` in the drop-down `combo` (a page's <select> typed into by a form's
+    mapping); a miss names the window's drop-down entries there are not."""
+    entry = _opened(combo, where, item)
+    if entry is None:
+        raise NotOnScreen(f"no entry {item!r} in the drop-down {combo.name!r} in "
+                          f"{where.kind()}: choose one it lists")
+    a11y.act(_element(entry))
+    _closed(combo)
 
 
 @said
@@ -303,26 +254,43 @@ def _set(name: str, window: str | None, checked: bool) -> str:
 @said
 def type(text: str, into: str | None = None, window: str | None = None) -> str:
     """Type `text` into the field labelled `into` (it then holds just that text), into the
-    window titled `window` (where its cursor is), or else where the keyboard focus is."""
+    window titled `window` (an editor's text area, at its cursor; a terminal, whose
+    window publishes no controls), or else where the keyboard focus is."""
     if into is not None:
         try:
             control, where = find(into, "field", window)
         except NotOnScreen as miss:
-            if window is None and tree.windows(into):  # "into" named a window
+            if window is None and (tree.windows(into) or finding.dark(into)):  # a window
                 return type(text, window=into)
             raise miss from None
+        name = repr(control.name) if control.name else f"the {field_word(control)}"
+        if control.role == "combo box" and "editable" not in control.states:
+            _pick(control, where, text)  # a drop-down takes no text: its entry is chosen
+            return f"Chose {text} in {name} in {where.kind()}."
         _fill(control, where, text)
-        return f"Typed {_shown(text, control)} into {control.name or control.role!r} in " \
-               f"{where.kind()}."
+        return f"Typed {_shown(text, control)} into {name} in {where.kind()}."
     if window is not None:
         target = tree.window(window)
-        if target is None:
-            raise NotOnScreen(f"no window titled {window!r}; {_titles()}")
+        if target is None:  # no controls to name: the keys go to the window
+            title = _front(window)
+            keyboard.write(text)
+            return f"Typed {text!r} into the window {title!r}."
         _front(target)
+        _to_text_area(target)
         keyboard.write(text)
         return f"Typed {text!r} into {target.kind()}."
     keyboard.write(text)
     return f"Typed {text!r} where the keyboard focus is."
+
+
+def _to_text_area(window: Window) -> None:
+    """Keys for an editor go to its text area: focused there when the focus is in no
+    field (a toolbar button, a search bar closed)."""
+    if any("focused" in c.states and c.field for c in window.controls):
+        return
+    areas = [c for c in window.controls if c.field and "multi line" in c.states and c.enabled]
+    if areas:
+        a11y.focus(_element(areas[0]))
 
 
 def _shown(text: str, control: Control) -> str:
@@ -334,13 +302,18 @@ def _fill(control: Control, where: Window, text: str) -> None:
     if not control.enabled:
         raise _disabled(control, where)
     if a11y.put_text(_element(control), text):
+        if control.role == "spin button":  # its value is taken from its text on activate
+            a11y.act(_element(control))
         return
     from assistant.computer import mouse
 
     _front(where)
     mouse._act("click", *control.center())
+    a11y.focused(_element(control))  # keys typed before the focus moves go elsewhere
     keyboard.hotkey("ctrl", "a")
     keyboard.write(text)
+    if control.role != "password text":  # it shows bullets
+        a11y.holds(_element(control), text)  # the next call finds the field as typed
 
 
 @said
@@ -378,7 +351,7 @@ def read(title: str | None = None) -> str:
     target = tree.window(title)
     if target is None:
         if title is not None:
-            raise NotOnScreen(f"no window titled {title!r}; {_titles()}")
+            raise NotOnScreen(f"no window titled {title!r}; {titles()}")
         raise NotOnScreen(f"no window publishes its controls: {_no_tree()}")
     return screen_text.window_text(target)
 
@@ -391,5 +364,6 @@ def key(*keys: str) -> str:
         keyboard.press(names[0])
     else:
         keyboard.hotkey(*names)
+    finding.acted()  # a dialog it opens (Ctrl+Shift+S) is waited for by the next call
     return f"Pressed {'+'.join(names)}."
 

@@ -13,7 +13,7 @@ import threading
 from contextlib import contextmanager
 from typing import Any
 
-from assistant.computer.capability import Unavailable, load
+from assistant.computer.capability import Unavailable, gone, load
 
 __all__ = ["active", "close", "focus", "list", "stacking"]
 
@@ -36,7 +36,7 @@ def _x() -> Any:
 
     where = os.environ.get("DISPLAY", "")
     held = getattr(_connections, "held", None)
-    if held is not None and held[0] != where:
+    if held is not None and (held[0] != where or gone(held[1])):  # a new server, same name
         with contextlib.suppress(Exception):  # that server may be gone already
             held[1].close()
         held = None

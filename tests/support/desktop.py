@@ -30,9 +30,9 @@ from tests.support.require import lacking
 PROGRAMS = ("openbox", "zenity", "yad")
 
 
-def missing() -> str:
-    """What this machine lacks for the desktop ("" when nothing)."""
-    absent = [name for name in PROGRAMS if shutil.which(name) is None]
+def missing(*programs: str) -> str:
+    """What this machine lacks for the desktop and `programs` ("" when nothing)."""
+    absent = [name for name in (*PROGRAMS, *programs) if shutil.which(name) is None]
     if absent:
         return f"{', '.join(absent)} not installed (./scripts/setup --test installs them)"
     return a11y_missing()
@@ -67,13 +67,17 @@ def desktop() -> Iterator[str]:
 class Program:
     """A real program on the desktop: what it printed and its exit status once it ends."""
 
-    def __init__(self, *argv: str) -> None:
+    def __init__(self, *argv: str, cwd: str | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self.argv = argv
+        self.cwd = cwd
+        self.env = {**os.environ, **(env or {})}
         self.process: subprocess.Popen[str] | None = None
 
     def __enter__(self) -> Program:
         self.process = subprocess.Popen(self.argv, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, text=True)
+                                        stderr=subprocess.DEVNULL, text=True, cwd=self.cwd,
+                                        env=self.env)
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -89,6 +93,17 @@ class Program:
                    f"the window {title!r} of {self.argv[0]} shows its controls", timeout)
         wait_until(lambda: title in [w["title"] for w in windows.list()],
                    f"openbox manages the new window {title!r}", timeout)
+
+    def titled(self, part: str, timeout: float = 10.0) -> str:
+        """Wait until a window whose title holds `part` publishes its controls (an editor
+        puts the file's path and state in its title); that title."""
+        from assistant.computer import tree
+
+        def found() -> str:
+            return next((w.title for w in tree.windows(part) if w.controls), "")
+
+        return str(wait_until(found, f"a window of {self.argv[0]} titled like {part!r} "
+                                     "shows its controls", timeout))
 
     def result(self, timeout: float = 10.0) -> tuple[int, str]:
         """Its exit status and what it printed, once it has ended."""

@@ -1,0 +1,202 @@
+"""A control found by its role and name in the windows on screen, and a miss that says
+what is there instead: what every verb (verbs.py) and the approval's sentence (aim.py)
+look controls up with.
+
+A control with no name of its own is found by the word the screen text calls it
+("number field", "text area", "drop-down") when it is the only one so called, or the
+first of them. A window that publishes no controls (a terminal, a program without
+accessibility) is said to have none to name, with how to type into it instead.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+
+from assistant.computer import a11y, textmatch, tree
+from assistant.computer import windows as x_windows
+from assistant.computer.screen_text import ROLE_WORDS, field_word
+from assistant.computer.tree import Control, Window
+
+KINDS = {"button": tree.BUTTONS, "item": tree.CHOICES, "tick box": tree.TICKS}
+ROLE_NAMES = {"field": "field", "text field": "field", "entry": "field", "text box": "field",
+              "text area": "text area", "text": "text area", "editor": "text area",
+              "number field": "number field", "spin button": "number field",
+              "spinbutton": "number field", "number": "number field",
+              "drop-down": "drop-down", "dropdown": "drop-down", "combo box": "drop-down",
+              "password field": "password field", "password": "password field",
+              "switch": "toggle", "toggle": "toggle", "check box": "check box",
+              "checkbox": "check box"}
+SETTLE_S = 2.0  # how long after a verb acted a control it may have opened is waited for
+_settled_at = 0.0
+
+
+class NotOnScreen(LookupError):
+    """What was named is not there; the message says what is."""
+
+
+def is_kind(control: Control, kind: str) -> bool:
+    if kind == "field":
+        return control.field
+    if kind == "tick box":
+        return control.role in tree.TICKS or control.toggle or control.role in tree.SWITCHES
+    if kind == "item" and control.role == "table cell":
+        return True
+    return control.role in KINDS[kind]
+
+
+def _word(control: Control) -> str:
+    return field_word(control) if control.field else ROLE_WORDS.get(control.role, control.role)
+
+
+def matches(controls: Iterable[Control], name: str, kind: str) -> list[Control]:
+    """Controls of `kind` named `name`: exact first, then those whose name holds it, then
+    unnamed ones called so by the screen text ("number field")."""
+    wanted = textmatch.normalize(name)
+    if not wanted:
+        raise ValueError(f"an empty name: say which {kind} (its words on screen)")
+    of_kind = [c for c in controls if is_kind(c, kind)]
+    named = [c for c in of_kind if c.name]
+    exact = [c for c in named if textmatch.normalize(c.name) == wanted]
+    if exact:
+        return exact
+    holding = [c for c in named if wanted in textmatch.normalize(c.name)]
+    if holding:
+        return holding
+    word = ROLE_NAMES.get(wanted)
+    unnamed = [c for c in of_kind if not c.name and word is not None and _word(c) == word]
+    return sorted(unnamed, key=lambda c: not c.enabled)
+
+
+def acted() -> None:
+    """A verb pressed, chose or keyed something: what it opens (a Save As dialog after
+    Ctrl+Shift+S) may take a moment to show, and the next lookup waits for it up to
+    SETTLE_S."""
+    global _settled_at
+    _settled_at = time.monotonic() + SETTLE_S
+
+
+def find(name: str, kind: str, window: str | None = None,
+         settle: bool = True) -> tuple[Control, Window]:
+    """The control of `kind` named `name`: in `window` (a title, or part of one), else in
+    the focused window, then the others from the top down. A miss says what is there;
+    just after a press or a key, it is looked for again until the screen has settled
+    (unless `settle` is False: the caller looks elsewhere next).
+
+    A `window` no window is titled like (models copy a title from an example) is let go
+    when exactly one window has the control: what is pressed is said from the screen
+    before anyone approves it, with the window it is in."""
+    while True:
+        try:
+            return _find(name, kind, window)
+        except NotOnScreen:
+            if not settle or time.monotonic() > _settled_at:
+                raise
+            time.sleep(0.1)
+
+
+def _find(name: str, kind: str, window: str | None) -> tuple[Control, Window]:
+    if not textmatch.normalize(name):
+        raise ValueError(f"an empty name: say which {kind} (its words on screen)")
+    found = tree.windows(window)
+    if window is not None and not found:
+        silent = dark(window)
+        if silent is not None:
+            raise NotOnScreen(no_controls(silent, kind))
+        everywhere = [(w, matches(w.controls, name, kind)) for w in tree.windows()]
+        having = [(w, hits) for w, hits in everywhere if hits]
+        if len(having) == 1:
+            return having[0][1][0], having[0][0]
+        raise NotOnScreen(f"no window titled {window!r}; {titles()}")
+    if not found:
+        raise NotOnScreen(_nothing(name, kind))
+    for each in found:
+        hits = matches(each.controls, name, kind)
+        if hits:
+            if window is None:  # a list row's tick box is the row, whoever asks
+                hits.sort(key=lambda c: not c.toggle)
+            return hits[0], each
+    miss = _miss(name, kind, found[0] if window else None, found)
+    silent = dark_active({w.title for w in found}) if window is None else None
+    raise NotOnScreen(miss if silent is None else f"{miss}; {no_controls(silent, kind)}")
+
+
+def dark(title: str) -> str | None:
+    """The title of the window titled like `title` when it publishes no controls."""
+    try:
+        listed = [w["title"] for w in x_windows.list() if w["title"]]
+    except Exception:  # no window list here (Wayland, no X)
+        return None
+    wanted = title.casefold().strip()
+    same = [t for t in listed if t.casefold().strip() == wanted] or \
+        [t for t in listed if wanted in t.casefold()]
+    return same[-1] if same else None
+
+
+def dark_active(published: set[str] | None = None) -> str | None:
+    """The focused window's title when it publishes no controls (a terminal); without
+    `published` (the titles that do), the tree is asked."""
+    if published is None:
+        published = {w.title for w in tree.windows()}
+    try:
+        active = x_windows.active()
+    except Exception:  # no window list here (Wayland, no X)
+        return None
+    title = active["title"] if active else ""
+    return title if title and title not in published and not x_windows.own(title) else None
+
+
+def no_controls(title: str, kind: str) -> str:
+    """The miss in a window that publishes no controls: type into it instead."""
+    return (f"the window {title!r} publishes no controls to name (no {kind} can be found "
+            f"in it): type into it instead, computer.type('text', window={title!r}), or "
+            f"press its keys, computer.key('enter')")
+
+
+def _miss(name: str, kind: str, within: Window | None, found: list[Window]) -> str:
+    """"no button 'Maybe' in the dialog 'Export'; its buttons: No, Yes" (or those of
+    every window, each named)."""
+    plural = f"{kind}es" if kind.endswith("x") else f"{kind}s"
+    if within is not None:
+        names = _names(within, kind)
+        there = f"its {plural}: {names}" if names else f"it has no {plural}"
+        return f"no {kind} {name!r} in {within.kind()}; {there}"
+    said = [f"in {w.kind()}: {_names(w, kind)}" for w in found if _names(w, kind)]
+    there = "; ".join(said) if said else f"no window shows any {plural}"
+    return f"no {kind} {name!r} on screen; {plural} {there}"
+
+
+def _names(window: Window, kind: str) -> str:
+    seen: list[str] = []
+    for control in window.controls:
+        if is_kind(control, kind) and control.name and control.name not in seen:
+            seen.append(control.name)
+    return ", ".join(seen[:12]) + (" …" if len(seen) > 12 else "")
+
+
+def titles() -> str:
+    try:
+        listed = [w["title"] for w in x_windows.list() if w["title"]]
+    except Exception:  # no window list here (Wayland, no X)
+        listed = [w.title for w in tree.windows()]
+    return f"open windows: {', '.join(repr(t) for t in listed)}" if listed else \
+        "no windows are open"
+
+
+def _nothing(name: str, kind: str) -> str:
+    """The miss when no window shows controls: none is open (the one meant closed), they
+    publish none (then type into it, or click its text), or the tree cannot be read here
+    (and why)."""
+    up, why = a11y.status()
+    if not up:
+        return f"the windows' controls cannot be read here ({why}), so no {kind} {name!r} " \
+               "can be found by name"
+    listed = titles()
+    if listed == "no windows are open":
+        return f"no {kind} {name!r} on screen: no windows are open"
+    silent = dark_active(set())
+    if silent is not None:
+        return f"no {kind} {name!r} on screen; {no_controls(silent, kind)}"
+    return f"no {kind} {name!r} on screen; {listed}: they publish no controls, so type " \
+           f"into one, computer.type('text', window='Title'), or click its text: " \
+           f"computer.mouse.click({name!r})"

@@ -1,0 +1,123 @@
+"""The verbs on Debian's Mousepad editor, under openbox with the accessibility bus up:
+typing into the window named by its file, saving with its keys and through GTK's Save As
+file chooser by the Name field's label. The file on disk proves what was done."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from assistant import Assistant, computer
+from assistant.events import Proposal, RunEnd
+from tests.support.desktop import Program, desktop, missing
+from tests.support.display import wait_until
+from tests.support.llm_server import LLMServer, text, tool_call
+from tests.support.require import lacking
+
+
+@pytest.fixture(scope="module", autouse=True)
+def desk(a11y_bus: str) -> Iterator[str]:
+    if missing("mousepad"):
+        lacking(missing("mousepad"))
+    with desktop() as name:
+        yield name
+
+
+def _holds(path: Path, text: str) -> bool:
+    return path.exists() and path.read_text() == text
+
+
+def test_typing_into_the_editor_by_file_name_and_ctrl_s_saves_the_file(tmp_path: Path) -> None:
+    memo = tmp_path / "memo.txt"
+    memo.write_text("first line\n")
+    with Program("mousepad", str(memo)) as editor:
+        title = editor.titled("memo.txt")
+        assert computer.type("Dear Ana,\n", window="memo.txt") == \
+            f"Typed 'Dear Ana,\\n' into the window {title!r}."
+        changed = editor.titled("*")  # Mousepad marks unsaved changes in its title
+        screen = computer.screen()
+        assert screen.startswith(f'Window "{changed}" (focused):\n')
+        assert '  text area = "Dear Ana, first line" (focused)' in screen.splitlines()
+        assert memo.read_text() == "first line\n"  # typed, not yet saved
+        computer.key("ctrl+s")
+        wait_until(lambda: _holds(memo, "Dear Ana,\nfirst line\n"), "memo.txt saved", 10)
+        wait_until(lambda: not computer.windows.active()["title"].startswith("*"),
+                   "the '*' of unsaved changes gone from the title", 5)
+
+
+def test_save_as_by_name_through_the_file_chooser_in_one_go(tmp_path: Path) -> None:
+    memo = tmp_path / "memo.txt"
+    memo.write_text("first line\n")
+    with Program("mousepad", str(memo)) as editor:
+        editor.titled("memo.txt")
+        computer.type("Dear Ana,\n", window="memo.txt")
+        computer.key("ctrl+shift+s")  # the calls a model writes in one run, no waits:
+        computer.type("final.txt", into="Name")  # the chooser is waited for
+        computer.press("Save")
+        final = tmp_path / "final.txt"
+        wait_until(lambda: _holds(final, "Dear Ana,\nfirst line\n"), "final.txt saved", 10)
+        assert memo.read_text() == "first line\n"  # the old file as it was
+        assert "final.txt - Mousepad" in editor.titled("final.txt")
+
+
+def test_a_new_document_is_saved_by_name_with_ctrl_s(tmp_path: Path) -> None:
+    with Program("mousepad", cwd=str(tmp_path)) as editor:
+        editor.titled("Untitled")
+        computer.type("Shopping: milk, eggs", window="Untitled")
+        computer.key("ctrl+s")  # a new document: the Save As dialog, Save greyed out
+        computer.type("list.txt", into="Name")  # enables Save, as typing does
+        assert computer.press("Save") == "Pressed Save in the dialog 'Save As'."
+        wait_until(lambda: _holds(tmp_path / "list.txt", "Shopping: milk, eggs"),
+                   "list.txt saved in the folder Mousepad started in", 10)
+
+
+def test_the_file_chooser_shows_its_name_field_by_its_label(tmp_path: Path) -> None:
+    memo = tmp_path / "memo.txt"
+    memo.write_text("first line\n")
+    with Program("mousepad", str(memo)) as editor:
+        editor.titled("memo.txt")
+        computer.type("Dear Ana,\n", window="memo.txt")
+        computer.key("ctrl+shift+s")
+        Program.shown(editor, "Save As")
+        chooser = computer.read("Save As")
+        assert chooser.startswith('Window "Save As" (file chooser, focused):\n')
+        assert '  field "Name:" = "memo.txt" (focused)' in chooser.splitlines()  # its label
+        [row] = [line for line in chooser.splitlines() if 'row "memo.txt"' in line]
+        assert row.startswith('  row "memo.txt": 11 bytes, Text, ')  # a file, one line
+        assert computer.type("final.txt", into="Name") == \
+            "Typed 'final.txt' into 'Name:' in the dialog 'Save As'."
+        assert computer.press("Save") == "Pressed Save in the dialog 'Save As'."
+        final = tmp_path / "final.txt"
+        wait_until(lambda: _holds(final, "Dear Ana,\nfirst line\n"), "final.txt saved", 10)
+        assert memo.read_text() == "first line\n"  # the old file as it was
+        assert "final.txt - Mousepad" in editor.titled("final.txt")
+
+
+def test_a_turn_types_into_the_editor_and_saves_it_approved_by_what_it_will_hit(
+        server: LLMServer, tmp_path: Path) -> None:
+    memo = tmp_path / "memo.txt"
+    memo.write_text("first line\n")
+    code = 'computer.type("Dear Ana,\\n", window="memo.txt")\ncomputer.key("ctrl+s")'
+    server.add(tool_call("python", code), text("Saved memo.txt with the new line."))
+    asked: list[Proposal] = []
+
+    def approver(proposal: Proposal) -> bool:
+        asked.append(proposal)
+        return True
+
+    with Program("mousepad", str(memo)) as editor:
+        title = editor.titled("memo.txt")
+        with Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
+                       code_style="tools", screen_format="text", journal=False,
+                       approver=approver) as assistant:
+            events = list(assistant.turn("add the line Dear Ana to memo.txt and save it"))
+        wait_until(lambda: _holds(memo, "Dear Ana,\nfirst line\n"), "memo.txt saved", 10)
+    shown = str(server.chat_requests[0].body["messages"][-2]["content"])
+    assert f'Window "{title}" (focused):' in shown and 'text area = "first line"' in shown
+    [proposal] = asked
+    assert proposal.effect is not None
+    assert proposal.effect.summary.startswith(f"Types 'Dear Ana,\\n' into the window {title!r}")
+    [end] = [e for e in events if isinstance(e, RunEnd)]
+    assert end.exit_status == 0

@@ -1,0 +1,102 @@
+"""The verbs on gtk3-widget-factory (gtk-3-examples), a GTK program with pages, tabs,
+switches and number fields, under openbox with the accessibility bus up. Its window has
+a header bar and no name in its tree: it is found by the title the window manager shows.
+The widgets' own states, read back from the tree, prove what was done."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from assistant import computer
+from assistant.computer import a11y, after, aim, finding, tree
+from assistant.computer.tree import Control
+from tests.support.desktop import Program, desktop, missing
+from tests.support.display import wait_until
+from tests.support.require import lacking
+
+TITLE = "gtk3-widget-factory"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def desk(a11y_bus: str) -> Iterator[str]:
+    if missing(TITLE):
+        lacking(missing(TITLE))
+    with desktop() as name:
+        yield name
+
+
+@pytest.fixture
+def factory() -> Iterator[Program]:
+    with Program(TITLE) as program:
+        program.shown(TITLE)
+        yield program
+
+
+def _control(name: str, role: str) -> Control | None:
+    window = tree.window(TITLE)
+    assert window is not None and window.title == TITLE
+    return next((c for c in window.controls if c.name == name and c.role == role), None)
+
+
+def _checked(name: str, role: str) -> bool:
+    control = _control(name, role)
+    return control is not None and control.checked
+
+
+def test_pages_and_tabs_are_chosen_by_name(factory: Program) -> None:
+    assert computer.choose("Page 3") == f"Chose Page 3 in the window {TITLE!r}."
+    wait_until(lambda: _checked("Page 3", "radio button"), "Page 3 shown", 5)
+    computer.choose("Page 4")  # a tab of the notebook on that page
+    wait_until(lambda: "selected" in getattr(_control("Page 4", "page tab"), "states", ()),
+               "the tab Page 4 selected", 5)
+
+
+def test_a_switch_without_a_name_is_ticked_by_the_label_beside_it(factory: Program) -> None:
+    computer.choose("Page 2")
+    wait_until(lambda: _control("Row 1", "toggle button"), "the switch of Row 1 shown", 5)
+    assert not _checked("Row 1", "toggle button")
+    assert computer.tick("Row 1") == f"Ticked Row 1 in the window {TITLE!r}."
+    wait_until(lambda: _checked("Row 1", "toggle button"), "the switch of Row 1 on", 5)
+    assert '  toggle "Row 1" (ticked)' in computer.read(TITLE).splitlines()  # by its label
+    computer.untick("Row 1")
+    wait_until(lambda: not _checked("Row 1", "toggle button"), "the switch of Row 1 off", 5)
+
+
+def test_a_number_field_is_set_by_typing_into_it(factory: Program) -> None:
+    computer.choose("Page 2")
+    wait_until(lambda: _control("", "spin button"), "the number field shown", 5)
+    fields = [line for line in computer.read(TITLE).splitlines() if "number field" in line]
+    assert fields[0].startswith('  number field = "50"')  # no name, no label: its role
+    assert computer.type("42", into="number field") == \
+        f"Typed '42' into the number field in the window {TITLE!r}."
+    spin = _control("", "spin button")
+    assert spin is not None
+    assert a11y._atspi().Value.get_current_value(spin.ref) == 42.0  # the widget's value
+
+
+def test_a_miss_names_the_switches_and_tabs_there(factory: Program) -> None:
+    computer.choose("Page 2")
+    wait_until(lambda: _control("Row 1", "toggle button"), "the switch of Row 1 shown", 5)
+    with pytest.raises(finding.NotOnScreen) as caught:
+        computer.tick("Row 9", window=TITLE)
+    assert str(caught.value).startswith(f"no tick box 'Row 9' in the window {TITLE!r}; "
+                                        "its tick boxes: ")
+    assert "Row 1" in str(caught.value)
+
+
+def test_the_approval_and_the_screen_after_name_the_switch_and_the_number_field(
+        factory: Program) -> None:
+    computer.choose("Page 2")
+    wait_until(lambda: _control("Row 1", "toggle button"), "the switch of Row 1 shown", 5)
+    code = 'computer.tick("Row 1")\ncomputer.type("7", into="number field")'
+    aims, then = aim.foresee(code), after.before()
+    assert [each.sentence for each in aims] == [
+        f"Ticks Row 1 in the window {TITLE!r}",
+        f"Types '7' into the number field in {TITLE!r}"]
+    computer.tick("Row 1")
+    computer.type("7", into="number field")
+    assert [fact.sentence for fact in after.after(aims, then)] == [
+        f"'Row 1' is ticked in the window {TITLE!r}",
+        f"the number field in the window {TITLE!r} holds '7'"]

@@ -1,0 +1,57 @@
+"""Controls as the tree reads them, named and found as a person means them: a drop-down's
+entries folded into its value, a sentence beside a field not taken as its name, a switch
+named by its label, an unnamed control found by the word the screen text calls it."""
+
+from __future__ import annotations
+
+from assistant.computer import finding, screen_text, tree
+from assistant.computer.coords import Rect
+from assistant.computer.tree import Control
+
+
+def control(name: str, role: str, box: tuple[int, int, int, int], *states: str,
+            value: str = "") -> Control:
+    return Control(name, role, Rect(*box), frozenset({"enabled", *states}), "Page", value)
+
+
+def test_a_closed_drop_downs_entries_become_its_value() -> None:
+    combo = control("Topic", "combo box", (67, 308, 93, 20))
+    entry = control("Gardening", "menu item", (67, 308, 93, 11), "selected")
+    button = control("Subscribe", "push button", (22, 527, 82, 22))
+    kept = tree._drop_downs([combo, entry, button])
+    assert kept == [combo, button] and combo.value == "Gardening"
+    assert screen_text.control_line(combo) == 'drop-down "Topic" = "Gardening"'
+
+
+def test_a_sentence_above_an_editor_is_not_its_name_but_a_label_beside_a_switch_is() -> None:
+    warning = control("Warning: you are using the root account. You may harm your system.",
+                      "label", (10, 60, 600, 20))
+    area = control("", "text", (10, 85, 800, 500), "editable", "multi line", value="Dear Ana")
+    row = control("Row 1", "label", (30, 531, 40, 17))
+    switch = control("", "toggle button", (214, 527, 50, 26))
+    tree._field_names([warning, area, row, switch])
+    assert area.name == "" and switch.name == "Row 1" and row.label
+    assert screen_text.control_line(area) == 'text area = "Dear Ana"'
+    assert finding.matches([area, switch], "Row 1", "tick box") == [switch]
+
+
+def test_a_page_paragraph_is_text_not_a_field() -> None:
+    paragraph = control("", "paragraph", (22, 233, 1026, 22))
+    assert not paragraph.field
+    assert control("", "paragraph", (0, 0, 9, 9), "editable").field  # a word processor's
+
+
+def test_an_unnamed_control_is_found_by_the_word_the_screen_text_calls_it() -> None:
+    spins = [control("", "spin button", (21, 67, 34, 100), value="50"),
+             control("Copies", "spin button", (61, 67, 34, 100), value="1")]
+    assert screen_text.control_line(spins[0]) == 'number field = "50"'
+    assert finding.matches(spins, "number field", "field") == [spins[0]]
+    assert finding.matches(spins, "spin button", "field") == [spins[0]]
+    assert finding.matches(spins, "Copies", "field") == [spins[1]]
+    assert finding.matches(spins, "text area", "field") == []
+
+
+def test_a_switch_with_no_name_and_no_label_is_said_and_found_by_its_role() -> None:
+    switch = control("", "toggle button", (439, 501, 50, 26), "checked")
+    assert screen_text.control_line(switch) == "toggle (ticked)"
+    assert finding.matches([switch], "switch", "tick box") == [switch]
