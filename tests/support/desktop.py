@@ -52,10 +52,11 @@ def _managed() -> bool:
 
 
 @contextmanager
-def desktop() -> Iterator[str]:
+def desktop(*programs: str) -> Iterator[str]:
     """Xvfb and openbox; DISPLAY points at them while this lasts (the accessibility bus
-    must be up: the a11y_bus fixture). Yields the display's name."""
-    reason = missing()
+    must be up: the a11y_bus fixture), and `programs` the tests drive are installed.
+    Yields the display's name."""
+    reason = missing(*programs)
     if reason:
         lacking(reason)
     with xvfb() as name, variable("DISPLAY", name):

@@ -13,10 +13,9 @@ import pytest
 from assistant import computer
 from assistant.computer import after, aim, finding, tree
 from tests.support.browser import QUIET
-from tests.support.desktop import Program, desktop, missing
+from tests.support.desktop import Program, desktop
 from tests.support.display import wait_until
 from tests.support.form_server import FormServer
-from tests.support.require import lacking
 
 PAGE = """<!doctype html><html><head><title>Newsletter</title></head><body>
 <h1>Join the newsletter</h1>
@@ -36,9 +35,7 @@ PAGE = """<!doctype html><html><head><title>Newsletter</title></head><body>
 
 @pytest.fixture(scope="module", autouse=True)
 def desk(a11y_bus: str) -> Iterator[str]:
-    if missing("chromium"):
-        lacking(missing("chromium"))
-    with desktop() as name:
+    with desktop("chromium") as name:
         yield name
 
 

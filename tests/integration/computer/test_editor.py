@@ -11,17 +11,14 @@ import pytest
 
 from assistant import Assistant, computer
 from assistant.events import Proposal, RunEnd
-from tests.support.desktop import Program, desktop, missing
+from tests.support.desktop import Program, desktop
 from tests.support.display import wait_until
 from tests.support.llm_server import LLMServer, text, tool_call
-from tests.support.require import lacking
 
 
 @pytest.fixture(scope="module", autouse=True)
 def desk(a11y_bus: str) -> Iterator[str]:
-    if missing("mousepad"):
-        lacking(missing("mousepad"))
-    with desktop() as name:
+    with desktop("mousepad") as name:
         yield name
 
 

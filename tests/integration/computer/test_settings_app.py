@@ -12,18 +12,15 @@ import pytest
 from assistant import computer
 from assistant.computer import a11y, after, aim, finding, tree
 from assistant.computer.tree import Control
-from tests.support.desktop import Program, desktop, missing
+from tests.support.desktop import Program, desktop
 from tests.support.display import wait_until
-from tests.support.require import lacking
 
 TITLE = "gtk3-widget-factory"
 
 
 @pytest.fixture(scope="module", autouse=True)
 def desk(a11y_bus: str) -> Iterator[str]:
-    if missing(TITLE):
-        lacking(missing(TITLE))
-    with desktop() as name:
+    with desktop(TITLE) as name:
         yield name
 
 

@@ -12,16 +12,13 @@ import pytest
 
 from assistant import computer
 from assistant.computer import aim, finding
-from tests.support.desktop import Program, desktop, missing
+from tests.support.desktop import Program, desktop
 from tests.support.display import wait_until
-from tests.support.require import lacking
 
 
 @pytest.fixture(scope="module", autouse=True)
 def desk(a11y_bus: str) -> Iterator[str]:
-    if missing("xterm"):
-        lacking(missing("xterm"))
-    with desktop() as name:
+    with desktop("xterm") as name:
         yield name
 
 
