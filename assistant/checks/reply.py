@@ -47,16 +47,16 @@ def review(reply: Reply, state: TurnState) -> Iterator[SendBack | Rewrite]:
     """Why a reply is not accepted yet, one verdict per rule in order (the first whose rule
     may act sends it back): screen calls written as words, proposed as its code (before
     any other check of an answer: nothing was done yet); a final answer, once each check;
-    code that just failed,
-    proposed again (left out of the history: a small model that reads its failed code
-    twice writes it a third time). An answer that repeats the loop's words is not asked
-    for again: that cost a model call and won nothing on the blind suites; the answer
-    loses those words at the end (`finish`)."""
+    code that just failed, proposed again (left out of the history: a small model that
+    reads its failed code twice writes it a third time). An answer that repeats the
+    loop's words is not asked for again: that cost a model call and won nothing on the
+    blind suites; the answer loses those words at the end (`finish`)."""
     if reply.calls:
         yield from failed_again(reply.calls[0], state)
         return
-    code = written_calls(reply.text) if state.desktop and state.request.on_screen else ""
-    if code and not state.acted:
+    acting = state.desktop and state.request.on_screen and not state.acted
+    code = written_calls(reply.text) if acting else ""
+    if code:
         yield Rewrite("answer.screen_calls", "python", code, "",
                       "The model wrote its screen calls as words: they are proposed as its "
                       "code.")

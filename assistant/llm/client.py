@@ -213,9 +213,8 @@ class LLM:
         message = dict(reply.message)
         if self.uses_tools:
             arguments = json.dumps({"language": language, "code": code})
-            message["tool_calls"] = [{"id": call.id, "type": "function",
-                                      "function": {"name": tools.EXECUTE_TOOL["function"]["name"],
-                                                   "arguments": arguments}}]
+            name = tools.EXECUTE_TOOL["function"]["name"]
+            message["tool_calls"] = [tools.message_call(call.id, name, arguments)]
         return Reply(reply.text, [call], message, reply.usage, reply.model)
 
     def _reply(self, got: _Collected) -> Reply:

@@ -129,16 +129,16 @@ class ToolCallAssembler:
         """
         self._name_all()
         return [
-            {
-                "id": s.id,
-                "type": "function",
-                "function": {
-                    "name": s.name,
-                    "arguments": s.arguments if s.arguments and _arguments(s) is not None else "{}",
-                },
-            }
+            message_call(s.id, s.name,
+                         s.arguments if s.arguments and _arguments(s) is not None else "{}")
             for s in self._slots
         ]
+
+
+def message_call(call_id: str, name: str, arguments: str) -> dict[str, Any]:
+    """One call in OpenAI form, as the history's assistant message holds it."""
+    return {"id": call_id, "type": "function",
+            "function": {"name": name, "arguments": arguments}}
 
 
 def _partial_string(arguments: str, key: str) -> str:
