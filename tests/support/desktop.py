@@ -95,6 +95,16 @@ class Program:
         wait_until(lambda: title in [w["title"] for w in windows.list()],
                    f"openbox manages the new window {title!r}", timeout)
 
+    def focused(self, title: str, timeout: float = 10.0) -> None:
+        """shown(), then wait until that window has the keyboard focus: the window manager
+        gives it to a new window as it takes it on, and on a busy machine that comes a
+        moment after the window is managed."""
+        from assistant.computer import tree
+
+        self.shown(title, timeout)
+        wait_until(lambda: any(w.title == title and w.active for w in tree.windows(title)),
+                   f"the new window {title!r} has the keyboard focus", timeout)
+
     def titled(self, part: str, timeout: float = 10.0) -> str:
         """Wait until a window whose title holds `part` publishes its controls (an editor
         puts the file's path and state in its title); that title."""

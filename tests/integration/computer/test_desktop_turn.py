@@ -42,7 +42,7 @@ def test_click_yes_over_a_real_question_ends_with_the_dialog_answered(
                text("Done: I pressed Yes."))
     with Program("zenity", "--question", "--title=Export",
                  "--text=Export the quarterly report now?") as dialog:
-        dialog.shown("Export")
+        dialog.focused("Export")
         with make(server, asked, off="screen.done") as assistant:  # the model asked again
             events = list(assistant.turn("click Yes"))
         assert dialog.result() == (0, "")  # zenity's own word: Yes was pressed
@@ -108,7 +108,7 @@ def test_a_request_naming_a_window_on_screen_starts_with_the_screen(
     with Program("zenity", "--list", "--checklist", "--title=Sync", "--text=Folders to sync",
                  "--column=Sync", "--column=Folder", "FALSE", "Documents", "FALSE",
                  "Music") as dialog:
-        dialog.shown("Sync")
+        dialog.focused("Sync")
         with make(server, asked) as assistant:
             list(assistant.turn("select Music in the sync list"))
         assert dialog.result() == (0, "Music")

@@ -81,7 +81,7 @@ def test_the_screen_text_gives_a_dialog_over_the_terminal_its_own_words(
                  cwd=str(tmp_path), env={"PS1": "ready$ "}), \
             Program("zenity", "--question", "--title=Export",
                     "--text=Export the quarterly report now?") as asked:
-        asked.shown("Export")
+        asked.focused("Export")
         screen = computer.screen()
     assert screen.startswith('Window "Export" (dialog, focused):\n')
     terminal = screen.split('Window "xterm" (publishes no controls', 1)[-1]

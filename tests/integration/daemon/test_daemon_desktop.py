@@ -104,7 +104,7 @@ def test_click_yes_spoken_over_a_real_question_answers_it_yes(
             text("Done: I pressed Yes."))
     with Program("zenity", "--question", "--title=Export",
                  "--text=Export the quarterly report now?") as dialog:
-        dialog.shown("Export")
+        dialog.focused("Export")
         waiting, request, screen = spoken_turn(daemon, llm, pulse, "Click yes.")
         assert dialog.result() == (0, "")  # zenity's own word: Yes was pressed
     assert words_of(request) == "click yes", request
