@@ -16,7 +16,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-GIVE_BACK_S = 1.0  # a focus the panel gets later was given by the person (a click)
+GIVE_BACK_S = 5.0  # later, the person gave it (a click); on a busy machine the window
+# manager's focus can reach the panel seconds after it was shown
 PAGER = 2  # EWMH source indication: a pager, which window managers always obey
 
 
