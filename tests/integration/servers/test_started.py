@@ -4,6 +4,9 @@ close stops a private one and leaves the shared one to its keep-alive."""
 
 from __future__ import annotations
 
+import contextlib
+from pathlib import Path
+
 import pytest
 
 from assistant.config import Settings
@@ -16,6 +19,19 @@ from assistant.servers.started import Servers
 from tests.support.models import require_embedded
 
 pytestmark = pytest.mark.slow
+
+
+def server_environment(address: str) -> dict[str, str]:
+    """The environment of the server process that serves `address` (its command line
+    names the port)."""
+    port = address.rsplit(":", 1)[1]
+    for process in Path("/proc").iterdir():
+        with contextlib.suppress(OSError):
+            argv = (process / "cmdline").read_bytes().split(b"\0")
+            if b"--port" in argv and argv[argv.index(b"--port") + 1] == port.encode():
+                pairs = (process / "environ").read_bytes().split(b"\0")
+                return dict(pair.decode().split("=", 1) for pair in pairs if b"=" in pair)
+    raise AssertionError(f"no process serves {address}")
 
 
 @pytest.mark.parametrize("keep_alive", [0, 120], ids=["private", "shared"])
@@ -37,6 +53,8 @@ def test_a_server_is_served_by_its_owner_alone_and_closing_the_owner_stops_only_
         assert reply.text.strip()
         assert isinstance(LLM(ready).backend, InProcess)  # no owner given: litellm's way
         address = ready.api_base.removesuffix("/v1")
+        # its OpenMP threads sleep while they wait: spinning, they starve a busy machine
+        assert server_environment(address).get("OMP_WAIT_POLICY") == "PASSIVE"
     assert not mine.serves(ready.api_base)
     assert accepts_connections(address, 1.0) is bool(keep_alive)
     for running in shared.records():
