@@ -204,9 +204,16 @@ def measure(
     reasons: dict[str, str] = {}
     python = ensure_venv()
     print(f"bench: {PEER} --help ...", file=sys.stderr, flush=True)
-    values["help_s"] = help_s(bench.reps(5, 3))
+    try:  # a peer that fails or hangs costs its figure, never ours measured before it
+        values["help_s"] = help_s(bench.reps(5, 3))
+    except (subprocess.SubprocessError, OSError) as exc:
+        values["help_s"] = None
+        reasons["help_s"] = f"{type(exc).__name__}: {exc}"
     print(f"bench: {PEER} runs ...", file=sys.stderr, flush=True)
-    got = run_script(python, {"runs": RUNS, "n": bench.reps(20, 10), "clicks": []})
+    try:
+        got = run_script(python, {"runs": RUNS, "n": bench.reps(20, 10), "clicks": []})
+    except (RuntimeError, subprocess.SubprocessError, OSError) as exc:
+        got = {name: f"{type(exc).__name__}: {exc}" for name, _, _ in RUNS}
     print(f"bench: {PEER} clicks ...", file=sys.stderr, flush=True)
     try:
         got.update(clicks(display, python, bench.reps(3, 1)))
