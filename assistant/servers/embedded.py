@@ -116,11 +116,13 @@ def available(settings: Settings) -> bool:
     return not missing(settings)
 
 
-# OpenMP's threads spin while they wait for each other. On a busy machine (a person's,
-# with a browser and a desktop beside it) a spinning thread holds the core the other one
-# needs: the model wrote 1-1.6 tokens/s on 2 threads where it writes 5.5-6 when they
-# sleep instead. A policy the person set stays.
-WAIT_POLICY = {"OMP_WAIT_POLICY": "PASSIVE"}
+def environment() -> dict[str, str]:
+    """The server process's environment: this one, with llama.cpp's OpenMP threads
+    sleeping while they wait unless the person chose otherwise. Spinning, on a busy
+    machine (a person's, with a browser and a desktop beside it) a waiting thread holds
+    the core the other one needs: the model wrote 1-1.6 tokens/s on 2 threads where it
+    writes 5.5-6 when they sleep."""
+    return {"OMP_WAIT_POLICY": "PASSIVE", **os.environ}
 
 
 def physical_cores() -> int:
@@ -224,7 +226,7 @@ class EmbeddedServer:
         self.port = free_port()
         self._process = subprocess.Popen(
             self.command(), stdin=subprocess.DEVNULL, stdout=self._log,
-            stderr=subprocess.STDOUT, env={**WAIT_POLICY, **os.environ},
+            stderr=subprocess.STDOUT, env=environment(),
             preexec_fn=_die_with_parent if sys.platform == "linux" else None,
         )
         self._wait_ready()

@@ -274,7 +274,7 @@ class Shared:
             process = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                 cwd=self.record.parent, start_new_session=True,
-                env={**embedded.WAIT_POLICY, **os.environ, keepalive.TOKEN_VARIABLE: token()})
+                env={**embedded.environment(), keepalive.TOKEN_VARIABLE: token()})
         deadline = time.monotonic() + self.ready_timeout
         while time.monotonic() < deadline:
             if process.poll() is not None:
