@@ -5,7 +5,7 @@ dialogs (zenity, yad) on a managed desktop, a real loop against the scripted mod
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -26,12 +26,13 @@ def desk(a11y_bus: str) -> Iterator[str]:
         yield name
 
 
-def turn(server: LLMServer, request: str, off: str = "") -> list[Event]:
+def turn(server: LLMServer, request: str, off: str = "", style: str = "tools",
+         approver: Callable[[Proposal], bool] = lambda proposal: True) -> list[Event]:
     """One turn as the default install takes it: the screen as text, every proposal
-    approved by the person; `off`: rules turned off."""
+    approved by the person (`approver`); `off`: rules turned off."""
     with Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
-                   code_style="tools", screen_format="text", journal=False,
-                   checks_off=off, approver=lambda proposal: True) as assistant:
+                   code_style=style, screen_format="text", journal=False,
+                   checks_off=off, approver=approver) as assistant:
         return list(assistant.turn(request))
 
 
@@ -117,10 +118,7 @@ def test_calls_written_as_words_are_proposed_and_press_the_button_without_asking
 
     with Program("zenity", "--question", "--title=Backup", "--text=Back up now?") as dialog:
         dialog.shown("Backup")
-        with Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
-                       code_style=style, screen_format="text", journal=False,
-                       approver=approver) as assistant:
-            events = list(assistant.turn("click Yes in the backup dialog"))
+        events = turn(server, "click Yes in the backup dialog", style=style, approver=approver)
         assert dialog.result() == (0, "")  # zenity's own word: Yes was pressed
     assert [(p.language, p.code) for p in asked] == [("python", 'computer.press("Yes")')]
     assert screen_rule(events, "answer.screen_calls") == ["rewrite"]
