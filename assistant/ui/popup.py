@@ -97,7 +97,9 @@ class Popup:
 
     def begin(self, request: str, note: str = "", timeout: float = 5.0) -> bool:
         """Show the panel of a turn that starts now (the request, "Thinking…", then the words
-        as they stream); returns once it is on screen, False if the popup is not running."""
+        as they stream); returns once it is on screen and the keyboard focus is back with
+        the person's window (the turn may read the screen next: focus.py), False if the
+        popup is not running."""
         if threading.current_thread() is self._tk_thread:
             self._begin(request, note)
             return True
@@ -109,7 +111,11 @@ class Popup:
             finally:
                 shown.set()
 
-        return self._submit(task) and shown.wait(timeout)
+        if not (self._submit(task) and shown.wait(timeout)):
+            return False
+        self._ui.keeper.settle(lambda: self.call(lambda w: w.frame()),
+                               lambda: self.call(lambda w: w.visible()))
+        return True
 
     def tell(self, text: str, error: bool = False) -> None:
         """Show a message nobody else could show (no notification service): on its own, then

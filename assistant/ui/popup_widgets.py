@@ -66,8 +66,8 @@ class PopupWindow:
         }
         self._on_run = on_run
         self._on_escape = on_escape
-        self._focus = FocusKeeper()
-        root.bind("<FocusIn>", lambda _event: self._focus.give_back(), add="+")
+        self.keeper = FocusKeeper()
+        root.bind("<FocusIn>", lambda _event: self.keeper.give_back(), add="+")
         self._build(on_run, on_edit, on_cancel)
 
     def _build(self, on_run: Callable[[], None], on_edit: Callable[[], None],
@@ -332,9 +332,9 @@ class PopupWindow:
         top-left corner, and only then moves (or, under some window managers, stays)."""
         self.place()
         if focus:
-            self._focus.forget()
+            self.keeper.forget()
         elif not self.visible():  # a window manager that focuses it: given back (focus.py)
-            self._focus.note()
+            self.keeper.note()
         self.root.deiconify()
         self.root.attributes("-topmost", True)
         self.root.lift()
@@ -351,6 +351,10 @@ class PopupWindow:
 
     def hide(self) -> None:
         self.root.withdraw()
+
+    def frame(self) -> int:
+        """The X id of the window, or of the frame a window manager put it in."""
+        return int(self.root.wm_frame(), 16)
 
     def visible(self) -> bool:
         return bool(self.root.winfo_viewable())
