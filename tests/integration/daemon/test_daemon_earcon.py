@@ -1,9 +1,8 @@
 """The earcon as a user hears it from the real daemon: on release of a spoken request it
 comes at once, through the speaker (the PulseAudio null sink, recorded), and well before
 the first spoken word, which still waits for the panel; a release on silence gets none;
-`earcon = false` leaves the speech as the first sound; a press while it plays and the
-model thinks stops the turn and listens, as a press while the model thinks in silence
-does, not the barge-in that mutes the turn. The LLM is scripted to take 1.5 s, as a local
+`earcon = false` leaves the speech as the first sound (a press while it plays and the
+model thinks: test_daemon_cue_press.py). The LLM is scripted to take 1.5 s, as a local
 model takes seconds to write its first sentence."""
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ from assistant.journal import Journal
 from assistant.voice.wav import read_wav
 from assistant.voice.wer import word_error_rate
 from tests.integration.daemon.conftest import (
-    HOTKEY,
     DaemonProcess,
     hold_the_key_while,
     ready_daemon,
@@ -30,17 +28,10 @@ from tests.support.audio import (
     speaker_monitor,
     speech_times,
 )
-from tests.support.display import xdotool
 from tests.support.llm_server import LLMServer, delay, text, tool_call
 
 PLAN = "I'll check the free disk space."
-ANSWER = "Your disk has plenty of space left, and this answer was never stopped."
-TRIES = 4  # presses sent as the daemon says it thinks; each must land within the earcon
 THINKING_S = 1.5  # the scripted LLM's wait before its first word
-# The wait where a press must come while the earcon plays: on a busy machine the press can
-# land seconds late, and must still come before any word could be spoken, or a barge-in
-# would be right.
-PRESSED_THINKING_S = 5.0
 
 
 def ask_aloud(daemon: DaemonProcess, llm: LLMServer, pulse: Any, monitor: Monitor,
@@ -115,39 +106,3 @@ def test_with_the_earcon_off_no_sound_comes_before_the_speech(
         assert min(heard) - released > THINKING_S, "a sound came before the LLM's words"
         assert min(heard) > panel_at
         assert "assistant daemon: earcon" not in daemon.lines[start:]
-
-
-def test_a_press_during_the_earcon_while_thinking_stops_the_turn_as_in_silence(
-        display: str, pulse: Any, tmp_path: Path, speech: dict) -> None:
-    """Without the earcon, a press while the model thinks stops the turn and listens
-    (README; test_daemon_state.py): the earcon, which plays into the first 0.2 s of
-    thinking, must not turn that press into a barge-in that mutes the whole turn. The key
-    goes down as soon as the daemon says it is thinking; a try whose press came after the
-    earcon had ended (the daemon says what a press stopped) proves nothing and is
-    repeated."""
-    with LLMServer() as server, ready_daemon(tmp_path / "home", server) as daemon:
-        daemon.wait_for("tray icon", timeout=30)
-        for _ in range(TRIES):
-            if not server.pending:
-                server.add(delay(PRESSED_THINKING_S, text(ANSWER)))
-            start = daemon.mark()
-            hold_the_key_while(daemon, pulse, read_wav(speech["piper_disk"]["path"]))
-            daemon.wait_state("thinking", start, timeout=60)
-            pressed = daemon.mark()
-            xdotool("keydown", HOTKEY)
-            daemon.wait_state("listening", pressed)
-            time.sleep(0.2)  # a take too short to hold a request
-            xdotool("keyup", HOTKEY)
-            daemon.wait_state("idle", pressed, timeout=30)
-            time.sleep(PRESSED_THINKING_S + 1.0)  # a turn that went on has answered now
-            lines = daemon.lines[pressed:]
-            if any("assistant daemon: hotkey: stopped" in line for line in lines):
-                break
-        else:
-            raise AssertionError(f"no press of {TRIES} landed while the earcon played")
-        assert "assistant daemon: hotkey: stopped speaking" not in lines, lines
-        assert [line for line in lines if "you interrupted" in line], lines
-        assert not [line for line in daemon.lines[start:] if ANSWER in line], (
-            "the turn went on after the press")
-        assert "assistant daemon: hotkey: stopped the earcon" in lines, lines
-        assert "thinking -> listening" in daemon.wait_state("listening", pressed)
