@@ -116,9 +116,25 @@ def _find(name: str, kind: str, window: str | None) -> tuple[Control, Window]:
             if window is None:  # a list row's tick box is the row, whoever asks
                 hits.sort(key=lambda c: not c.toggle)
             return hits[0], each
+    lone = _lone_field(found[0]) if kind == "field" else None
+    if lone is not None and not any(textmatch.normalize(name) in textmatch.normalize(w.title)
+                                    for w in found):  # a title: typed at the window's cursor
+        return lone, found[0]
+        return lone, found[0]
     miss = _miss(name, kind, found[0] if window else None, found)
     silent = dark_active({w.title for w in found}) if window is None else None
     raise NotOnScreen(miss if silent is None else f"{miss}; {no_controls(silent, kind)}")
+
+
+def _lone_field(window: Window) -> Control | None:
+    """The window's one field when it has just one (a dialog's entry, an empty editor):
+    a label no field has is one copied from an example ("Your name:"), and what is typed
+    is said from the screen before anyone approves it, with the field. A text area that
+    holds text is never so guessed: typing into a field replaces what it holds."""
+    fields = [c for c in window.controls if c.field and c.enabled]
+    if len(fields) != 1 or ("multi line" in fields[0].states and fields[0].value.strip()):
+        return None
+    return fields[0]
 
 
 def dark(title: str) -> str | None:
@@ -162,8 +178,8 @@ def _miss(name: str, kind: str, within: Window | None, found: list[Window]) -> s
         there = f"its {plural}: {names}" if names else f"it has no {plural}"
         return f"no {kind} {name!r} in {within.kind()}; {there}"
     said = [f"in {w.kind()}: {_names(w, kind)}" for w in found if _names(w, kind)]
-    there = "; ".join(said) if said else f"no window shows any {plural}"
-    return f"no {kind} {name!r} on screen; {plural} {there}"
+    there = f"{plural} {'; '.join(said)}" if said else f"no window shows any {plural}"
+    return f"no {kind} {name!r} on screen; {there}"
 
 
 def _names(window: Window, kind: str) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from assistant import Assistant, computer
+from assistant.computer.finding import NotOnScreen
 from assistant.events import Proposal, RunEnd
 from tests.support.desktop import Program, desktop
 from tests.support.display import wait_until
@@ -118,3 +119,20 @@ def test_a_turn_types_into_the_editor_and_saves_it_approved_by_what_it_will_hit(
     assert proposal.effect.summary.startswith(f"Types 'Dear Ana,\\n' into the window {title!r}")
     [end] = [e for e in events if isinstance(e, RunEnd)]
     assert end.exit_status == 0
+
+
+def test_a_label_copied_from_an_example_types_into_the_empty_editor_but_never_over_text(
+        tmp_path: Path) -> None:
+    """Models copy `into="Your name:"` from the guide: in a window whose one field is an
+    empty text area, that field is meant; one holding text is never typed over so."""
+    note = tmp_path / "note.txt"
+    note.write_text("")
+    with Program("mousepad", str(note)) as editor:
+        editor.titled("note.txt")
+        said = computer.type("buy milk", into="Your name:")
+        assert said.startswith("Typed 'buy milk' into the text area in the window "), said
+        computer.key("ctrl+s")
+        wait_until(lambda: _holds(note, "buy milk"), "note.txt saved with the text", 10)
+        with pytest.raises(NotOnScreen, match="no field 'Your name:'"):
+            computer.type("feed the cat", into="Your name:")
+        assert note.read_text() == "buy milk"
