@@ -26,7 +26,7 @@ BUDGET_S = 2.0  # one read of every window; what was read by then is kept
 _reading = threading.Lock()
 STATES = {"enabled": "SENSITIVE", "focused": "FOCUSED", "checked": "CHECKED",
           "selected": "SELECTED", "editable": "EDITABLE", "multi line": "MULTI_LINE"}
-BUTTONS = frozenset({"push button", "toggle button", "link", "menu item", "page tab",
+BUTTONS = frozenset({"push button", "toggle button", "link", "menu item", "menu", "page tab",
                      "push button menu"})
 CHOICES = frozenset({"radio button", "list item", "tree item", "table cell", "menu item",
                      "radio menu item", "page tab", "combo box"})

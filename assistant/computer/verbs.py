@@ -55,16 +55,21 @@ def _element(control: Control) -> a11y.Element:
 
 
 def _do(control: Control, window: Window) -> None:
-    """The control's own action (works behind other windows), else a click on it."""
+    """The control's own action (works behind other windows), else a click on it. A menu
+    item is clicked: through its action, GTK runs the dialog it opens (Save As) inside
+    the accessibility call, and the dialog publishes no controls while it is open."""
     if not control.enabled:
         raise _disabled(control, window)
-    try:
-        a11y.act(_element(control))
-    except LookupError:
-        from assistant.computer import mouse
+    if control.role != "menu item":
+        try:
+            a11y.act(_element(control))
+            return
+        except LookupError:  # it offers no action
+            pass
+    from assistant.computer import mouse
 
-        _front(window)
-        mouse._act("click", *control.center())
+    _front(window)
+    mouse._act("click", *control.center())
 
 
 def _disabled(control: Control, window: Window) -> LookupError:

@@ -136,3 +136,16 @@ def test_a_label_copied_from_an_example_types_into_the_empty_editor_but_never_ov
         with pytest.raises(NotOnScreen, match="no field 'Your name:'"):
             computer.type("feed the cat", into="Your name:")
         assert note.read_text() == "buy milk"
+
+
+def test_a_menu_of_the_menu_bar_is_pressed_open_and_its_item_pressed(tmp_path: Path) -> None:
+    """Models save through the menus as a person does: File, then Save As…, by name."""
+    memo = tmp_path / "memo.txt"
+    memo.write_text("first line\n")
+    with Program("mousepad", str(memo)) as editor:
+        title = editor.titled("memo.txt")
+        assert computer.press("File") == f"Pressed File in the window {title!r}."
+        assert computer.press("Save As").startswith("Pressed Save As")
+        computer.type("copy.txt", into="Name")
+        computer.press("Save")
+        wait_until(lambda: _holds(tmp_path / "copy.txt", "first line\n"), "copy.txt saved", 10)
