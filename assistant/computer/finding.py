@@ -130,8 +130,9 @@ def _lone_field(window: Window) -> Control | None:
     """The window's one field when it has just one (a dialog's entry, an empty editor):
     a label no field has is one copied from an example ("Your name:"), and what is typed
     is said from the screen before anyone approves it, with the field. A text area that
-    holds text is never so guessed: typing into a field replaces what it holds."""
-    fields = [c for c in window.controls if c.field and c.enabled]
+    holds text is never so guessed: typing into a field replaces what it holds. A
+    browser's own address field is not the page's."""
+    fields = [c for c in window.controls if c.field and c.enabled and not c.chrome]
     if len(fields) != 1 or ("multi line" in fields[0].states and fields[0].value.strip()):
         return None
     return fields[0]

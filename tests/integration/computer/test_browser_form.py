@@ -117,3 +117,22 @@ def test_the_approval_and_the_screen_after_name_the_page_controls(page: FormServ
         "'Topic' shows 'Cooking' in the window 'Newsletter - Chromium'",
         "the field 'Your name' in the window 'Newsletter - Chromium' holds 'Ana Lopez'",
         "'Weekly digest' is ticked in the window 'Newsletter - Chromium'"]
+
+
+def test_a_label_copied_from_an_example_means_the_pages_one_field_not_the_address_bar(
+        tmp_path: Path) -> None:
+    """The page's one field is the window's one field: the browser's own address field
+    does not count, so a label no field has types into the page's field."""
+    one = ('<!doctype html><title>Search</title><form method="post" action="/posted">'
+           '<label>Find <input name="q"></label> <button>Go</button></form>')
+    with FormServer(one) as site, \
+            Program("chromium", *QUIET, "--force-renderer-accessibility",
+                    f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1000,760",
+                    site.url, env={"ACCESSIBILITY_ENABLED": "1"}):
+        wait_until(lambda: any(c.name == "Find" and c.field for w in tree.windows("Search")
+                               for c in w.controls),
+                   "the page's Find field on the accessibility bus", 60)
+        assert computer.type("tulips", into="Your name:") == \
+            "Typed 'tulips' into 'Find' in the window 'Search - Chromium'."
+        computer.press("Go")
+        assert site.posted() == {"q": "tulips"}
