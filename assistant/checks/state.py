@@ -6,6 +6,7 @@ derived from it, never kept beside it."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -19,6 +20,8 @@ if TYPE_CHECKING:
     from assistant.computer.after import Fact
 
 REPEATS_BEFORE_STOP = 3
+# The verbs that set a state (a second call changes nothing once the screen shows it).
+SETTING_CALL = re.compile(r"computer\.(?:choose|tick|untick|fill|type|write)\(")
 Key = tuple[str, str]  # (language, code)
 Rerun = Literal["run", "told", "stop"]
 # Rules whose refusal means a proposal repeated the last try's code (told, not run).
@@ -161,14 +164,26 @@ class TurnState:
         """Whether this proposal runs, before anyone is asked, and how often it came in a
         row: "told", it is the code of the last try and nothing ran since (the model reads
         that try's result); "stop", the REPEATS_BEFORE_STOP-th such proposal. Code that
-        drives the desktop runs again: the screen changes without any code."""
+        drives the desktop runs again (the screen changes without any code; Tab twice is
+        two steps), unless it only sets states (choose, tick, type into a field) and the
+        screen showed each of them done after it succeeded."""
         last = self.tries[-1] if self.tries else None
-        if last is None or last.key != (language, code) or "computer." in code:
+        if last is None or last.key != (language, code):
+            return "run", 0
+        if "computer." in code and not (last.end.exit_status == 0 and self._settled(code)):
             return "run", 0
         told = sum(1 for each in self.rules.fired[last.fired:]
                    if each.action == "refuse" and each.rule in AGAIN)
         times = told + 2
         return ("stop" if times >= REPEATS_BEFORE_STOP else "told"), times
+
+    def _settled(self, code: str) -> bool:
+        """The code only sets states the last run's screen facts show done."""
+        calls = SETTING_CALL.findall(code)
+        typed = code.count("computer.type(") + code.count("computer.write(")
+        return bool(calls) and len(calls) == code.count("computer.") and \
+            typed == code.count("into=") and self.screen_after == self.runs and \
+            bool(self.screen) and not any(fact.undone for fact in self.screen)
 
     def reply(self, keys: tuple[Key, ...]) -> tuple[Rerun, int]:
         """A reply's calls, before they are taken: several, all the same as the last reply's,

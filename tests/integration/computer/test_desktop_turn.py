@@ -116,3 +116,21 @@ def test_a_request_naming_a_window_on_screen_starts_with_the_screen(
     assert request["content"] == "select Music in the sync list"
     assert 'Window "Sync" (dialog, focused)' in str(screen["content"])
     assert len(server.chat_requests) == 1  # the screen shows it done (rule screen.done)
+
+
+def test_a_choice_the_screen_shows_made_is_not_run_again_and_the_repeats_end_the_turn(
+        server: LLMServer) -> None:
+    asked: list[Proposal] = []
+    choose = 'computer.choose("green")'
+    server.add(tool_call("python", choose), tool_call("python", choose),
+               tool_call("python", choose), text("I chose green."))
+    with Program("zenity", "--list", "--radiolist", "--title=Colour", "--column=Pick",
+                 "--column=Colour", "FALSE", "red", "FALSE", "green") as dialog:
+        dialog.focused("Colour")
+        with make(server, asked) as assistant:
+            events = list(assistant.turn("choose green in the colour dialog"))
+        rows = [c for w in tree.windows("Colour") for c in w.controls if c.toggle]
+        assert [r.name for r in rows if r.checked] == ["green"]
+    assert len(asked) == 1 and len([e for e in events if isinstance(e, RunEnd)]) == 1
+    assert len(server.chat_requests) == 3  # told once, stopped at the third
+    assert "'green' is now chosen" in str(server.chat_requests[1].body["messages"])

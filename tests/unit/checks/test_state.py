@@ -70,3 +70,26 @@ def test_a_turn_is_stuck_after_a_repeat_told_or_a_second_failure_until_the_next_
     replied(state)
     assert applies(state.rules, Refuse("echo.framed", "", ""))
     assert not state.stuck  # a refusal that is no repeat
+
+
+def test_desktop_code_that_only_sets_states_the_screen_shows_done_is_told_not_run_again(
+        tmp_path: Path) -> None:
+    """choose("Page 2") proposed again once the screen shows Page 2 chosen changes
+    nothing: told, then stopped; a press, a key, or a state the screen does not show
+    done runs again."""
+    from assistant.computer.after import Fact
+
+    state = turn("switch the widget factory to page 2", tmp_path)
+    choose = 'computer.choose("Page 2")'
+    ran(state, "Chose Page 2 in the window 'Factory'.", code=choose)
+    state.on_screen((Fact("'Page 2' is now chosen in the window 'Factory'"),))
+    assert state.rerun("shell", choose) == ("told", 2)
+    assert applies(state.rules, Refuse("repeat.success_told", "", ""))
+    assert state.rerun("shell", choose) == ("stop", 3)
+    state.on_screen((Fact("'Page 2' is not chosen in the window 'Factory'", undone=True),))
+    assert state.rerun("shell", choose) == ("run", 0)
+    for code in ('computer.press("OK")', 'computer.type("hi", window="Memo")',
+                 'computer.choose("Page 2")\ncomputer.key("enter")'):
+        ran(state, "done", code=code)
+        state.on_screen((Fact("the window 'Factory' is still open"),))
+        assert state.rerun("shell", code) == ("run", 0), code
