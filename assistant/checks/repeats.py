@@ -7,8 +7,8 @@ same way, or do its change twice (a small model once overwrote its input this wa
 times). It is not run again; the model is told, and a third proposal in a row ends the
 turn. The same code after other code ran is a check of what changed, and runs; so does
 code that drives the desktop (the `computer` module): the screen changes without any
-code, and pressing Tab twice is two steps, not a loop; but not code that only sets
-states (choose, tick, type into a field) the screen showed done after it succeeded.
+code, and pressing Tab twice is two steps, not a loop; but not code that sets states (choose,
+tick, type into a field) the screen showed done after it succeeded.
 """
 
 from __future__ import annotations

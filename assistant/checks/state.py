@@ -165,8 +165,9 @@ class TurnState:
         row: "told", it is the code of the last try and nothing ran since (the model reads
         that try's result); "stop", the REPEATS_BEFORE_STOP-th such proposal. Code that
         drives the desktop runs again (the screen changes without any code; Tab twice is
-        two steps), unless it only sets states (choose, tick, type into a field) and the
-        screen showed each of them done after it succeeded."""
+        two steps), unless it sets states (choose, tick, type into a field) and the screen
+        showed each of them done after it succeeded: a block run again whole (type the
+        note, ctrl+s) is the job done twice."""
         last = self.tries[-1] if self.tries else None
         if last is None or last.key != (language, code):
             return "run", 0
@@ -178,12 +179,12 @@ class TurnState:
         return ("stop" if times >= REPEATS_BEFORE_STOP else "told"), times
 
     def _settled(self, code: str) -> bool:
-        """The code only sets states the last run's screen facts show done."""
-        calls = SETTING_CALL.findall(code)
+        """The code sets states (its typing all into fields), and the last run's screen
+        facts show nothing undone."""
         typed = code.count("computer.type(") + code.count("computer.write(")
-        return bool(calls) and len(calls) == code.count("computer.") and \
-            typed == code.count("into=") and self.screen_after == self.runs and \
-            bool(self.screen) and not any(fact.undone for fact in self.screen)
+        return bool(SETTING_CALL.search(code)) and typed == code.count("into=") and \
+            self.screen_after == self.runs and bool(self.screen) and \
+            not any(fact.undone for fact in self.screen)
 
     def reply(self, keys: tuple[Key, ...]) -> tuple[Rerun, int]:
         """A reply's calls, before they are taken: several, all the same as the last reply's,

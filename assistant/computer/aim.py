@@ -169,7 +169,8 @@ def _type(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
             said = _typed(value, control.role == "password text")
         name = repr(control.name) if control.name else f"the {field_word(control)}"
         return [Aim(f"Types {said} into {name} in {where.title!r}",
-                    window=where.title, verb="type", target=control.name or into, value=value)]
+                    window=where.title, verb="type", value=value,
+                    target=control.name or field_word(control))]  # unnamed: found again by its word
     target = _window(window) if window is not None else _focused()
     if target is not None:
         return [Aim(f"Types {said} into {target.kind()}", window=target.title, verb="write")]

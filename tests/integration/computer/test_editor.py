@@ -149,3 +149,27 @@ def test_a_menu_of_the_menu_bar_is_pressed_open_and_its_item_pressed(tmp_path: P
         computer.type("copy.txt", into="Name")
         computer.press("Save")
         wait_until(lambda: _holds(tmp_path / "copy.txt", "first line\n"), "copy.txt saved", 10)
+
+
+def test_a_note_typed_and_saved_is_not_typed_again_when_the_model_proposes_it_again(
+        server: LLMServer, tmp_path: Path) -> None:
+    note = tmp_path / "note.txt"
+    note.write_text("")
+    code = 'computer.type("buy milk", into="Your name:")\ncomputer.key("ctrl+s")'
+    server.add(tool_call("python", code), tool_call("python", code), tool_call("python", code),
+               text("Saved."))
+    asked: list[Proposal] = []
+
+    def approver(proposal: Proposal) -> bool:
+        asked.append(proposal)
+        return True
+
+    with Program("mousepad", str(note)) as editor:
+        editor.titled("note.txt")
+        with Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
+                       code_style="tools", screen_format="text", journal=False,
+                       approver=approver) as assistant:
+            events = list(assistant.turn("type buy milk into the note and save it"))
+        wait_until(lambda: _holds(note, "buy milk"), "note.txt saved once", 10)
+    assert len(asked) == 1 and len([e for e in events if isinstance(e, RunEnd)]) == 1
+    assert len(server.chat_requests) == 3  # told once, stopped at the third

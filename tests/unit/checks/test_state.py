@@ -75,8 +75,8 @@ def test_a_turn_is_stuck_after_a_repeat_told_or_a_second_failure_until_the_next_
 def test_desktop_code_that_only_sets_states_the_screen_shows_done_is_told_not_run_again(
         tmp_path: Path) -> None:
     """choose("Page 2") proposed again once the screen shows Page 2 chosen changes
-    nothing: told, then stopped; a press, a key, or a state the screen does not show
-    done runs again."""
+    nothing: told, then stopped; so is a block that typed a note and saved it. A press,
+    a key, or a state the screen does not show done runs again."""
     from assistant.computer.after import Fact
 
     state = turn("switch the widget factory to page 2", tmp_path)
@@ -89,7 +89,11 @@ def test_desktop_code_that_only_sets_states_the_screen_shows_done_is_told_not_ru
     state.on_screen((Fact("'Page 2' is not chosen in the window 'Factory'", undone=True),))
     assert state.rerun("shell", choose) == ("run", 0)
     for code in ('computer.press("OK")', 'computer.type("hi", window="Memo")',
-                 'computer.choose("Page 2")\ncomputer.key("enter")'):
+                 'computer.key("tab")'):
         ran(state, "done", code=code)
         state.on_screen((Fact("the window 'Factory' is still open"),))
         assert state.rerun("shell", code) == ("run", 0), code
+    note = 'computer.type("buy milk", into="text area")\ncomputer.key("ctrl+s")'
+    ran(state, "Pressed ctrl+s.", code=note)  # the whole job, proposed again: not redone
+    state.on_screen((Fact("the text area in the window 'note.txt' holds 'buy milk'"),))
+    assert state.rerun("shell", note) == ("told", 2)
