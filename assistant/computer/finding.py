@@ -120,7 +120,6 @@ def _find(name: str, kind: str, window: str | None) -> tuple[Control, Window]:
     if lone is not None and not any(textmatch.normalize(name) in textmatch.normalize(w.title)
                                     for w in found):  # a title: typed at the window's cursor
         return lone, found[0]
-        return lone, found[0]
     miss = _miss(name, kind, found[0] if window else None, found)
     silent = dark_active({w.title for w in found}) if window is None else None
     raise NotOnScreen(miss if silent is None else f"{miss}; {no_controls(silent, kind)}")
