@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,6 +14,7 @@ import pexpect
 import pytest
 
 from tests.support.llm_server import LLMServer
+from tests.support.popup_thread import popup_thread
 from tests.support.require import require
 
 if TYPE_CHECKING:
@@ -77,14 +77,6 @@ def spawn(
 @pytest.fixture(scope="module")
 def popup(display: str) -> Iterator[Popup]:
     """The popup with Tk on a thread of its own, as in the daemon."""
-    from assistant.ui.popup import Popup
-
     require(shutil.which("xdotool"), "xdotool is not installed")
-    shown = Popup()
-    thread = threading.Thread(target=shown.run, name="tk", daemon=True)
-    thread.start()
-    assert shown.wait_ready(), "the popup's Tk loop did not start"
-    yield shown
-    shown.stop()
-    thread.join(10)
-    assert not thread.is_alive(), "the popup's Tk loop did not stop"
+    with popup_thread() as shown:
+        yield shown

@@ -6,6 +6,7 @@ to a server on 127.0.0.1 proves what was done."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -39,16 +40,24 @@ def desk(a11y_bus: str) -> Iterator[str]:
         yield name
 
 
+@contextmanager
+def opened(html: str, title: str, field: str, profile: Path) -> Iterator[FormServer]:
+    """`html` served and open in Chromium, once its `field` (in the window titled like
+    `title`) is published on the accessibility bus."""
+    with FormServer(html) as site, \
+            Program("chromium", *QUIET, "--force-renderer-accessibility",
+                    f"--user-data-dir={profile}", "--window-size=1000,760",
+                    site.url, env={"ACCESSIBILITY_ENABLED": "1"}):
+        wait_until(lambda: any(c.name == field and c.field for w in tree.windows(title)
+                               for c in w.controls),
+                   f"the page's {field} field on the accessibility bus", 60)
+        yield site
+
+
 @pytest.fixture
 def page(tmp_path: Path) -> Iterator[FormServer]:
     """The form in Chromium, its page's controls published on the accessibility bus."""
-    with FormServer(PAGE) as site, \
-            Program("chromium", *QUIET, "--force-renderer-accessibility",
-                    f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1000,760",
-                    site.url, env={"ACCESSIBILITY_ENABLED": "1"}):
-        wait_until(lambda: any(c.name == "Email" and c.field for w in tree.windows("Newsletter")
-                               for c in w.controls),
-                   "the page's Email field on the accessibility bus", 60)
+    with opened(PAGE, "Newsletter", "Email", tmp_path / "profile") as site:
         yield site
 
 
@@ -125,13 +134,7 @@ def test_a_label_copied_from_an_example_means_the_pages_one_field_not_the_addres
     does not count, so a label no field has types into the page's field."""
     one = ('<!doctype html><title>Search</title><form method="post" action="/posted">'
            '<label>Find <input name="q"></label> <button>Go</button></form>')
-    with FormServer(one) as site, \
-            Program("chromium", *QUIET, "--force-renderer-accessibility",
-                    f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1000,760",
-                    site.url, env={"ACCESSIBILITY_ENABLED": "1"}):
-        wait_until(lambda: any(c.name == "Find" and c.field for w in tree.windows("Search")
-                               for c in w.controls),
-                   "the page's Find field on the accessibility bus", 60)
+    with opened(one, "Search", "Find", tmp_path / "profile") as site:
         assert computer.type("tulips", into="Your name:") == \
             "Typed 'tulips' into 'Find' in the window 'Search - Chromium'."
         computer.press("Go")

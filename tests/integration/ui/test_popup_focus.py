@@ -4,7 +4,6 @@ that reads the screen next finds it focused (ui/focus.py)."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -15,18 +14,13 @@ from assistant.computer import tree
 from assistant.ui.popup import Popup
 from tests.support.desktop import Program, desktop
 from tests.support.display import wait_until
+from tests.support.popup_thread import popup_thread
 
 
 @pytest.fixture(scope="module")
 def panel(a11y_bus: str) -> Iterator[Popup]:
-    with desktop():
-        shown = Popup()
-        thread = threading.Thread(target=shown.run, name="tk", daemon=True)
-        thread.start()
-        assert shown.wait_ready(), "the popup's Tk loop did not start"
+    with desktop(), popup_thread() as shown:
         yield shown
-        shown.stop()
-        thread.join(10)
 
 
 def focused(title: str) -> bool:
