@@ -101,9 +101,10 @@ class FocusKeeper:
         if held and time.monotonic() - self._at < GIVE_BACK_S:
             _x(_activate(held))
 
-    def settle(self, frame: Callable[[], int], shown: Callable[[], bool]) -> None:
+    def settle(self, frame: int, shown: Callable[[], bool]) -> None:
         """Wait, until GIVE_BACK_S after `note`, for the keyboard focus to be out of the
-        window just shown (its X id from `frame`, on screen once `shown`) for QUIET_S,
+        window just shown (`frame`: its X id, or its window manager's frame; either holds
+        any focus it has; on screen once `shown`) for QUIET_S,
         asking the window manager again every ASK_AGAIN_S while it is in. Returns at once
         unless a window had the focus when it was shown.
 
@@ -118,7 +119,7 @@ class FocusKeeper:
         while (now := time.monotonic()) < deadline:
             if not shown():
                 out_since = 0.0
-            elif _x(_within(frame())):
+            elif _x(_within(frame)):
                 out_since = 0.0
                 if now - asked >= ASK_AGAIN_S:
                     _x(_activate(held))

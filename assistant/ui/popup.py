@@ -113,7 +113,7 @@ class Popup:
 
         if not (self._submit(task) and shown.wait(timeout)):
             return False
-        self._ui.keeper.settle(lambda: self.call(lambda w: w.frame()),
+        self._ui.keeper.settle(self.call(lambda w: w.frame()),
                                lambda: self.call(lambda w: w.visible()))
         return True
 
