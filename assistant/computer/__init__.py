@@ -27,6 +27,8 @@ VERBS = {
     "untick": ("verbs", "untick"), "type": ("verbs", "type"), "fill": ("verbs", "fill"),
     "close": ("verbs", "close"), "focus": ("verbs", "focus"), "read": ("verbs", "read"),
     "key": ("verbs", "key"), "screen": ("screen_text", "screen"),
+    "replace": ("editing", "replace"), "save": ("editing", "save"),
+    "save_as": ("editing", "save_as"),
     "click": ("mouse", "click"), "double_click": ("mouse", "double_click"),
     "write": ("verbs", "type"), "typewrite": ("keyboard", "typewrite"),
     "hotkey": ("verbs", "key"),

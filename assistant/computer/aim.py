@@ -13,7 +13,7 @@ import ast
 from dataclasses import dataclass
 from typing import Any
 
-from assistant.computer import finding, keyboard, textmatch, tree, verbs
+from assistant.computer import editing, finding, keyboard, textmatch, tree, verbs
 from assistant.computer.screen_text import field_word
 from assistant.computer.tree import Window
 
@@ -225,6 +225,45 @@ def _focus(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
                 window=target.title if target else "", verb="focus")]
 
 
+def _editor(keywords: dict[str, Any], doing: str) -> Window | Aim:
+    """The editor a call acts on, or the sentence that says it is not on screen."""
+    window = keywords.get("window")
+    try:
+        return editing.editor(window if isinstance(window, str) else None)[0]
+    except verbs.NotOnScreen as miss:
+        return Aim(f"Would {doing}, but finds no editor now ({miss})")
+
+
+def _replace(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
+    old, new = [*args, None, None][:2]
+    old, new = keywords.get("old", old), keywords.get("new", new)
+    said = f"{old!r} with {new!r}" if isinstance(old, str) and isinstance(new, str) else \
+        "text made when the code runs"
+    target = _editor(keywords, f"replace {said}")
+    if isinstance(target, Aim):
+        return [target]
+    return [Aim(f"Replaces {said} in the text of {target.kind()}, not saving it",
+                window=target.title, verb="write")]
+
+
+def _save(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
+    target = _editor({"window": (args or [keywords.get("window")])[0]}, "save a file")
+    if isinstance(target, Aim):
+        return [target]
+    return [Aim(f"Saves the file of {target.kind()}", window=target.title, verb="write")]
+
+
+def _save_as(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
+    name = (args or [keywords.get("name")])[0]
+    said = repr(name) if isinstance(name, str) else "a name made when the code runs"
+    target = _editor(keywords, f"save as {said}")
+    if isinstance(target, Aim):
+        return [target]
+    return [Aim(f"Saves the text of {target.kind()} as the file {said} (in the working folder "
+                "unless a whole path; an existing file is not replaced)",
+                window=target.title, verb="write")]
+
+
 def _click(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
     """A click by name, id or point: the control there, as the tree tells it."""
     first = (args or [keywords.get("x")])[0]
@@ -278,4 +317,5 @@ READERS = {  # the call, as written after `computer.`, and how it is read
     "double_click": _click, "mouse.click": _click, "mouse.double_click": _click,
     "keyboard.write": _type, "keyboard.typewrite": _type, "keyboard.press": _keys,
     "keyboard.hotkey": _keys, "windows.close": _close, "windows.focus": _focus,
+    "replace": _replace, "save": _save, "save_as": _save_as,
 }

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from assistant import Assistant, computer
+from assistant.computer.aim import foresee
 from assistant.computer.finding import NotOnScreen
 from assistant.events import Proposal, RunEnd
 from tests.support.desktop import Program, desktop
@@ -173,3 +174,96 @@ def test_a_note_typed_and_saved_is_not_typed_again_when_the_model_proposes_it_ag
         wait_until(lambda: _holds(note, "buy milk"), "note.txt saved once", 10)
     assert len(asked) == 1 and len([e for e in events if isinstance(e, RunEnd)]) == 1
     assert len(server.chat_requests) == 3  # told once, stopped at the third
+
+
+def test_replace_changes_every_word_in_the_editor_and_save_writes_it(tmp_path: Path) -> None:
+    letter = tmp_path / "letter.txt"
+    letter.write_text("Dear Bob,\nSee you on Monday at noon, monday for sure.\nAnna\n")
+    with Program("mousepad", str(letter)) as editor:
+        title = editor.titled("letter.txt")
+        said = computer.replace("Monday", "Friday", window="letter.txt")
+        assert said == (f"Replaced 'Monday' with 'Friday' once in the window {title!r}; "
+                        "not saved yet.")  # as written first; any case only when none is
+        assert letter.read_text().count("Monday") == 1  # in the editor, not on disk
+        assert computer.save(window="letter").startswith("Saved the window ")
+        wait_until(lambda: _holds(letter, "Dear Bob,\nSee you on Friday at noon, "
+                                  "monday for sure.\nAnna\n"), "letter.txt saved", 10)
+        computer.replace("MONDAY", "Sunday")  # the focused editor; no such case: any case
+        computer.save()
+        wait_until(lambda: "Sunday for sure" in letter.read_text(), "saved again", 10)
+
+
+def test_the_approval_names_the_editor_each_editing_call_acts_on(tmp_path: Path) -> None:
+    letter = tmp_path / "letter.txt"
+    letter.write_text("See you on Monday.\n")
+    with Program("mousepad", str(letter)) as editor:
+        title = editor.titled("letter.txt")
+        code = ('computer.replace("Monday", "Friday", window="letter.txt")\n'
+                'computer.save(window="letter.txt")\ncomputer.save_as("copy.txt")')
+        assert [aim.sentence for aim in foresee(code)] == [
+            f"Replaces 'Monday' with 'Friday' in the text of the window {title!r}, "
+            "not saving it",
+            f"Saves the file of the window {title!r}",
+            f"Saves the text of the window {title!r} as the file 'copy.txt' (in the working "
+            "folder unless a whole path; an existing file is not replaced)"]
+        [miss] = foresee('computer.save(window="Budget.ods")')
+        assert miss.sentence.startswith("Would save a file, but finds no editor now (no "
+                                        "window titled 'Budget.ods'; ")
+
+
+def test_replace_of_a_word_not_in_the_text_says_how_the_text_begins(tmp_path: Path) -> None:
+    letter = tmp_path / "letter.txt"
+    letter.write_text("Dear Bob,\nSee you soon.\n")
+    with Program("mousepad", str(letter)) as editor:
+        title = editor.titled("letter.txt")
+        with pytest.raises(NotOnScreen, match=f"no 'Tuesday' in the text of the window "
+                           f"{title!r}; it begins 'Dear Bob, See you soon.'"):
+            computer.replace("Tuesday", "Friday", window="letter.txt")
+
+
+def test_save_as_writes_the_text_under_a_name_in_the_working_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    recipe = tmp_path / "recipe.txt"
+    recipe.write_text("2 carrots\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)  # a run's working folder, not the one the editor started in
+    with Program("mousepad", str(recipe)) as editor:
+        editor.titled("recipe.txt")
+        said = computer.save_as("soup.txt", window="recipe.txt")
+        assert said.startswith("Saved the window ") and said.endswith(f"as '{work}/soup.txt'.")
+        assert (work / "soup.txt").read_text() == "2 carrots\n"
+        assert recipe.read_text() == "2 carrots\n"
+        editor.titled("soup.txt")
+
+
+def test_save_as_over_an_existing_file_leaves_the_question_to_the_person(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "kept.txt").write_text("keep me\n")
+    with Program("mousepad", str(tmp_path / "new.txt")) as editor:
+        editor.titled("new.txt")
+        computer.type("other text", window="new.txt")
+        with pytest.raises(NotOnScreen, match="exists already: the dialog asks whether to "
+                           "replace it"):
+            computer.save_as("kept.txt")
+        assert (tmp_path / "kept.txt").read_text() == "keep me\n"
+        computer.press("Cancel")  # the question, then the chooser
+        computer.press("Cancel")
+        computer.save_as("other.txt")  # nothing left unsaved for the next start to restore
+        assert (tmp_path / "other.txt").read_text() == "other text"
+
+
+def test_save_of_a_document_without_a_file_asks_for_a_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with Program("mousepad", cwd=str(tmp_path)) as editor:
+        editor.titled("Untitled")
+        computer.type("draft", window="Untitled")
+        with pytest.raises(NotOnScreen, match="has no file yet: give it a name, "
+                           r'computer.save_as\("name.txt"'):
+            computer.save()
+        wait_until(lambda: not any("Save" in w["title"] for w in computer.windows.list()),
+                   "the chooser closed again", 5)
+        computer.save_as("draft.txt")
+        wait_until(lambda: _holds(tmp_path / "draft.txt", "draft"), "draft.txt saved", 10)
