@@ -108,7 +108,10 @@ def press(name: str, window: str | None = None) -> str:
     while not control.enabled and time.monotonic() < deadline:  # a field just typed
         time.sleep(0.1)  # into enables its dialog's button a moment later
         control, where = pressed(name, window) or found
-    _do(control, where)
+    if control.role == "page tab":  # its action does not bring a GTK notebook's page up
+        _select(control, where)
+    else:
+        _do(control, where)
     finding.acted()  # what it opens is waited for by the next call
     return f"Pressed {control.name} in {where.kind()}."
 

@@ -50,6 +50,14 @@ def test_pages_and_tabs_are_chosen_by_name(factory: Program) -> None:
                "the tab Page 4 selected", 5)
 
 
+def test_a_tab_pressed_as_a_button_is_brought_up(factory: Program) -> None:
+    computer.choose("Page 3")
+    wait_until(lambda: _control("Page 4", "page tab"), "the notebook's tabs shown", 5)
+    assert computer.press("Page 4") == f"Pressed Page 4 in the window {TITLE!r}."
+    wait_until(lambda: "selected" in getattr(_control("Page 4", "page tab"), "states", ()),
+               "the tab Page 4 selected", 5)
+
+
 def test_a_switch_without_a_name_is_ticked_by_the_label_beside_it(factory: Program) -> None:
     computer.choose("Page 2")
     wait_until(lambda: _control("Row 1", "toggle button"), "the switch of Row 1 shown", 5)
