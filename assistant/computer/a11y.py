@@ -320,6 +320,29 @@ def put_text(element: Element, text: str) -> bool:
         element.role == "password text" or holds(element, text, 0.0))  # it shows bullets
 
 
+def number(node: Any) -> str:
+    """A slider's value as text: "30", not "30.0"; empty when it has none to read."""
+    try:
+        value = float(_atspi().Value.get_current_value(node))
+    except Exception:  # no Value interface
+        return ""
+    return str(int(value)) if value.is_integer() else f"{value:g}"
+
+
+def set_number(element: Element, text: str) -> None:
+    """Set a slider to the number `text`; a ValueError says what it takes."""
+    value = _atspi().Value
+    low, high = value.get_minimum_value(element.ref), value.get_maximum_value(element.ref)
+    try:
+        wanted = float(text.strip().rstrip("%"))
+    except ValueError:
+        raise ValueError(f"{element.describe()} takes a number from {low:g} to {high:g}, "
+                         f"not {text!r}") from None
+    if not low <= wanted <= high:
+        raise ValueError(f"{element.describe()} goes from {low:g} to {high:g}, not {wanted:g}")
+    value.set_current_value(element.ref, wanted)
+
+
 def holds(element: Element, text: str, timeout: float = 1.0) -> bool:
     """Whether the element's text is `text`, waited for up to `timeout` seconds (typed
     keys reach a browser's tree a moment later); True where it has no text to read."""

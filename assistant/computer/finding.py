@@ -26,7 +26,7 @@ ROLE_NAMES = {"field": "field", "text field": "field", "entry": "field", "text b
               "drop-down": "drop-down", "dropdown": "drop-down", "combo box": "drop-down",
               "password field": "password field", "password": "password field",
               "switch": "toggle", "toggle": "toggle", "check box": "check box",
-              "checkbox": "check box"}
+              "checkbox": "check box", "slider": "slider", "scale": "slider"}
 SETTLE_S = 2.0  # how long after a verb acted a control it may have opened is waited for
 _settled_at = 0.0
 
@@ -51,7 +51,7 @@ def _word(control: Control) -> str:
 
 def matches(controls: Iterable[Control], name: str, kind: str) -> list[Control]:
     """Controls of `kind` named `name`: exact first, then those whose name holds it, then
-    unnamed ones called so by the screen text ("number field")."""
+    those called so by the screen text ("number field", "slider"), unnamed first."""
     wanted = textmatch.normalize(name)
     if not wanted:
         raise ValueError(f"an empty name: say which {kind} (its words on screen)")
@@ -64,8 +64,9 @@ def matches(controls: Iterable[Control], name: str, kind: str) -> list[Control]:
     if holding:
         return holding
     word = ROLE_NAMES.get(wanted)
-    unnamed = [c for c in of_kind if not c.name and word is not None and _word(c) == word]
-    return sorted(unnamed, key=lambda c: not c.enabled)
+    called = [c for c in of_kind if word is not None and _word(c) == word]
+    called.sort(key=lambda c: bool(c.name))  # an unnamed one first: the word is its name
+    return sorted(called, key=lambda c: not c.enabled)
 
 
 def acted() -> None:
@@ -116,7 +117,7 @@ def _find(name: str, kind: str, window: str | None) -> tuple[Control, Window]:
             if window is None:  # a list row's tick box is the row, whoever asks
                 hits.sort(key=lambda c: not c.toggle)
             return hits[0], each
-    lone = _lone_field(found[0]) if kind == "field" else None
+    lone = lone_field(found[0]) if kind == "field" else None
     if lone is not None and not any(textmatch.normalize(name) in textmatch.normalize(w.title)
                                     for w in found):  # a title: typed at the window's cursor
         return lone, found[0]
@@ -125,7 +126,7 @@ def _find(name: str, kind: str, window: str | None) -> tuple[Control, Window]:
     raise NotOnScreen(miss if silent is None else f"{miss}; {no_controls(silent, kind)}")
 
 
-def _lone_field(window: Window) -> Control | None:
+def lone_field(window: Window) -> Control | None:
     """The window's one field when it has just one (a dialog's entry, an empty editor):
     a label no field has is one copied from an example ("Your name:"), and what is typed
     is said from the screen before anyone approves it, with the field. A text area that

@@ -31,7 +31,7 @@ BUTTONS = frozenset({"push button", "toggle button", "link", "menu item", "menu"
 CHOICES = frozenset({"radio button", "list item", "tree item", "table cell", "menu item",
                      "radio menu item", "page tab", "combo box"})
 TICKS = frozenset({"check box", "check menu item", "toggle button", "radio button"})
-FIELDS = a11y.EDITABLE
+FIELDS = a11y.EDITABLE | {"slider"}  # a slider takes a number typed into it
 SWITCHES = frozenset({"toggle button", "check box", "switch"})  # named by a label beside
 ENTRIES = frozenset({"menu item", "list item", "option"})  # a drop-down's, inside its box
 LABEL_CHARS = 40  # a longer text beside a field is a sentence (a warning), not its name
@@ -199,6 +199,9 @@ def _read(atspi: Any, frame: Any, title: str, deadline: float) -> list[Control]:
             if role in FIELDS and (role not in TEXTS or "editable" in states) and \
                     "Text" in node.get_interfaces():  # a page's objects are U+FFFC in it
                 value = (atspi.Text.get_text(node, 0, -1) or "").replace("\ufffc", "")
+            if role == "slider":  # named by its value ("50"): named by its label instead
+                value = a11y.number(node)
+                name = "" if name == value else name
             toggle = role == "table cell" and not name and "toggle" in _actions(node, atspi)
         except Exception:  # gone while we looked
             continue

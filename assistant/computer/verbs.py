@@ -283,6 +283,9 @@ def type(text: str, into: str | None = None, window: str | None = None) -> str:
             title = _front(window)
             keyboard.write(text)
             return f"Typed {text!r} into the window {title!r}."
+        lone = finding.lone_field(target)
+        if lone is not None and "multi line" not in lone.states:  # a dialog's one field
+            return type(text, into=lone.name or field_word(lone), window=target.title)
         _front(target)
         _to_text_area(target)
         keyboard.write(text)
@@ -309,6 +312,9 @@ def _fill(control: Control, where: Window, text: str) -> None:
     """The field holds `text`: through its editable text, else clicked, cleared and typed."""
     if not control.enabled:
         raise _disabled(control, where)
+    if control.role == "slider":
+        a11y.set_number(_element(control), text)
+        return
     if a11y.put_text(_element(control), text):
         if control.role == "spin button":  # its value is taken from its text on activate
             a11y.act(_element(control))

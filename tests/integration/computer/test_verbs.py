@@ -109,6 +109,25 @@ def test_fill_a_form_and_type_into_a_field_by_its_label() -> None:
         assert entry.result() == (0, "new.txt")
 
 
+def test_a_slider_is_set_by_typing_a_number_into_it_by_its_label_or_its_window() -> None:
+    with Program("zenity", "--scale", "--title=Volume", "--text=Set the volume",
+                 "--value=50") as scale:
+        scale.shown("Volume")
+        assert '  slider "Set the volume" = "50" (focused)' in \
+            computer.read("Volume").splitlines()  # named by its label, not by its value
+        assert computer.type("30", into="Set the volume") == \
+            "Typed '30' into 'Set the volume' in the dialog 'Volume'."
+        with pytest.raises(ValueError, match="goes from 0 to 100, not 150"):
+            computer.type("150", into="slider")
+        computer.press("OK")
+        assert scale.result() == (0, "30")
+    with Program("yad", "--scale", "--title=Brightness", "--value=20") as scale:
+        scale.shown("Brightness")
+        computer.type("75", window="Brightness")  # the dialog's one field
+        computer.press("OK")
+        assert scale.result() == (0, "75")
+
+
 def test_type_into_the_window_titled_and_where_the_focus_is() -> None:
     with Program("yad", "--text-info", "--editable", "--title=Memo.txt") as memo, \
             question("Export", "Later?") as other:

@@ -41,13 +41,15 @@ def test_a_page_paragraph_is_text_not_a_field() -> None:
     assert control("", "paragraph", (0, 0, 9, 9), "editable").field  # a word processor's
 
 
-def test_an_unnamed_control_is_found_by_the_word_the_screen_text_calls_it() -> None:
-    spins = [control("", "spin button", (21, 67, 34, 100), value="50"),
-             control("Copies", "spin button", (61, 67, 34, 100), value="1")]
-    assert screen_text.control_line(spins[0]) == 'number field = "50"'
-    assert finding.matches(spins, "number field", "field") == [spins[0]]
-    assert finding.matches(spins, "spin button", "field") == [spins[0]]
-    assert finding.matches(spins, "Copies", "field") == [spins[1]]
+def test_a_control_is_found_by_the_word_the_screen_text_calls_it_an_unnamed_one_first(
+        ) -> None:
+    spins = [control("Copies", "spin button", (61, 67, 34, 100), value="1"),
+             control("", "spin button", (21, 67, 34, 100), value="50")]
+    assert screen_text.control_line(spins[1]) == 'number field = "50"'
+    assert finding.matches(spins, "number field", "field") == [spins[1], spins[0]]
+    assert finding.matches(spins, "spin button", "field")[0] == spins[1]
+    assert finding.matches(spins, "Copies", "field") == [spins[0]]
+    assert finding.matches(spins[:1], "number field", "field") == [spins[0]]  # named too
     assert finding.matches(spins, "text area", "field") == []
 
 
