@@ -22,6 +22,10 @@ from assistant.computer.tree import Control, Window
 SETTLE_S = 1.5  # how long the screen may take to show an undone fact done
 POLL_S = 0.2
 TEXT_CHARS = 60  # a field's text, quoted up to here
+# Windows that wait for a button once their controls are set: dialogs, and those with
+# a dialog's answers (yad's are plain windows).
+WAITING = ("dialog", "alert")
+ANSWERS = frozenset({"ok", "cancel"})
 
 
 @dataclass(frozen=True)
@@ -70,9 +74,27 @@ def facts_of(aims: list[Aim], then: list[Shown], now: list[Window]) -> list[Fact
         fact = _fact(aim, titles.get(aim.window) if aim.window else None, then)
         if fact is not None and fact not in facts:
             facts.append(fact)
-    for fact in _changed(then, now):
+    for fact in [*_changed(then, now), *_waiting(aims, titles)]:
         if fact not in facts:
             facts.append(fact)
+    return facts
+
+
+def _waiting(aims: list[Aim], titles: dict[str, Window]) -> list[Fact]:
+    """A dialog a call set something in (chose, ticked, typed) still open, with
+    its buttons: a small model that chose green calls the job done, or chooses it again,
+    while the dialog waits for its OK."""
+    acted = dict.fromkeys(a.window for a in aims if a.verb in ("choose", "tick", "untick",
+                                                               "type"))
+    closing = {a.window for a in aims if a.verb in ("press", "close", "key")}
+    facts = []
+    for title in acted:
+        window = titles.get(title)
+        buttons = finding.names(window, "button") if window is not None else ""
+        if window is not None and title not in closing and buttons and (
+                window.role in WAITING or any(textmatch.normalize(c.name) in ANSWERS
+                                              for c in window.controls)):
+            facts.append(Fact(f"{window.kind()} is still open, with the buttons {buttons}"))
     return facts
 
 

@@ -175,15 +175,16 @@ def _miss(name: str, kind: str, within: Window | None, found: list[Window]) -> s
     every window, each named)."""
     plural = f"{kind}es" if kind.endswith("x") else f"{kind}s"
     if within is not None:
-        names = _names(within, kind)
-        there = f"its {plural}: {names}" if names else f"it has no {plural}"
+        listed = names(within, kind)
+        there = f"its {plural}: {listed}" if listed else f"it has no {plural}"
         return f"no {kind} {name!r} in {within.kind()}; {there}"
-    said = [f"in {w.kind()}: {_names(w, kind)}" for w in found if _names(w, kind)]
+    said = [f"in {w.kind()}: {names(w, kind)}" for w in found if names(w, kind)]
     there = f"{plural} {'; '.join(said)}" if said else f"no window shows any {plural}"
     return f"no {kind} {name!r} on screen; {there}"
 
 
-def _names(window: Window, kind: str) -> str:
+def names(window: Window, kind: str) -> str:
+    """The names of the window's controls of `kind`, in order, at most 12."""
     seen: list[str] = []
     for control in window.controls:
         if is_kind(control, kind) and control.name and control.name not in seen:

@@ -88,7 +88,8 @@ def test_after_a_tick_the_model_reads_the_box_ticked(server: LLMServer) -> None:
         dialog.shown("Backup")
         turn(server, "tick Music in the backup dialog")
         assert dialog.running()
-    assert "'Music' is ticked in the dialog 'Backup'" in told(server, 1)
+    assert "'Music' is ticked in the dialog 'Backup'; the dialog 'Backup' is still open, " \
+        "with the buttons Cancel, OK." in told(server, 1)  # it waits for its OK
 
 
 def test_an_answer_of_steps_goes_back_once_and_the_press_follows(server: LLMServer) -> None:
@@ -163,8 +164,9 @@ def test_the_facts_come_from_the_screen_not_from_the_calls() -> None:
         then = after.before()
         facts = after.after(aims, then)
         assert form.running()
-    assert [f.sentence for f in facts] == ["the field 'Name:' in the window 'Order' holds "
-                                           "nothing"]
+    assert [f.sentence for f in facts] == [
+        "the field 'Name:' in the window 'Order' holds nothing",
+        "the window 'Order' is still open, with the buttons Cancel, OK"]  # yad's: a window
     assert facts[0].undone
 
 
@@ -178,4 +180,5 @@ def test_a_password_typed_is_said_by_its_length_and_not_undone() -> None:
         facts = after.after(aims, then)
         assert form.running()
     assert [(f.sentence, f.undone) for f in facts] == [
-        ("the field 'Password:' in the dialog 'Sign in' holds 6 characters", False)]
+        ("the field 'Password:' in the dialog 'Sign in' holds 6 characters", False),
+        ("the dialog 'Sign in' is still open, with the buttons Cancel, OK", False)]
