@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any
 
 from assistant.computer import editing, finding, keyboard, textmatch, tree, verbs
@@ -247,7 +248,13 @@ def _replace(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
 
 
 def _save(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
-    target = _editor({"window": (args or [keywords.get("window")])[0]}, "save a file")
+    window, name = [*args, None, None][:2]
+    window, name = keywords.get("window", window), keywords.get("name", name)
+    if name is not None or (isinstance(window, str) and not tree.windows(window)
+                            and PurePath(window).suffix):  # as editing.save reads them
+        return _save_as([window] if name is None else [name],
+                        {} if name is None else {"window": window})
+    target = _editor({"window": window}, "save a file")
     if isinstance(target, Aim):
         return [target]
     return [Aim(f"Saves the file of {target.kind()}", window=target.title, verb="write")]

@@ -98,9 +98,15 @@ def _places(text: str, old: str) -> list[int]:
 
 
 @said
-def save(window: str | None = None) -> str:
+def save(window: str | None = None, name: str | None = None) -> str:
     """Save the file open in the editor (Ctrl+S). A document that has no file yet opens
-    the chooser, which is closed again: it needs a name, `save_as("name.txt")`."""
+    the chooser, which is closed again: it needs a name, `save_as("name.txt")`. The forms
+    models write for a new name save as it: `save("recipe.txt", "soup.txt")`, and
+    `save("soup.txt")` where no window is so titled."""
+    if name is not None:
+        return save_as(name, window)
+    if window is not None and not tree.windows(window) and Path(window).suffix:
+        return save_as(window)
     shown, _ = editor(window)
     _front(shown)
     before = {w.title for w in tree.windows()}

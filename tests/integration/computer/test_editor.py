@@ -206,9 +206,12 @@ def test_the_approval_names_the_editor_each_editing_call_acts_on(tmp_path: Path)
             f"Saves the file of the window {title!r}",
             f"Saves the text of the window {title!r} as the file 'copy.txt' (in the working "
             "folder unless a whole path; an existing file is not replaced)"]
-        [miss] = foresee('computer.save(window="Budget.ods")')
+        [as_name] = foresee('computer.save("letter.txt", "copy.txt")')
+        assert as_name.sentence.startswith(f"Saves the text of the window {title!r} as the "
+                                           "file 'copy.txt'")
+        [miss] = foresee('computer.save(window="Budget - Calc")')
         assert miss.sentence.startswith("Would save a file, but finds no editor now (no "
-                                        "window titled 'Budget.ods'; ")
+                                        "window titled 'Budget - Calc'; ")
 
 
 def test_replace_of_a_word_not_in_the_text_says_how_the_text_begins(tmp_path: Path) -> None:
@@ -235,6 +238,10 @@ def test_save_as_writes_the_text_under_a_name_in_the_working_folder(
         assert (work / "soup.txt").read_text() == "2 carrots\n"
         assert recipe.read_text() == "2 carrots\n"
         editor.titled("soup.txt")
+        computer.save("soup.txt", "stew.txt")  # the forms models write for a new name
+        computer.save("broth.txt")  # no window is so titled: a name
+        assert (work / "stew.txt").read_text() == (work / "broth.txt").read_text() == \
+            "2 carrots\n"
 
 
 def test_save_as_over_an_existing_file_leaves_the_question_to_the_person(
