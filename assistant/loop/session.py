@@ -15,13 +15,13 @@ from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from assistant.actions.apply import applies
+from assistant.actions.apply import allows, applies
 from assistant.checks.peek import peek
 from assistant.checks.peek import wanted as peek_wanted
 from assistant.checks.requested import Request
 from assistant.checks.rules import turn_rules
 from assistant.checks.state import TurnState
-from assistant.checks.verdicts import Annotate
+from assistant.checks.verdicts import Annotate, Rewrite
 from assistant.events import (
     CodeDraft,
     Error,
@@ -130,13 +130,33 @@ class Session:
         while True:
             yield from show_screen(self.screen, self.messages, first=first)
             state.desktop = state.desktop or (first and self.screen.shown)  # shown the windows
-            reply = yield from ask(self, state, system)
+            reply = self._commanded(state) if first else None
+            if reply is None:
+                reply = yield from ask(self, state, system)
             first, state.asked = False, (len(state.rules.fired), len(state.tries))
             if reply is None:
                 yield from self._end(state, "", "error")
                 return
             if (yield from self._take(reply, state)):
                 return
+
+    def _commanded(self, state: TurnState) -> Reply | None:
+        """A request to act on the screen whose every part names a control there, read
+        as the verbs' code in place of the model's first reply (rule screen.command);
+        None when it does not read so."""
+        if not (state.desktop and state.request.on_screen and allows(state.rules,
+                                                                     "screen.command")):
+            return None
+        from assistant.computer import tree
+        from assistant.loop.commands import read
+
+        code = read(state.request.text, tree.windows())
+        if code is None or not applies(state.rules, Rewrite("screen.command", "python", code,
+                                                            "", "")):
+            return None
+        text = "" if self.llm.uses_tools else f"```python\n{code}\n```"
+        written = Reply(text, [], {"role": "assistant", "content": text}, None, "commands")
+        return self.with_call(written, "python", code)
 
     def _begin(self, state: TurnState) -> Generator[Event, None, str]:
         """The request into the history (with the heads of the files it names), the screen

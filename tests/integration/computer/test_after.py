@@ -29,10 +29,12 @@ def desk(a11y_bus: str) -> Iterator[str]:
 def turn(server: LLMServer, request: str, off: str = "", style: str = "tools",
          approver: Callable[[Proposal], bool] = lambda proposal: True) -> list[Event]:
     """One turn as the default install takes it: the screen as text, every proposal
-    approved by the person (`approver`); `off`: rules turned off."""
+    approved by the person (`approver`); `off`: rules turned off, and always the reading
+    of a command without the model (screen.command): these turns are the model's."""
     with Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
                    code_style=style, screen_format="text", journal=False,
-                   checks_off=off, approver=approver) as assistant:
+                   checks_off=",".join(filter(None, ["screen.command", off])),
+                   approver=approver) as assistant:
         return list(assistant.turn(request))
 
 

@@ -1,0 +1,247 @@
+"""Spoken commands that name only what is on screen, read without the model.
+
+"click Yes", "tick Photos and Music", "choose green in the colour dialog", "say no": a
+person speaking to the desktop names a control by the words on it, and the windows'
+trees (tree.py) say whether such a control is there. A command whose every part names
+one exactly becomes the verbs' code at once, proposed and approved as the model's code
+is: it costs no model call (20 s and more on two cores), and a small model asked to say
+no to a dialog has answered "No, I do not want to delete my drafts" with the dialog
+still open. Anything else (a name not on screen, a negation, a word left over) is the
+model's, as before. The words live in commands.toml.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from assistant.computer import finding, textmatch, tree
+from assistant.computer.tree import Control, Window
+from assistant.tomlread import tomllib
+
+DATA = tomllib.loads(Path(__file__).with_name("commands.toml").read_text())
+VERBS: list[tuple[str, str]] = sorted(
+    ((word, verb) for verb, words in DATA["verbs"].items() for word in words),
+    key=lambda pair: -len(pair[0]))
+WORDS: dict[str, list[str]] = {kind: sorted(words, key=len, reverse=True)
+                               for kind, words in DATA["words"].items()}
+ANSWERS: dict[str, list[str]] = DATA["answers"]
+KEYS = frozenset({"enter", "return", "escape", "esc", "tab", "space"})
+QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”')
+NEGATION = re.compile(r"\b(?:don'?t|do not|never|not|without|won'?t)\b|n't\b", re.IGNORECASE)
+CLAUSES = re.compile(r"\s*(?:[,;!?]|\.(?:\s|$)|\band then\b|\bthen\b|\band\b)\s*",
+                     re.IGNORECASE)
+SCOPE = re.compile(r"^(.*?)\s+(?:in|on|of|from)\s+(.+)$", re.IGNORECASE)
+INTO = re.compile(r"^\x00(\d+)\s*(?:(?:into|in|to)\s+(.+))?$", re.IGNORECASE)
+SET = re.compile(r"^(.+?)\s+to\s+(\S+)$", re.IGNORECASE)
+SAY = re.compile(r"^(yes|no|ok|cancel)\b(?:\s+to\s+(.+))?$", re.IGNORECASE)
+MANY = ("tick", "untick")  # verbs a bare name after "and" goes on with: tick A and B
+
+
+def read(request: str, windows: list[Window]) -> str | None:
+    """The verbs' code for `request` when every part of it names a control on screen
+    exactly (`windows`, the focused first); None when any part does not."""
+    if NEGATION.search(request) or not windows:
+        return None
+    quoted: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        quoted.append(match[1] if match[1] is not None else match[2])
+        return f"\x00{len(quoted) - 1}"
+
+    lines: list[str] = []
+    verb, last = "", ""
+    for part in CLAUSES.split(QUOTED.sub(keep, request)):
+        part = _strip(part, "polite")
+        if not part:
+            continue
+        said, rest = _verb(part)
+        if said is not None and not rest:  # "Tick, Photos and Music", as Whisper writes it
+            verb = said
+            continue
+        if said is None and (verb in MANY or (verb and not lines)):
+            said, rest = verb, part
+        ordered = sorted(windows, key=lambda w: w.title != last)  # the one acted in first
+        call = _line(said, rest, quoted, ordered) if said else _answer(part, ordered)
+        if call is None:
+            return None
+        called, args, keywords, last = call
+        if last and last != windows[0].title:  # where the verb would look first: say which
+            keywords = {**keywords, "window": last}
+        lines.append(_call(called, *args, **keywords))
+        verb = said or ""
+    return "\n".join(lines) or None
+
+
+def _verb(part: str) -> tuple[str | None, str]:
+    low = part.casefold()
+    for word, verb in VERBS:
+        if low == word or low.startswith(word + " "):
+            return verb, part[len(word):].strip()
+    return None, part
+
+
+def _strip(text: str, kind: str, *, ends: bool = True) -> str:
+    """`text` without the `kind` words at its start (and end)."""
+    changed = True
+    while changed and text:
+        changed = False
+        for word in WORDS[kind]:
+            low = text.casefold()
+            if low == word:
+                return ""
+            if low.startswith(word + " "):
+                text, changed = text[len(word) + 1:].strip(), True
+            elif ends and low.endswith(" " + word):
+                text, changed = text[: -len(word) - 1].strip(), True
+    return text
+
+
+def _name(text: str, quoted: list[str]) -> str:
+    """A control's name as said: no article, no role word, a quoted name unquoted."""
+    text = _strip(_strip(text, "articles", ends=False), "roles")
+    text = _strip(text, "articles", ends=False)
+    held = re.fullmatch(r"\x00(\d+)", text)
+    return quoted[int(held[1])] if held else text
+
+
+def _window(phrase: str, windows: list[Window], quoted: list[str]) -> Window | None:
+    """The window a phrase names ("the backup dialog"): by its title, whole or a part."""
+    wanted = textmatch.normalize(_strip(_name(phrase, quoted), "windows"))
+    if not wanted:
+        return None
+    exact = [w for w in windows if textmatch.normalize(w.title) == wanted]
+    within = exact or [w for w in windows if wanted in textmatch.normalize(w.title)]
+    return within[0] if within else None
+
+
+def _scoped(rest: str, windows: list[Window], quoted: list[str]
+            ) -> list[tuple[str, list[Window], str]]:
+    """Readings of `rest`: (the name, the windows to look in, the title said), the name
+    in a window named after it first ("OK in the Export dialog"), then `rest` whole (a
+    name with "in" in it: "Log in")."""
+    readings = []
+    scoped = SCOPE.match(rest)
+    if scoped:
+        window = _window(scoped[2], windows, quoted)
+        if window is not None:
+            readings.append((_name(scoped[1], quoted), [window], window.title))
+    readings.append((_name(rest, quoted), windows, ""))
+    return readings
+
+
+def _exact(windows: list[Window], name: str, kinds: tuple[str, ...]
+           ) -> tuple[Control, Window] | None:
+    """The first control named exactly `name` of the first kind that has one, in the
+    windows in order (the focused first)."""
+    wanted = textmatch.normalize(name)
+    if not wanted:
+        return None
+    for kind in kinds:
+        for window in windows:
+            for control in window.controls:
+                if textmatch.normalize(control.name) == wanted and _of(control, kind):
+                    return control, window
+    return None
+
+
+def _of(control: Control, kind: str) -> bool:
+    if kind == "any":
+        return control.role not in tree.TEXTS and not control.label
+    return finding.is_kind(control, kind)
+
+
+def _call(verb: str, *args: str, **keywords: str) -> str:
+    """The call as the guide writes it: `computer.press("OK", window="Export")`."""
+    said = [json.dumps(a) for a in args]
+    said += [f"{key}={json.dumps(value)}" for key, value in keywords.items() if value]
+    return f"computer.{verb}({', '.join(said)})"
+
+
+# A clause read: the verb, its arguments and keywords, and the window it acts in.
+Call = tuple[str, tuple[str, ...], dict[str, str], str]
+
+
+def _line(verb: str, rest: str, quoted: list[str], windows: list[Window]) -> Call | None:
+    """One clause as a verb's call, or None."""
+    if verb == "close":
+        window = _window(rest, windows, quoted)
+        return ("close", (window.title,), {}, "") if window is not None else None
+    if verb == "type":
+        return _typed(rest, quoted, windows)
+    if verb == "set":
+        setting = SET.match(rest)
+        return _typed(f"\x00{len(quoted)} into {setting[1]}", [*quoted, setting[2]],
+                      windows) if setting else None
+    if verb == "say":
+        return _said(rest, windows, quoted)
+    for name, where, title in _scoped(rest, windows, quoted):
+        if verb == "press" and name.casefold() in KEYS and not title:
+            return "key", (name.casefold(),), {}, ""
+        kinds = ("button", "any") if verb == "press" else \
+            ("tick box",) if verb in MANY else ("item",)
+        found = _exact(where, name, kinds)
+        if found is not None:
+            return verb, (found[0].name,), {"window": title}, found[1].title
+    return None
+
+
+def _said(rest: str, windows: list[Window], quoted: list[str]) -> Call | None:
+    """say yes (to the export question): the button so named, in the window named if
+    one is, else the first that has one."""
+    said = SAY.match(rest)
+    if said is None:
+        return None
+    window = _window(said[2], windows, quoted) if said[2] else None
+    found = _exact([window] if window is not None else windows, said[1], ("button",))
+    if found is None:
+        return None
+    return "press", (found[0].name,), {"window": window.title if window else ""}, \
+        found[1].title
+
+
+def _typed(rest: str, quoted: list[str], windows: list[Window]) -> Call | None:
+    """type "text" into a field (by its label, or a part of it when one field alone has
+    that part) or into a window (by its title)."""
+    into = INTO.match(rest)
+    if into is None or into[2] is None:
+        return None
+    text = quoted[int(into[1])]
+    for name, where, title in _scoped(into[2], windows, quoted):
+        found = _exact(where, name, ("field",)) or _part(where, name)
+        if found is not None:
+            return "type", (text,), {"into": found[0].name, "window": title}, found[1].title
+    window = _window(into[2], windows, quoted)
+    if window is None:
+        return None
+    return "type", (text,), {"window": window.title}, window.title
+
+
+def _part(windows: list[Window], name: str) -> tuple[Control, Window] | None:
+    """The one named field whose name holds the words said ("the volume": "Set the
+    volume"), or the one field of the window titled so."""
+    wanted = textmatch.normalize(name)
+    if not wanted:
+        return None
+    hits = [(c, w) for w in windows for c in w.controls if c.field and c.name
+            and re.search(rf"\b{re.escape(wanted)}\b", textmatch.normalize(c.name))]
+    if len(hits) == 1:
+        return hits[0]
+    titled = [w for w in windows if wanted in textmatch.normalize(w.title)]
+    fields = [(c, w) for w in titled[:1] for c in w.controls if c.field and c.name]
+    return fields[0] if len(fields) == 1 else None
+
+
+def _answer(part: str, windows: list[Window]) -> Call | None:
+    """A clause of one word ("confirm", "OK"): the button that answers so, in the
+    window the last clause acted in, else the focused one, else the first that has one."""
+    names = ANSWERS.get(textmatch.normalize(part))
+    if not names:
+        return None
+    for window in windows:
+        for name in names:
+            found = _exact([window], name, ("button",))
+            if found is not None:
+                return "press", (found[0].name,), {}, window.title
+    return None

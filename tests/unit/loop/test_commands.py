@@ -1,0 +1,73 @@
+"""Reading a spoken command as the verbs' code without the model: only when every part
+of it names a control of the windows given exactly; anything else is the model's."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.computer.coords import Rect
+from assistant.computer.tree import Control, Window
+from assistant.loop.commands import read
+
+
+def control(name: str, role: str, value: str = "") -> Control:
+    return Control(name, role, Rect(0, 0, 10, 10), frozenset({"enabled"}), "", value)
+
+
+EXPORT = Window("Export", "dialog", True, 1, [control("Export the report now?", "label"),
+                                              control("No", "push button"),
+                                              control("Yes", "push button")])
+BACKUP = Window("Backup", "dialog", False, 2, [control("Photos", "check box"),
+                                               control("Music", "check box"),
+                                               control("Cancel", "push button"),
+                                               control("OK", "push button")])
+COLOUR = Window("Colour", "dialog", False, 3, [control("red", "table cell"),
+                                               control("green", "table cell"),
+                                               control("OK", "push button")])
+FORM = Window("Sign in", "dialog", False, 4, [control("Your name:", "text"),
+                                              control("Set the volume", "slider", "50")])
+SCREEN = [EXPORT, BACKUP, COLOUR, FORM]
+
+
+@pytest.mark.parametrize(("request_", "code"), [
+    ("click Yes", 'computer.press("Yes")'),
+    ("Click yes.", 'computer.press("Yes")'),  # as Whisper writes it
+    ("Click, yes.", 'computer.press("Yes")'),
+    ("Tick, Photos, and Music.",
+     'computer.tick("Photos", window="Backup")\ncomputer.tick("Music", window="Backup")'),
+    ("please press the No button", 'computer.press("No")'),
+    ("say no to the delete question", 'computer.press("No")'),
+    ("press enter", 'computer.key("enter")'),
+    ("click on OK in the Backup window", 'computer.press("OK", window="Backup")'),
+    ("close the export dialog", 'computer.close("Export")'),
+    ("choose green in the colour dialog and confirm",
+     'computer.choose("green", window="Colour")\ncomputer.press("OK", window="Colour")'),
+    ("tick Photos and Music and press OK",
+     'computer.tick("Photos", window="Backup")\ncomputer.tick("Music", window="Backup")\n'
+     'computer.press("OK", window="Backup")'),
+    ('type "Ana Lopez" into your name',
+     'computer.type("Ana Lopez", into="Your name:", window="Sign in")'),
+    ("set the volume to 30", 'computer.type("30", into="Set the volume", window="Sign in")'),
+])
+def test_a_command_naming_controls_on_screen_is_read_as_the_verbs(request_: str,
+                                                                 code: str) -> None:
+    assert read(request_, SCREEN) == code
+
+
+@pytest.mark.parametrize("request_", [
+    "click Maybe",  # no such button
+    "click Ye",  # a part of a name is not the name
+    "Don't delete anything; say no",  # a negation: the model weighs it
+    "what does the dialog say?",
+    "tick Photos and back up my music",  # words left over
+    'type "Ana" into Email',  # no such field
+    "open the file",
+    "tick",  # nothing named
+    "click",
+])
+def test_anything_else_is_the_models(request_: str) -> None:
+    assert read(request_, SCREEN) is None
+
+
+def test_nothing_on_screen_reads_nothing() -> None:
+    assert read("click Yes", []) is None
