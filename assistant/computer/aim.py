@@ -10,6 +10,7 @@ button a call presses, for the risk check (safety/desktop.py: Delete, Send, Pay.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
@@ -123,7 +124,7 @@ def _choose(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
                 "choose", control.name)]
 
 
-def _ticks(checked: bool) -> Any:
+def _ticks(checked: bool) -> Callable[[list[Any], dict[str, Any]], list[Aim]]:
     def read(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
         names = [n for a in args for n in ([a] if isinstance(a, str) or a is None else a)]
         aims = []
@@ -189,10 +190,11 @@ def _fill(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
     fields = (args or [None])[0]
     if not isinstance(fields, dict):
         return [Aim("Fills a form with fields named only when the code runs")]
-    aims = []
+    aims: list[Aim] = []
+    window = {k: v for k, v in keywords.items() if k == "window"}
     for label, value in fields.items():
-        aims += _type([value], {"into": label, **{k: v for k, v in keywords.items()
-                                                  if k == "window"}})
+        aims += _ticks(value)([label], window) if isinstance(value, bool) else \
+            _type([value], {"into": label, **window})
     return aims
 
 

@@ -332,10 +332,12 @@ def _fill(control: Control, where: Window, text: str) -> None:
 
 @said
 def fill(fields: Mapping[str, object], window: str | None = None) -> str:
-    """Fill a form: each field, named by its label, gets its text ({"Name:": "Ana"})."""
+    """Fill a form: each field, named by its label, gets its text ({"Name:": "Ana"}); a
+    check box named with True or False is ticked or cleared ({"Send me news": True})."""
     if not isinstance(fields, Mapping) or not fields:
         raise ValueError('give the fields as a dict: fill({"Your name:": "Ana"})')
-    return " ".join(type(str(value), into=label, window=window)
+    return " ".join(_set(label, window, value) if isinstance(value, bool) else
+                    type(str(value), into=label, window=window)
                     for label, value in fields.items())
 
 

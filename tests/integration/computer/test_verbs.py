@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from assistant import computer
-from assistant.computer import tree, verbs
+from assistant.computer import aim, tree, verbs
 from tests.support.desktop import Program, desktop
 
 
@@ -107,6 +107,21 @@ def test_fill_a_form_and_type_into_a_field_by_its_label() -> None:
         computer.type("new.txt", into="New name")
         computer.press("enter")  # no button is named so: the key
         assert entry.result() == (0, "new.txt")
+
+
+def test_fill_ticks_a_check_box_named_with_true_and_types_the_rest() -> None:
+    with Program("yad", "--form", "--title=Newsletter", "--field=Email",
+                 "--field=Send me news:CHK", "", "FALSE") as form:
+        form.shown("Newsletter")
+        code = 'computer.fill({"Email": "sam@example.com", "Send me news": True})'
+        assert [a.sentence for a in aim.foresee(code)] == [
+            "Types 'sam@example.com' into 'Email' in 'Newsletter'",
+            "Ticks Send me news in the window 'Newsletter'"]
+        said = computer.fill({"Email": "sam@example.com", "Send me news": True})
+        assert said == ("Typed 'sam@example.com' into 'Email' in the window 'Newsletter'. "
+                        "Ticked Send me news in the window 'Newsletter'.")
+        computer.press("OK")
+        assert form.result() == (0, "sam@example.com|TRUE|")
 
 
 def test_a_slider_is_set_by_typing_a_number_into_it_by_its_label_or_its_window() -> None:
