@@ -27,6 +27,8 @@ ROLE_NAMES = {"field": "field", "text field": "field", "entry": "field", "text b
               "password field": "password field", "password": "password field",
               "switch": "toggle", "toggle": "toggle", "check box": "check box",
               "checkbox": "check box", "slider": "slider", "scale": "slider"}
+VERB_OF = {"check box": "tick", "toggle": "tick", "radio": "choose", "item": "choose",
+           "row": "choose", "tab": "choose"}  # the verb a control that takes no text takes
 SETTLE_S = 2.0  # how long after a verb acted a control it may have opened is waited for
 _settled_at = 0.0
 
@@ -117,6 +119,10 @@ def _find(name: str, kind: str, window: str | None) -> tuple[Control, Window]:
             if window is None:  # a list row's tick box is the row, whoever asks
                 hits.sort(key=lambda c: not c.toggle)
             return hits[0], each
+    other = _named_other(found[0], name) if kind == "field" else None
+    if other is not None:
+        raise NotOnScreen(f"{other.name!r} in {found[0].kind()} is a {_word(other)}, not a "
+                          f"field: {VERB_OF.get(_word(other), 'press')}({other.name!r})")
     lone = lone_field(found[0]) if kind == "field" else None
     if lone is not None and not any(textmatch.normalize(name) in textmatch.normalize(w.title)
                                     for w in found):  # a title: typed at the window's cursor
@@ -124,6 +130,13 @@ def _find(name: str, kind: str, window: str | None) -> tuple[Control, Window]:
     miss = _miss(name, kind, found[0] if window else None, found)
     silent = dark_active({w.title for w in found}) if window is None else None
     raise NotOnScreen(miss if silent is None else f"{miss}; {no_controls(silent, kind)}")
+
+
+def _named_other(window: Window, name: str) -> Control | None:
+    """A control of the window exactly so named that takes no text (a check box)."""
+    wanted = textmatch.normalize(name)
+    return next((c for c in window.controls if not c.field and not c.label and c.role
+                 not in tree.TEXTS and textmatch.normalize(c.name) == wanted), None)
 
 
 def lone_field(window: Window) -> Control | None:

@@ -120,6 +120,9 @@ def test_fill_ticks_a_check_box_named_with_true_and_types_the_rest() -> None:
         said = computer.fill({"Email": "sam@example.com", "Send me news": True})
         assert said == ("Typed 'sam@example.com' into 'Email' in the window 'Newsletter'. "
                         "Ticked Send me news in the window 'Newsletter'.")
+        with pytest.raises(verbs.NotOnScreen, match="'Send me news' in the window 'Newsletter' is "
+                           r"a check box, not a field: tick\('Send me news'\)"):
+            computer.type("yes", into="Send me news")  # never into the form's one field
         computer.press("OK")
         assert form.result() == (0, "sam@example.com|TRUE|")
 
