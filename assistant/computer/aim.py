@@ -164,6 +164,10 @@ def _type(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
             silent = finding.dark(into) if window is None else None
             if silent is not None:  # a terminal named as if a field
                 return [Aim(f"Types {said} into the window {silent!r}", verb="write")]
+            editor = verbs.holding(into, window)
+            if editor is not None:
+                return [Aim(f"Types {said} into {editor.kind()} after its text",
+                            window=editor.title, verb="write")]
             return [Aim(f"Would type {said} into {into!r}, which is not on screen now "
                         f"({miss})")]
         value = text if isinstance(text, str) else ""
@@ -174,8 +178,10 @@ def _type(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
                     window=where.title, verb="type", value=value,
                     target=control.name or field_word(control))]  # unnamed: found again by its word
     target = _window(window) if window is not None else _focused()
+    after = " after its text" if keywords.get("at") == "end" else ""
     if target is not None:
-        return [Aim(f"Types {said} into {target.kind()}", window=target.title, verb="write")]
+        return [Aim(f"Types {said} into {target.kind()}{after}", window=target.title,
+                    verb="write")]
     silent = finding.dark(window) if window is not None else finding.dark_active()
     place = f"into the window {silent!r}" if silent else "where the keyboard focus is"
     return [Aim(f"Types {said} {place}", verb="write")]

@@ -260,16 +260,23 @@ def _set(name: str, window: str | None, checked: bool) -> str:
 
 
 @said
-def type(text: str, into: str | None = None, window: str | None = None) -> str:
+def type(text: str, into: str | None = None, window: str | None = None,
+         at: str | None = None) -> str:
     """Type `text` into the field labelled `into` (it then holds just that text), into the
-    window titled `window` (an editor's text area, at its cursor; a terminal, whose
-    window publishes no controls), or else where the keyboard focus is."""
+    window titled `window` (an editor's text area, at its cursor, or `at="end"` after its
+    text; a terminal, whose window publishes no controls), or else where the keyboard
+    focus is. An editor's text area named by the text it holds is typed into at its end."""
+    if at not in (None, "end", "cursor"):
+        raise ValueError(f'at={at!r}: say at="end" (after the text) or leave it out')
     if into is not None:
         try:
             control, where = find(into, "field", window)
         except NotOnScreen as miss:
             if window is None and (tree.windows(into) or finding.dark(into)):  # a window
-                return type(text, window=into)
+                return type(text, window=into, at=at)
+            editor = holding(into, window)
+            if editor is not None:  # its text copied from the screen as if its name
+                return type(text, window=editor.title, at="end")
             raise miss from None
         name = repr(control.name) if control.name else f"the {field_word(control)}"
         if control.role == "combo box" and "editable" not in control.states:
@@ -288,10 +295,21 @@ def type(text: str, into: str | None = None, window: str | None = None) -> str:
             return type(text, into=lone.name or field_word(lone), window=target.title)
         _front(target)
         _to_text_area(target)
+        if at == "end":
+            keyboard.hotkey("ctrl", "end")
         keyboard.write(text)
-        return f"Typed {text!r} into {target.kind()}."
+        after = " after its text" if at == "end" else ""
+        return f"Typed {text!r} into {target.kind()}{after}."
     keyboard.write(text)
     return f"Typed {text!r} where the keyboard focus is."
+
+
+def holding(text: str, window: str | None) -> Window | None:
+    """The window whose text area holds `text` (its lines as the screen shows them)."""
+    wanted = textmatch.normalize(text)
+    return next((w for w in tree.windows(window) for c in w.controls
+                 if c.field and "multi line" in c.states and c.value.strip()
+                 and textmatch.normalize(c.value) == wanted), None)
 
 
 def _to_text_area(window: Window) -> None:

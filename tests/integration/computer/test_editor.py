@@ -305,3 +305,23 @@ def test_code_that_writes_the_open_file_behind_the_editor_goes_back_to_be_done_i
     told = str(server.chat_requests[1].body["messages"][-1]["content"])
     assert "touches no window" in told and "computer.type(" in told
     assert len([e for e in events if isinstance(e, RunEnd)]) == 1
+
+
+def test_a_line_is_added_after_the_text_and_by_the_text_copied_as_a_name(
+        tmp_path: Path) -> None:
+    """at="end" types after the editor's text; a text area named by the text it holds (as
+    the screen shows it, a small model takes it for a name) is typed into after it too,
+    never typed over."""
+    todo = tmp_path / "todo.txt"
+    todo.write_text("water the plants\nwash the car\n")
+    with Program("mousepad", str(todo)) as editor:
+        title = editor.titled("todo.txt")
+        [aim] = foresee('computer.type("feed the cat", window="todo.txt", at="end")')
+        assert aim.sentence == f"Types 'feed the cat' into the window {title!r} after its text"
+        assert computer.type("feed the cat\n", window="todo.txt", at="end") == \
+            f"Typed 'feed the cat\\n' into the window {title!r} after its text."
+        said = computer.type("feed the dog", into="water the plants wash the car feed the cat")
+        assert said.endswith("after its text.")
+        computer.save()
+        wait_until(lambda: _holds(todo, "water the plants\nwash the car\nfeed the cat\n"
+                                  "feed the dog"), "todo.txt saved with the lines added", 10)
