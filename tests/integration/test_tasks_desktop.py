@@ -28,11 +28,11 @@ def desktop_task(name: str) -> dict[str, Any]:
 
 def run(task: dict[str, Any], server: LLMServer, tmp_path: Path) -> tasks_run.Outcome:
     """The task run as `python -m benchmarks.tasks --systems ours` runs it, on the scripted
-    model."""
+    model, whose reply decides: a command is not read without it (screen.command off)."""
     log = tmp_path / "server.log"
     log.write_text("")
     config = {"settings": {"model": MODEL, "api_base": server.openai_url, "api_key": "k",
-                           "code_style": "tools"},
+                           "code_style": "tools", "checks_off": "screen.command"},
               "pythonpath": str(ROOT), "limit_s": 90}
     return tasks_run.run_task(task, "ours", config, tasks_run.ServerLog(log))
 
