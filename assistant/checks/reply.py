@@ -6,7 +6,6 @@ no rule: the loop applies what they return."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -23,8 +22,6 @@ from assistant.llm.fenced import blocks
 from assistant.messages import RESULTS_HEADER, results_message
 from assistant.texts import text
 
-# Code that acts on windows: the `computer` verbs, or the tools models reach for anyway.
-ON_SCREEN_CODE = re.compile(r"\b(?:computer|pyautogui|pynput)\b|\b(?:xdotool|wmctrl)\b")
 CHECKED = "The answer was checked against what ran: the model was asked to look again."
 Messages = list[dict[str, Any]]
 
@@ -56,7 +53,6 @@ def review(reply: Reply, state: TurnState) -> Iterator[SendBack | Rewrite]:
     blind suites; the answer loses those words at the end (`finish`)."""
     if reply.calls:
         yield from failed_again(reply.calls[0], state)
-        yield from off_screen(reply.calls, state)
         return
     acting = state.desktop and state.request.on_screen and not state.acted
     code = written_calls(reply.text) if acting else ""
@@ -86,18 +82,6 @@ def failed_again(call: CodeCall, state: TurnState) -> Iterator[SendBack]:
                    check_message(text("repeat.failed_again").format(state.result)),
                    f"Not run again: the model proposed the same {language} code that had "
                    "just failed; it was asked for different code.")
-
-
-def off_screen(calls: list[CodeCall], state: TurnState) -> Iterator[SendBack]:
-    """Asked to act on a window shown, code that touches no window (it writes the file
-    open in the editor behind its back, posts the page's form over HTTP, runs `exit` in
-    its own shell): sent back once to do it on screen, before anyone is asked."""
-    if not (state.desktop and state.request.on_screen and not state.acted) or \
-            any(ON_SCREEN_CODE.search(call.code) for call in calls):
-        return
-    yield SendBack("screen.act", check_message(text("screen.act")),
-                   "Not run: asked to act on a window, the model wrote code that touches no "
-                   "window; it was asked to do it on screen.")
 
 
 def failed_last_message(exit_status: int | None, previewed: RunEnd | None = None

@@ -33,12 +33,13 @@ DUPLICATES = re.compile(r"\b(duplicates?|duplicated|extra copies|same contents?|
 HERE = re.compile(r"\b(here|this (folder|directory))\b|(?<![\w/])\*?\.\w{1,5} files\b|\*\.\w+",
                   re.IGNORECASE)
 # A request to do something to the windows on screen: "click Yes", "tick Photos", "say no";
-# with a window shown, "write hello in it", "change Monday to Friday", "send the form".
+# with a window shown, "write hello in it", "change Monday to Friday", "send the form",
+# "set the volume to 30".
 ON_SCREEN = re.compile(
     r"\b(click|press|push|tap|choose|select|pick|tick|untick|uncheck|type|fill|close|"
     r"dismiss|answer|accept|decline|cancel|confirm|say (yes|no)|switch|toggle|"
     r"turn (on|off)|submit|sign in|log in|enter|write|save|replace|change|send|add|edit|"
-    r"exit)\b|\bcheck (the |off )", re.IGNORECASE)
+    r"exit|set)\b|\bcheck (the |off )", re.IGNORECASE)
 # A request for a figure: "how many", "tell me the sum".
 FIGURE_ASKED = re.compile(
     r"\bhow (many|much|big|large|long|old)\b|\b(tell|give|show) me (the|how)\b"

@@ -10,7 +10,7 @@ import pytest
 
 from assistant import Assistant
 from assistant.computer import tree
-from assistant.events import Proposal, RunEnd
+from assistant.events import Proposal, RuleFired, RunEnd, TurnEnd
 from assistant.voice.speakable import speak_proposal
 from tests.support.desktop import Program, desktop
 from tests.support.llm_server import LLMServer, text, tool_call
@@ -135,3 +135,69 @@ def test_a_choice_the_screen_shows_made_is_not_run_again_and_the_repeats_end_the
     assert len(asked) == 1 and len([e for e in events if isinstance(e, RunEnd)]) == 1
     assert len(server.chat_requests) == 3  # told once, stopped at the third
     assert "'green' is now chosen" in str(server.chat_requests[1].body["messages"])
+
+
+# A spoken command that names only controls on screen, read without the model
+# (loop/commands.py, rule screen.command): the scripted server shows whether it was asked.
+
+def test_click_yes_is_pressed_without_asking_the_model(server: LLMServer) -> None:
+    asked: list[Proposal] = []
+    server.add(text("(never asked)"))
+    with Program("zenity", "--question", "--title=Export",
+                 "--text=Export the quarterly report now?") as dialog:
+        dialog.focused("Export")
+        with make(server, asked, off="") as assistant:
+            events = list(assistant.turn("Click yes."))
+        assert dialog.result() == (0, "")  # zenity's own word: Yes was pressed
+    assert server.chat_requests == [] and server.pending == 1
+    [proposal] = asked
+    assert proposal.code == 'computer.press("Yes")' and proposal.effect is not None
+    assert proposal.effect.summary == "Presses Yes in the dialog 'Export'."
+    assert [e.action for e in events if isinstance(e, RuleFired)
+            and e.rule == "screen.command"] == ["rewrite"]
+    end = events[-1]
+    assert isinstance(end, TurnEnd) and end.reason == "answered"
+    assert end.text.endswith("On screen now: the dialog 'Export' is gone.")
+
+
+def test_a_destructive_button_named_is_still_rated_high_and_declining_keeps_it(
+        server: LLMServer) -> None:
+    asked: list[Proposal] = []
+    server.add(text("Left the drafts as they are."))
+    with Program("zenity", "--question", "--title=Drafts", "--text=Delete all drafts?",
+                 "--ok-label=Delete", "--cancel-label=Keep") as dialog:
+        dialog.shown("Drafts")
+        with make(server, asked, answer=False, off="") as assistant:
+            list(assistant.turn("press Delete"))
+        assert dialog.running()  # declined: nothing was pressed
+    [proposal] = asked
+    assert proposal.risk == "high" and proposal.effect is not None
+    assert proposal.effect.summary.startswith("Presses Delete in the dialog 'Drafts'")
+
+
+def test_a_step_left_undone_goes_to_the_model_with_the_screen(server: LLMServer) -> None:
+    """Ticked as said; the dialog still waits for its OK, so the model is asked next."""
+    asked: list[Proposal] = []
+    server.add(tool_call("python", 'computer.press("OK")'), text("Backed up."))
+    with Program("zenity", "--list", "--checklist", "--title=Backup", "--text=What to back up",
+                 "--column=Pick", "--column=Folder", "FALSE", "Photos", "FALSE", "Music",
+                 "FALSE", "Videos") as dialog:
+        dialog.shown("Backup")
+        with make(server, asked, off="screen.done") as assistant:
+            list(assistant.turn("tick Photos and Music"))
+        assert dialog.result() == (0, "Photos|Music")
+    assert [p.code for p in asked] == ['computer.tick("Photos")\ncomputer.tick("Music")',
+                                       'computer.press("OK")']
+    told = str(server.chat_requests[0].body["messages"])
+    assert "the dialog 'Backup' is still open, with the buttons Cancel, OK" in told
+
+
+def test_with_the_rule_off_the_model_is_asked(server: LLMServer) -> None:
+    asked: list[Proposal] = []
+    server.add(tool_call("python", 'computer.press("Yes")'), text("Pressed Yes."))
+    with Program("zenity", "--question", "--title=Export", "--text=Export now?") as dialog:
+        dialog.focused("Export")
+        with make(server, asked) as assistant:  # the rule off, as in the tests above
+            list(assistant.turn("click Yes"))
+        assert dialog.result() == (0, "")
+    assert len(server.chat_requests) >= 1

@@ -276,37 +276,6 @@ def test_save_of_a_document_without_a_file_asks_for_a_name(
         wait_until(lambda: _holds(tmp_path / "draft.txt", "draft"), "draft.txt saved", 10)
 
 
-def test_code_that_writes_the_open_file_behind_the_editor_goes_back_to_be_done_in_it(
-        server: LLMServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Asked to type into the note open in the editor, a small model writes note.txt with
-    open(): the editor would hold stale text its next save writes over. That code is not
-    run nor asked about; the model is told to do it on screen, and then does."""
-    monkeypatch.chdir(tmp_path)
-    note = tmp_path / "note.txt"
-    note.write_text("")
-    behind = 'with open("note.txt", "w") as f:\n    f.write("buy milk")'
-    on_screen = 'computer.type("buy milk", window="note.txt")\ncomputer.save(window="note.txt")'
-    server.add(tool_call("python", behind), tool_call("python", on_screen), text("Saved."))
-    asked: list[Proposal] = []
-
-    def approver(proposal: Proposal) -> bool:
-        asked.append(proposal)
-        return True
-
-    with Program("mousepad", str(note)) as editor:
-        editor.titled("note.txt")
-        with Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
-                       code_style="tools", screen_format="text", journal=False,
-                       approver=approver) as assistant:
-            events = list(assistant.turn('Type "buy milk" into the note open in Mousepad '
-                                         "and save it."))
-        wait_until(lambda: _holds(note, "buy milk"), "note.txt saved from the editor", 10)
-    assert [p.code for p in asked] == [on_screen]
-    told = str(server.chat_requests[1].body["messages"][-1]["content"])
-    assert "touches no window" in told and "computer.type(" in told
-    assert len([e for e in events if isinstance(e, RunEnd)]) == 1
-
-
 def test_a_line_is_added_after_the_text_and_by_the_text_copied_as_a_name(
         tmp_path: Path) -> None:
     """at="end" types after the editor's text; a text area named by the text it holds (as
