@@ -25,7 +25,7 @@ from typing import TypeVar
 from assistant.computer import a11y, finding, keyboard, tree
 from assistant.computer.finding import NotOnScreen, titles
 from assistant.computer.tree import Control, Window
-from assistant.computer.verbs import _fill, _front, press, said
+from assistant.computer.verbs import _fill, _front, press, said, text_area
 
 __all__ = ["editor", "replace", "save", "save_as"]
 
@@ -42,7 +42,7 @@ def editor(window: str | None = None) -> tuple[Window, Control]:
     found = tree.windows(window)
     if window is not None and not found:
         raise NotOnScreen(f"no window titled {window!r}; {titles()}")
-    editors = [(w, area) for w in found for area in [_area(w)] if area is not None]
+    editors = [(w, area) for w in found for area in [text_area(w)] if area is not None]
     if not editors:
         where = found[0].kind() if window is not None else "any window"
         raise NotOnScreen(f"no text area to edit in {where}; {titles()}")
@@ -50,11 +50,6 @@ def editor(window: str | None = None) -> tuple[Window, Control]:
         names = ", ".join(repr(w.title) for w, _ in editors)
         raise NotOnScreen(f"say which editor: window= one of {names}")
     return editors[0]
-
-
-def _area(window: Window) -> Control | None:
-    areas = [c for c in window.controls if c.field and "multi line" in c.states and c.enabled]
-    return areas[0] if areas else None
 
 
 def _text(area: Control) -> str:

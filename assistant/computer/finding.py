@@ -67,8 +67,8 @@ def matches(controls: Iterable[Control], name: str, kind: str) -> list[Control]:
         return holding
     word = ROLE_NAMES.get(wanted)
     called = [c for c in of_kind if word is not None and _word(c) == word]
-    called.sort(key=lambda c: bool(c.name))  # an unnamed one first: the word is its name
-    return sorted(called, key=lambda c: not c.enabled)
+    # enabled first, then an unnamed one: the word is its name
+    return sorted(called, key=lambda c: (not c.enabled, bool(c.name)))
 
 
 def acted() -> None:

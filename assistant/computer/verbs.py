@@ -317,9 +317,15 @@ def _to_text_area(window: Window) -> None:
     field (a toolbar button, a search bar closed)."""
     if any("focused" in c.states and c.field for c in window.controls):
         return
-    areas = [c for c in window.controls if c.field and "multi line" in c.states and c.enabled]
-    if areas:
-        a11y.focus(_element(areas[0]))
+    area = text_area(window)
+    if area is not None:
+        a11y.focus(_element(area))
+
+
+def text_area(window: Window) -> Control | None:
+    """The window's editor text area: its first enabled field of many lines."""
+    return next((c for c in window.controls
+                 if c.field and "multi line" in c.states and c.enabled), None)
 
 
 def _shown(text: str, control: Control) -> str:
