@@ -236,9 +236,16 @@ class _Child:
 
     @classmethod
     def start(cls) -> _Child:
-        process = subprocess.Popen([sys.executable, "-m", "assistant.llm.process"],
-                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, start_new_session=True)
+        """A new child; a start that fails (the kernel can refuse a process start under
+        load, EFAULT or EAGAIN) fails this call like a child that died, and the next call
+        tries again."""
+        try:
+            process = subprocess.Popen([sys.executable, "-m", "assistant.llm.process"],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, start_new_session=True)
+        except OSError as exc:
+            raise ProcessGone(f"the LLM client process did not start ({exc.strerror or exc}); "
+                              "the next request starts it again") from None
         return cls(process)
 
     @property

@@ -149,3 +149,26 @@ def test_a_child_that_dies_fails_the_call_in_one_line(
         assert reply.text == "Back." and backend.pid != pid
     finally:
         backend.close()
+
+
+def test_a_child_that_cannot_start_fails_the_call_in_one_line_and_the_next_starts_it(
+        server: LLMServer, openai_settings: Settings, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The warm-up of a start the kernel refused returns (the daemon still gets ready)."""
+    server.add(text("Started."))
+    backend = LLMProcess()
+    llm = LLM(openai_settings.replace(code_style="fenced", llm_timeout=60), backend=backend)
+    try:
+        with monkeypatch.context() as patch:
+            patch.setattr(sys, "executable", str(tmp_path / "no-python"))
+            backend.warm_up()
+            assert backend.pid is None and not backend.knows("gpt-4o-mini")
+            with pytest.raises(LLMError) as caught:
+                run(llm)
+        assert re.fullmatch(r"The LLM call to openai/test-model failed: the LLM client "
+                            r"process did not start \(No such file or directory\); the next "
+                            r"request starts it again", str(caught.value)), str(caught.value)
+        _, reply = run(llm)
+        assert reply.text == "Started." and backend.pid is not None
+    finally:
+        backend.close()
