@@ -22,6 +22,9 @@ if TYPE_CHECKING:
 REPEATS_BEFORE_STOP = 3
 # The verbs that set a state (a second call changes nothing once the screen shows it).
 SETTING_CALL = re.compile(r"computer\.(?:choose|tick|untick|fill|type|write)\(")
+# Code that only types lines ended by Enter into windows (a terminal's commands): run
+# again, it runs each command twice.
+ENTERED = re.compile(r"""(?:computer\.type\((['"])(?:(?!\1)[^\n])*\\n\1, window=[^\n]*\)\n?)+""")
 Key = tuple[str, str]  # (language, code)
 Rerun = Literal["run", "told", "stop"]
 # Rules whose refusal means a proposal repeated the last try's code (told, not run).
@@ -165,18 +168,28 @@ class TurnState:
         row: "told", it is the code of the last try and nothing ran since (the model reads
         that try's result); "stop", the REPEATS_BEFORE_STOP-th such proposal. Code that
         drives the desktop runs again (the screen changes without any code; Tab twice is
-        two steps), unless it sets states (choose, tick, type into a field) and the screen
-        showed each of them done after it succeeded: a block run again whole (type the
-        note, ctrl+s) is the job done twice."""
+        two steps), except after it succeeded and
+        - it sets states (choose, tick, type into a field) the screen showed done: a block
+          run again whole (type the note, ctrl+s) is the job done twice;
+        - it only types lines ended by Enter into windows: a terminal's commands, run twice;
+        - it succeeded twice in a row already (a small model pressed the tab it had
+          brought up, eight times, to the time limit)."""
         last = self.tries[-1] if self.tries else None
         if last is None or last.key != (language, code):
             return "run", 0
-        if "computer." in code and not (last.end.exit_status == 0 and self._settled(code)):
+        if "computer." in code and not (last.end.exit_status == 0 and (
+                self._settled(code) or ENTERED.fullmatch(code) or self._twice(last.key))):
             return "run", 0
         told = sum(1 for each in self.rules.fired[last.fired:]
                    if each.action == "refuse" and each.rule in AGAIN)
         times = told + 2
         return ("stop" if times >= REPEATS_BEFORE_STOP else "told"), times
+
+    def _twice(self, key: Key) -> bool:
+        """The last two tries were this code, and both ran and succeeded."""
+        last = self.tries[-2:]
+        return len(last) == 2 and all(each.key == key and not each.previewed
+                                      and each.end.exit_status == 0 for each in last)
 
     def _settled(self, code: str) -> bool:
         """The code sets states (its typing all into fields), and the last run's screen

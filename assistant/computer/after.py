@@ -112,7 +112,7 @@ def _fact(aim: Aim, window: Window | None, then: list[Shown]) -> Fact | None:
         return Fact(f"{kind} is in front") if window.active else \
             Fact(f"{kind} is not in front", undone=True)
     if aim.verb == "press":
-        return Fact(f"{kind} is still open")
+        return _pressed(window, aim, kind)
     control = _control(window, aim)
     if control is None:
         return None
@@ -133,6 +133,18 @@ def _fact(aim: Aim, window: Window | None, then: list[Shown]) -> Fact | None:
                   else held != aim.value.strip())  # a password field shows only bullets
         return Fact(f"{name} in {kind} holds {_holds(control)}", undone=undone)
     return None
+
+
+def _pressed(window: Window, aim: Aim, kind: str) -> Fact:
+    """A tab pressed shows as selected (a small model that read only "still open" pressed
+    it again, to the time limit); any other press, as its window still open."""
+    hits = finding.matches(window.controls, aim.target, "button") if aim.target else []
+    tabs = [c for c in hits if c.role == "page tab" and c.name == hits[0].name]
+    if tabs:
+        shown = any("selected" in c.states for c in tabs)
+        return Fact(f"the tab {tabs[0].name!r} is {'now' if shown else 'not'} selected in "
+                    f"{kind}", undone=not shown)
+    return Fact(f"{kind} is still open")
 
 
 def _control(window: Window, aim: Aim) -> Control | None:

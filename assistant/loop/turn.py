@@ -16,6 +16,7 @@ MALFORMED_AGAIN = (
     "to fenced for this model"
 )
 RELABELLED = text("call.relabelled")
+TYPED = text("call.typed")
 
 # Said to the user when the loop ends a turn.
 STOP_NOTICES = {

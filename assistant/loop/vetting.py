@@ -16,11 +16,13 @@ from assistant.checks.state import TurnState
 from assistant.checks.verdicts import Refuse, Rewrite
 from assistant.events import Error, Notice
 from assistant.llm import CodeCall
+from assistant.loop import terminal
 from assistant.loop.turn import (
     CORRECTION,
     MALFORMED_AGAIN,
     NOT_RUN,
     RELABELLED,
+    TYPED,
     Outcome,
 )
 
@@ -42,7 +44,9 @@ def vet(call: CodeCall, state: TurnState, redact: Callable[[str], str]
     state.corrected = False
     language = (actual_language(call.language, call.code) if allows(rules, "label.relabel")
                 else call.language)
-    rerun, times = state.rerun(language, call.code)
+    typed = _into_terminal(language, call.code, state)
+    language, code = (typed.language, typed.code) if typed else (language, call.code)
+    rerun, times = state.rerun(language, code)
     if rerun == "stop":
         failed = state.last_failed
         return [], (REPEAT_NOT_RUN, ("repeated_failure" if failed else "repeated_success", times))
@@ -52,6 +56,9 @@ def vet(call: CodeCall, state: TurnState, redact: Callable[[str], str]
     if rerun == "told" and applies(rules, told):  # a failure is sent back before it gets here
         return [Notice(told.notice)], (with_pending(told.told, chosen(rules, pending(state))),
                                        None)
+    if typed is not None:
+        fired(rules, typed)
+        return [Notice(typed.notice)], Cleared(language, code, typed.preface)
     if language == call.language:
         return [], Cleared(language, call.code)
     rewrite = Rewrite("label.relabel", language, call.code,
@@ -60,3 +67,17 @@ def vet(call: CodeCall, state: TurnState, redact: Callable[[str], str]
                       f"as {language}, and runs as {language}.")
     fired(rules, rewrite)  # legal here only: nobody has been asked yet
     return [Notice(rewrite.notice)], Cleared(rewrite.language, rewrite.code, rewrite.preface)
+
+
+def _into_terminal(language: str, code: str, state: TurnState) -> Rewrite | None:
+    """Shell code for a request to use the terminal on screen, as the verbs' code that
+    types it there (rule screen.terminal); None when that is not what was asked."""
+    if language != "shell" or not allows(state.rules, "screen.terminal"):
+        return None
+    title = terminal.asked_for(state.request.text)
+    if title is None:
+        return None
+    return Rewrite("screen.terminal", "python", terminal.typed(code, title),
+                   TYPED.format(title),
+                   f"The request asks for the terminal {title!r}: the command is typed "
+                   "there, not run in the assistant's own shell.")

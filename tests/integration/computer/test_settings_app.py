@@ -50,12 +50,19 @@ def test_pages_and_tabs_are_chosen_by_name(factory: Program) -> None:
                "the tab Page 4 selected", 5)
 
 
-def test_a_tab_pressed_as_a_button_is_brought_up(factory: Program) -> None:
+def test_a_tab_pressed_as_a_button_is_brought_up_and_the_screen_after_shows_it_selected(
+        factory: Program) -> None:
     computer.choose("Page 3")
     wait_until(lambda: _control("Page 4", "page tab"), "the notebook's tabs shown", 5)
-    assert computer.press("Page 4") == f"Pressed Page 4 in the window {TITLE!r}."
+    code = f'computer.press("Page 4", window="{TITLE}")'
+    aims, then = aim.foresee(code), after.before()
+    assert [fact.sentence for fact in after.after(aims, then, settle_s=0)] == [
+        f"the tab 'Page 4' is not selected in the window {TITLE!r}"]
+    assert computer.press("Page 4", window=TITLE) == f"Pressed Page 4 in the window {TITLE!r}."
     wait_until(lambda: "selected" in getattr(_control("Page 4", "page tab"), "states", ()),
                "the tab Page 4 selected", 5)
+    assert [(fact.sentence, fact.undone) for fact in after.after(aims, then)] == [
+        (f"the tab 'Page 4' is now selected in the window {TITLE!r}", False)]
 
 
 def test_a_switch_without_a_name_is_ticked_by_the_label_beside_it(factory: Program) -> None:

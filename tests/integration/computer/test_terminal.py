@@ -1,7 +1,8 @@
 """The verbs on xterm, which publishes no accessibility tree, under openbox: text typed
 into it by its title or where the focus is goes through the keyboard to its shell, and a
-control asked for in it is a miss that says to type instead. The files its shell writes
-prove what was typed."""
+control asked for in it is a miss that says to type instead; a whole turn that asks for a
+command in the terminal types the model's shell code there (rule screen.terminal). The
+files its shell writes prove what was typed."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from assistant import computer
+from assistant import Assistant, computer
 from assistant.computer import aim, finding
+from assistant.events import Notice, Proposal, RuleFired, RunEnd
 from tests.support.desktop import Program, desktop
 from tests.support.display import wait_until
+from tests.support.llm_server import LLMServer, text, tool_call
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -87,3 +90,69 @@ def test_the_screen_text_gives_a_dialog_over_the_terminal_its_own_words(
     terminal = screen.split('Window "xterm" (publishes no controls', 1)[-1]
     assert "ready$" in terminal  # the terminal's own text, read off the screen
     assert "quarterly" not in terminal and '"Yes"' not in terminal  # the dialog's, not its
+
+
+def asked_turn(server: LLMServer, request: str, off: str = "") -> tuple[list[Proposal], list]:
+    """A turn of the default install's way (screen as text, every proposal approved)."""
+    asked: list[Proposal] = []
+
+    def approver(proposal: Proposal) -> bool:
+        asked.append(proposal)
+        return True
+
+    with Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
+                   code_style="tools", screen_format="text", journal=False,
+                   checks_off=off, approver=approver) as assistant:
+        return asked, list(assistant.turn(request))
+
+
+def test_shell_code_for_a_request_to_use_the_terminal_is_typed_into_it(
+        terminal: Program, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        server: LLMServer) -> None:
+    """The command runs in the terminal's shell (its folder), not in the assistant's own;
+    the approval shows the typing, and the same command proposed again is not typed again."""
+    own = tmp_path / "own"
+    own.mkdir()
+    monkeypatch.chdir(own)
+    server.add(tool_call("shell", "mkdir photos"), tool_call("shell", "mkdir photos"),
+               text("Made the folder photos in the terminal."))
+    asked, events = asked_turn(server, "Use the terminal window to make a folder called "
+                                       "photos.")
+    [proposal] = asked
+    assert (proposal.language, proposal.code) == (
+        "python", "computer.type('mkdir photos\\n', window='xterm')")
+    assert proposal.effect is not None
+    assert proposal.effect.summary == "Types 'mkdir photos\\n' into the window 'xterm'."
+    wait_until(lambda: (tmp_path / "photos").is_dir(), "the terminal's shell made photos", 10)
+    assert not (own / "photos").exists()
+    fired = [e.rule for e in events if isinstance(e, RuleFired)]
+    assert fired.count("screen.terminal") == 1 and "repeat.success_told" in fired
+    assert any(isinstance(e, Notice) and "the command is typed there" in e.text
+               for e in events)
+    [end] = [e for e in events if isinstance(e, RunEnd)]
+    told = str(server.chat_requests[1].body["messages"])
+    assert end.exit_status == 0 and "Typed into the terminal window 'xterm'" in told
+
+
+def test_a_request_that_names_no_terminal_runs_the_shell_code_here(
+        terminal: Program, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        server: LLMServer) -> None:
+    own = tmp_path / "own"
+    own.mkdir()
+    monkeypatch.chdir(own)
+    server.add(tool_call("shell", "mkdir photos"), text("Made it."))
+    asked, _ = asked_turn(server, "Make a folder called photos here.")
+    assert [p.language for p in asked] == ["shell"]
+    assert (own / "photos").is_dir() and not (tmp_path / "photos").exists()
+
+
+def test_with_the_rule_off_the_shell_code_runs_here(
+        terminal: Program, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        server: LLMServer) -> None:
+    own = tmp_path / "own"
+    own.mkdir()
+    monkeypatch.chdir(own)
+    server.add(tool_call("shell", "mkdir photos"), text("Made it."))
+    asked, _ = asked_turn(server, "In the terminal, make a folder called photos.",
+                          off="screen.terminal")
+    assert [p.language for p in asked] == ["shell"] and (own / "photos").is_dir()

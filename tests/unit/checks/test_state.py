@@ -97,3 +97,34 @@ def test_desktop_code_that_only_sets_states_the_screen_shows_done_is_told_not_ru
     ran(state, "Pressed ctrl+s.", code=note)  # the whole job, proposed again: not redone
     state.on_screen((Fact("the text area in the window 'note.txt' holds 'buy milk'"),))
     assert state.rerun("shell", note) == ("told", 2)
+
+
+def test_desktop_code_that_succeeded_twice_in_a_row_is_told_the_third_time(
+        tmp_path: Path) -> None:
+    """A press runs again once (Tab twice is two steps); after two successful runs in a
+    row of the same press, the third proposal is told and the fourth stops the turn. A
+    failure between, or other code, counts afresh."""
+    state = turn("open the tab page 3 in the widget factory", tmp_path)
+    press = 'computer.press("page 3", window="Factory")'
+    ran(state, "Pressed page 3 in the window 'Factory'.", code=press)
+    assert state.rerun("shell", press) == ("run", 0)
+    ran(state, "Pressed page 3 in the window 'Factory'.", code=press)
+    assert state.rerun("shell", press) == ("told", 2)
+    assert applies(state.rules, Refuse("repeat.success_told", "", ""))
+    assert state.rerun("shell", press) == ("stop", 3)
+    ran(state, "no tab 'page 3'", status=1, code=press)
+    ran(state, "Pressed page 3 in the window 'Factory'.", code=press)
+    assert state.rerun("shell", press) == ("run", 0)
+    ran(state, "Pressed Tab.", code='computer.key("tab")')
+    ran(state, "Pressed page 3 in the window 'Factory'.", code=press)
+    assert state.rerun("shell", press) == ("run", 0)
+
+
+def test_code_that_only_types_into_windows_is_told_not_typed_again(tmp_path: Path) -> None:
+    state = turn("in the terminal, make a folder photos", tmp_path)
+    typed = 'computer.type("mkdir photos\\n", window="Shell")'
+    ran(state, "Typed 'mkdir photos\\n' into the window 'Shell'.", code=typed)
+    assert state.rerun("shell", typed) == ("told", 2)
+    field = 'computer.type("Ana", into="Name")'  # a field: told once the screen shows it
+    ran(state, "Typed 'Ana' into 'Name'.", code=field)
+    assert state.rerun("shell", field) == ("run", 0)
