@@ -31,8 +31,11 @@ VERBS = {
     "save_as": ("editing", "save_as"),
     "click": ("mouse", "click"), "double_click": ("mouse", "double_click"),
     "write": ("verbs", "type"), "typewrite": ("keyboard", "typewrite"),
-    "hotkey": ("verbs", "key"),
+    "hotkey": ("verbs", "key"), "select": ("verbs", "choose"),
 }
+# What a miss lists: the verbs themselves, not the other names for them.
+OWN = ("press", "choose", "tick", "untick", "type", "fill", "replace", "save", "save_as",
+       "close", "focus", "read", "key", "screen", "click")
 __all__ = ["Unavailable", *sorted(_SUBMODULES), *sorted(VERBS)]
 
 
@@ -42,4 +45,5 @@ def __getattr__(name: str) -> Any:
     if name in VERBS:
         module, attribute = VERBS[name]
         return getattr(importlib.import_module(f"assistant.computer.{module}"), attribute)
-    raise AttributeError(f"module 'assistant.computer' has no attribute {name!r}")
+    raise AttributeError(f"computer has no {name!r}: its verbs are {', '.join(OWN)} "
+                         "(computer.screen() shows what is on screen)")

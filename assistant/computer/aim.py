@@ -326,7 +326,8 @@ def _at(x: int, y: int) -> Aim:
 
 
 READERS = {  # the call, as written after `computer.`, and how it is read
-    "press": _press, "choose": _choose, "tick": _ticks(True), "untick": _ticks(False),
+    "press": _press, "choose": _choose, "select": _choose, "tick": _ticks(True),
+    "untick": _ticks(False),
     "type": _type, "write": _type, "typewrite": _type, "fill": _fill, "key": _keys,
     "hotkey": _keys, "close": _close, "focus": _focus, "click": _click,
     "double_click": _click, "mouse.click": _click, "mouse.double_click": _click,

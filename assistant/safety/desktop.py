@@ -28,9 +28,9 @@ KINDS = {
              "pyautogui.onScreen", "screen", "read", "screen_text.screen", "verbs.read",
              "tree.windows", "tree.window"},
     "save": {"display.save"},
-    "act": {"press", "choose", "tick", "untick", "click", "double_click", "close", "focus",
-            "verbs.press", "verbs.choose", "verbs.tick", "verbs.untick", "verbs.close",
-            "verbs.focus"},
+    "act": {"press", "choose", "select", "tick", "untick", "click", "double_click", "close",
+            "focus", "verbs.press", "verbs.choose", "verbs.tick", "verbs.untick",
+            "verbs.close", "verbs.focus"},
     "type": {"keyboard.write", "a11y.put_text", "pyautogui.write", "pyautogui.typewrite",
              "keyboard.type", "type", "write", "typewrite", "fill", "verbs.type", "verbs.fill",
              "keyboard.typewrite"},
@@ -39,8 +39,9 @@ KINDS = {
              "key", "hotkey", "verbs.key"},
     "clipboard": {"clipboard.write", "pyperclip.copy", "clipboard.copy"},
 }
-PRESSES = {"press", "click", "double_click", "choose", "verbs.press", "verbs.choose",
-           "mouse.click", "mouse.double_click", "pyautogui.click", "pyautogui.doubleClick"}
+PRESSES = {"press", "click", "double_click", "choose", "select", "verbs.press",
+           "verbs.choose", "mouse.click", "mouse.double_click", "pyautogui.click",
+           "pyautogui.doubleClick"}
 """The calls that press a control named by their first argument."""
 DESTRUCTIVE = re.compile(
     r"\b(delete|remove|discard|erase|wipe|destroy|send|pay|purchase|buy|order|checkout|"

@@ -132,6 +132,7 @@ def test_each_verb_that_acts_asks_a_person(code: str) -> None:
     ("computer.mouse.click('Pay now')", "presses 'Pay now'"),
     ("computer.press('Uninstall')", "presses 'Uninstall'"),
     ("computer.choose('Format disk')", "presses 'Format disk'"),
+    ("computer.select('Delete all')", "presses 'Delete all'"),  # choose's other name
     ("computer.press('Discard changes')", "presses 'Discard changes'"),
 ])
 def test_a_press_of_a_button_that_cannot_be_undone_is_high(code: str, said: str) -> None:
