@@ -10,12 +10,13 @@ import builtins
 import contextlib
 import os
 import threading
+from collections.abc import Iterable
 from contextlib import contextmanager
 from typing import Any
 
 from assistant.computer.capability import Unavailable, gone, load
 
-__all__ = ["active", "close", "focus", "list", "stacking"]
+__all__ = ["active", "close", "focus", "list", "of_programs", "stacking"]
 
 
 OWN = "assistant"
@@ -151,6 +152,13 @@ def stacking() -> builtins.list[dict[str, Any]]:
             stacked.append({**described, "pid": _pid(connection, window),
                             "class": " ".join(wm_class)})
         return stacked
+
+
+def of_programs(programs: Iterable[str]) -> builtins.list[str]:
+    """The titles of the windows of `programs` (their WM_CLASS, lower-case), the top first."""
+    wanted = {name.lower() for name in programs}
+    return [w["title"] for w in reversed(stacking())
+            if w["title"] and set(w["class"].lower().split()) & wanted]
 
 
 def _titled(connection: Any, title: str) -> Any:

@@ -1,7 +1,9 @@
 """The verbs on a form in Debian's Chromium (its page's tree published with
 --force-renderer-accessibility), under openbox with the accessibility bus up: fields by
 their labels, a drop-down, a check box, a radio, the submit button. What the page posts
-to a server on 127.0.0.1 proves what was done."""
+to a server on 127.0.0.1 proves what was done. A whole turn about the page on screen
+that the model answers with code posting the form itself is told to use the page (rule
+screen.page)."""
 
 from __future__ import annotations
 
@@ -11,12 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from assistant import computer
+from assistant import Assistant, computer
 from assistant.computer import after, aim, finding, tree
+from assistant.events import Proposal, RuleFired
 from tests.support.browser import QUIET
 from tests.support.desktop import Program, desktop
 from tests.support.display import wait_until
 from tests.support.form_server import FormServer
+from tests.support.llm_server import LLMServer, text, tool_call
 
 PAGE = """<!doctype html><html><head><title>Newsletter</title></head><body>
 <h1>Join the newsletter</h1>
@@ -139,3 +143,44 @@ def test_a_label_copied_from_an_example_means_the_pages_one_field_not_the_addres
             "Typed 'tulips' into 'Find' in the window 'Search - Chromium'."
         computer.press("Go")
         assert site.posted() == {"q": "tulips"}
+
+
+POSTED_BESIDE = ('import requests\nrequests.post("http://127.0.0.1:9/subscribe", '
+                 'data={"email": "ana@example.org"})')
+ON_PAGE = 'computer.fill({"Email": "ana@example.org"})\ncomputer.press("Subscribe")'
+REQUEST = "Fill the Email box on the open Newsletter page with ana@example.org and subscribe."
+
+
+def page_turn(server: LLMServer, off: str) -> tuple[list[Proposal], list]:
+    """A turn over the page, every proposal approved; the command reader is off."""
+    asked: list[Proposal] = []
+
+    def approver(proposal: Proposal) -> bool:
+        asked.append(proposal)
+        return True
+
+    with Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
+                   code_style="tools", screen_format="text", journal=False,
+                   checks_off=f"screen.command,{off}".rstrip(","),
+                   approver=approver) as assistant:
+        return asked, list(assistant.turn(REQUEST))
+
+
+def test_code_posting_the_form_itself_is_not_run_and_the_page_is_used(
+        page: FormServer, server: LLMServer) -> None:
+    server.add(tool_call("python", POSTED_BESIDE), tool_call("python", ON_PAGE),
+               text("Subscribed."))
+    asked, events = page_turn(server, "")
+    assert [p.code for p in asked] == [ON_PAGE]  # the post beside the page never asked for
+    assert page.posted() == {"email": "ana@example.org", "name": "", "topic": "Gardening",
+                             "format": "html", "notes": ""}
+    assert [e.rule for e in events if isinstance(e, RuleFired)].count("screen.page") == 1
+    told = server.chat_requests[1].body["messages"][-1]["content"]
+    assert "the request is about the page open in the window 'Newsletter - Chromium'" in told
+
+
+def test_with_the_rule_off_the_post_beside_the_page_is_proposed(
+        page: FormServer, server: LLMServer) -> None:
+    server.add(tool_call("python", POSTED_BESIDE), text("Posted."))
+    asked, _ = page_turn(server, "screen.page")
+    assert [p.code for p in asked] == [POSTED_BESIDE]
