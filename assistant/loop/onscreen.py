@@ -68,6 +68,18 @@ def asked_for(request: str, sort: Sort) -> str | None:
     return titles[0] if len(titles) == 1 else None
 
 
+def titles() -> list[str]:
+    """The titles of the windows on screen; none without a display."""
+    from assistant.computer import windows
+    from assistant.computer.capability import require_display
+
+    try:
+        require_display()
+        return [w["title"] for w in windows.list() if w["title"]]
+    except Exception:  # no display, or no X (Wayland, no Xlib)
+        return []
+
+
 def typed(code: str, title: str) -> str:
     """The verbs' code that types the shell `code` into the window `title`, Enter after
     each line."""
