@@ -27,6 +27,10 @@ ROLE_NAMES = {"field": "field", "text field": "field", "entry": "field", "text b
               "password field": "password field", "password": "password field",
               "switch": "toggle", "toggle": "toggle", "check box": "check box",
               "checkbox": "check box", "slider": "slider", "scale": "slider"}
+# The role words a name is written with ("number field label", "the OK button"), the
+# longest first.
+PHRASES = sorted({*ROLE_NAMES, "button", "tab", "box", "radio button", "menu item", "item",
+                  "row", "link"}, key=len, reverse=True)
 VERB_OF = {"check box": "tick", "toggle": "tick", "radio": "choose", "item": "choose",
            "row": "choose", "tab": "choose"}  # the verb a control that takes no text takes
 SETTLE_S = 2.0  # how long after a verb acted a control it may have opened is waited for
@@ -53,7 +57,9 @@ def _word(control: Control) -> str:
 
 def matches(controls: Iterable[Control], name: str, kind: str) -> list[Control]:
     """Controls of `kind` named `name`: exact first, then those whose name holds it, then
-    those called so by the screen text ("number field", "slider"), unnamed first."""
+    a name written with a role word ("number field label": the one number field, or the
+    one of that role so named), then those called so by the screen text ("number field",
+    "slider"), unnamed first."""
     wanted = textmatch.normalize(name)
     if not wanted:
         raise ValueError(f"an empty name: say which {kind} (its words on screen)")
@@ -65,10 +71,29 @@ def matches(controls: Iterable[Control], name: str, kind: str) -> list[Control]:
     holding = [c for c in named if wanted in textmatch.normalize(c.name)]
     if holding:
         return holding
+    split = _role_and_name(wanted)
+    if split is not None:
+        word, rest = ROLE_NAMES.get(split[0]), split[1]
+        of_word = [c for c in of_kind if word is None or _word(c) == word]
+        exact = [c for c in of_word if textmatch.normalize(c.name) == rest]
+        if exact or (word is not None and len(of_word) == 1):
+            return exact or of_word
     word = ROLE_NAMES.get(wanted)
     called = [c for c in of_kind if word is not None and _word(c) == word]
     # enabled first, then an unnamed one: the word is its name
     return sorted(called, key=lambda c: (not c.enabled, bool(c.name)))
+
+
+def _role_and_name(wanted: str) -> tuple[str, str] | None:
+    """A name written with a role word before or after it, as models write one ("number
+    field label", "Email field", "the OK button"): the word and the name."""
+    bare = wanted.removeprefix("the ")
+    for phrase in PHRASES:
+        if bare.startswith(phrase + " "):
+            return phrase, bare[len(phrase) + 1:]
+        if bare.endswith(" " + phrase):
+            return phrase, bare[:-len(phrase) - 1]
+    return None
 
 
 def acted() -> None:

@@ -88,11 +88,12 @@ class TrayHost:
             return sorted(found, key=lambda box: box.left)
 
     def wait_for_icons(self, count: int, timeout: float = 5.0) -> list[Box]:
-        """The embedded icons once there are exactly `count` of them."""
+        """The embedded icons once there are exactly `count` of them, each laid out (an
+        icon just embedded is one pixel wide until the tray sizes it)."""
         deadline = time.monotonic() + timeout
         while True:
             icons = self.icons()
-            if len(icons) == count:
+            if len(icons) == count and all(i.width > 1 and i.height > 1 for i in icons):
                 return icons
             if time.monotonic() > deadline:
                 raise AssertionError(f"the tray shows {len(icons)} icons, not {count}, "

@@ -88,6 +88,17 @@ def test_a_number_field_is_set_by_typing_into_it(factory: Program) -> None:
     assert a11y._atspi().Value.get_current_value(spin.ref) == 42.0  # the widget's value
 
 
+def test_a_number_field_named_with_its_role_word_and_label_is_set(factory: Program) -> None:
+    """Page 1's number fields are named by the label beside them, "label"; a model writes
+    the role word before it."""
+    wait_until(lambda: _control("label", "spin button"), "page 1's number fields shown", 5)
+    assert computer.type("75", into="number field label") == \
+        f"Typed '75' into 'label' in the window {TITLE!r}."
+    spin = _control("label", "spin button")
+    assert spin is not None
+    assert a11y._atspi().Value.get_current_value(spin.ref) == 75.0
+
+
 def test_a_miss_names_the_switches_and_tabs_there(factory: Program) -> None:
     computer.choose("Page 2")
     wait_until(lambda: _control("Row 1", "toggle button"), "the switch of Row 1 shown", 5)

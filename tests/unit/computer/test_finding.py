@@ -57,3 +57,18 @@ def test_a_switch_with_no_name_and_no_label_is_said_and_found_by_its_role() -> N
     switch = control("", "toggle button", (439, 501, 50, 26), "checked")
     assert screen_text.control_line(switch) == "toggle (ticked)"
     assert finding.matches([switch], "switch", "tick box") == [switch]
+
+
+def test_a_name_written_with_a_role_word_finds_the_control_of_that_role() -> None:
+    """As models write them: "number field label" (the one number field, named label),
+    "Email field", "the OK button"; a role word with a name nothing has is a miss."""
+    spin = control("label", "spin button", (126, 330, 80, 24), "editable", value="50")
+    entry = control("label", "text", (13, 330, 100, 24), "editable", value="label")
+    email = control("Email", "text", (13, 360, 100, 24), "editable")
+    ok = control("OK", "push button", (300, 400, 60, 24))
+    fields = [entry, spin, email]
+    assert finding.matches(fields, "number field label", "field") == [spin]
+    assert finding.matches(fields, "the number field", "field") == [spin]
+    assert finding.matches(fields, "Email field", "field") == [email]
+    assert finding.matches([ok], "the OK button", "button") == [ok]
+    assert finding.matches(fields, "Phone field", "field") == []
