@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from assistant import Assistant
-from assistant.events import Event, Notice, RunEnd
+from assistant.events import Event, Notice, Proposal, RunEnd
 from tests.support.llm_server import LLMServer, Step, fenced, tool_call
 
 STYLES = ["tools", "fenced"]
@@ -16,6 +16,21 @@ def make(server: LLMServer, style: str, **kwargs: Any) -> Assistant:
     options = {"approver": lambda proposal: True, **kwargs}
     return Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
                      code_style=style, **options)
+
+
+def on_desktop(server: LLMServer, request: str, off: str = ""
+               ) -> tuple[list[Proposal], list[Event]]:
+    """A turn of the default install's way on a desktop (the screen as text, tool calls),
+    every proposal approved: the proposals, and the turn's events. `off`: rules turned off."""
+    asked: list[Proposal] = []
+
+    def approver(proposal: Proposal) -> bool:
+        asked.append(proposal)
+        return True
+
+    with make(server, "tools", screen_format="text", journal=False, checks_off=off,
+              approver=approver) as assistant:
+        return asked, list(assistant.turn(request))
 
 
 def propose(style: str, language: str, code: str) -> Step:

@@ -13,14 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from assistant import Assistant, computer
+from assistant import computer
 from assistant.computer import after, aim, finding, tree
-from assistant.events import Proposal, RuleFired
+from assistant.events import RuleFired
 from tests.support.browser import QUIET
 from tests.support.desktop import Program, desktop
 from tests.support.display import wait_until
 from tests.support.form_server import FormServer
 from tests.support.llm_server import LLMServer, text, tool_call
+from tests.support.loop import on_desktop
 
 PAGE = """<!doctype html><html><head><title>Newsletter</title></head><body>
 <h1>Join the newsletter</h1>
@@ -151,26 +152,11 @@ ON_PAGE = 'computer.fill({"Email": "ana@example.org"})\ncomputer.press("Subscrib
 REQUEST = "Fill the Email box on the open Newsletter page with ana@example.org and subscribe."
 
 
-def page_turn(server: LLMServer, off: str) -> tuple[list[Proposal], list]:
-    """A turn over the page, every proposal approved; the command reader is off."""
-    asked: list[Proposal] = []
-
-    def approver(proposal: Proposal) -> bool:
-        asked.append(proposal)
-        return True
-
-    with Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
-                   code_style="tools", screen_format="text", journal=False,
-                   checks_off=f"screen.command,{off}".rstrip(","),
-                   approver=approver) as assistant:
-        return asked, list(assistant.turn(REQUEST))
-
-
 def test_code_posting_the_form_itself_is_not_run_and_the_page_is_used(
         page: FormServer, server: LLMServer) -> None:
     server.add(tool_call("python", POSTED_BESIDE), tool_call("python", ON_PAGE),
                text("Subscribed."))
-    asked, events = page_turn(server, "")
+    asked, events = on_desktop(server, REQUEST, "screen.command")
     assert [p.code for p in asked] == [ON_PAGE]  # the post beside the page never asked for
     assert page.posted() == {"email": "ana@example.org", "name": "", "topic": "Gardening",
                              "format": "html", "notes": ""}
@@ -182,5 +168,5 @@ def test_code_posting_the_form_itself_is_not_run_and_the_page_is_used(
 def test_with_the_rule_off_the_post_beside_the_page_is_proposed(
         page: FormServer, server: LLMServer) -> None:
     server.add(tool_call("python", POSTED_BESIDE), text("Posted."))
-    asked, _ = page_turn(server, "screen.page")
+    asked, _ = on_desktop(server, REQUEST, "screen.command,screen.page")
     assert [p.code for p in asked] == [POSTED_BESIDE]

@@ -16,6 +16,7 @@ from assistant.events import Proposal, RuleFired, RunEnd
 from tests.support.desktop import Program, desktop
 from tests.support.display import wait_until
 from tests.support.llm_server import LLMServer, text, tool_call
+from tests.support.loop import on_desktop
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -307,19 +308,10 @@ def test_code_writing_the_file_open_in_the_editor_goes_back_and_the_editor_is_us
     behind = 'with open("note.txt", "w") as f:\n    f.write("buy milk")'
     typed = 'computer.type("buy milk", window="note.txt")\ncomputer.save(window="note.txt")'
     server.add(tool_call("python", behind), tool_call("python", typed), text("Saved."))
-    asked: list[Proposal] = []
-
-    def approver(proposal: Proposal) -> bool:
-        asked.append(proposal)
-        return True
-
     with Program("mousepad", str(note)) as editor:
         title = editor.titled("note.txt")
-        with Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
-                       code_style="tools", screen_format="text", journal=False,
-                       approver=approver) as assistant:
-            events = list(assistant.turn("Type buy milk into the note open in Mousepad and "
-                                         "save it."))
+        asked, events = on_desktop(server, "Type buy milk into the note open in Mousepad and "
+                                           "save it.")
         wait_until(lambda: _holds(note, "buy milk"), "note.txt saved from the editor", 10)
     assert [p.code for p in asked] == [typed]
     told = server.chat_requests[1].body["messages"][-1]["content"]

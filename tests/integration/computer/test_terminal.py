@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from assistant import Assistant, computer
+from assistant import computer
 from assistant.computer import aim, finding
-from assistant.events import Notice, Proposal, RuleFired, RunEnd
+from assistant.events import Notice, RuleFired, RunEnd
 from tests.support.desktop import Program, desktop
 from tests.support.display import wait_until
 from tests.support.llm_server import LLMServer, text, tool_call
+from tests.support.loop import on_desktop
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -92,20 +93,6 @@ def test_the_screen_text_gives_a_dialog_over_the_terminal_its_own_words(
     assert "quarterly" not in terminal and '"Yes"' not in terminal  # the dialog's, not its
 
 
-def asked_turn(server: LLMServer, request: str, off: str = "") -> tuple[list[Proposal], list]:
-    """A turn of the default install's way (screen as text, every proposal approved)."""
-    asked: list[Proposal] = []
-
-    def approver(proposal: Proposal) -> bool:
-        asked.append(proposal)
-        return True
-
-    with Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
-                   code_style="tools", screen_format="text", journal=False,
-                   checks_off=off, approver=approver) as assistant:
-        return asked, list(assistant.turn(request))
-
-
 def test_shell_code_for_a_request_to_use_the_terminal_is_typed_into_it(
         terminal: Program, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         server: LLMServer) -> None:
@@ -116,8 +103,8 @@ def test_shell_code_for_a_request_to_use_the_terminal_is_typed_into_it(
     monkeypatch.chdir(own)
     server.add(tool_call("shell", "mkdir photos"), tool_call("shell", "mkdir photos"),
                text("Made the folder photos in the terminal."))
-    asked, events = asked_turn(server, "Use the terminal window to make a folder called "
-                                       "photos.")
+    asked, events = on_desktop(server, "Use the terminal window to make a folder called "
+                                        "photos.")
     [proposal] = asked
     assert (proposal.language, proposal.code) == (
         "python", "computer.type('mkdir photos\\n', window='xterm')")
@@ -134,25 +121,17 @@ def test_shell_code_for_a_request_to_use_the_terminal_is_typed_into_it(
     assert end.exit_status == 0 and "Typed into the terminal window 'xterm'" in told
 
 
-def test_a_request_that_names_no_terminal_runs_the_shell_code_here(
+@pytest.mark.parametrize("asked", [
+    ("Make a folder called photos here.", ""),  # no terminal asked for
+    ("In the terminal, make a folder called photos.", "screen.terminal"),  # the rule off
+])
+def test_without_the_terminal_asked_for_or_with_the_rule_off_the_shell_code_runs_here(
         terminal: Program, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        server: LLMServer) -> None:
+        server: LLMServer, asked: tuple[str, str]) -> None:
     own = tmp_path / "own"
     own.mkdir()
     monkeypatch.chdir(own)
     server.add(tool_call("shell", "mkdir photos"), text("Made it."))
-    asked, _ = asked_turn(server, "Make a folder called photos here.")
-    assert [p.language for p in asked] == ["shell"]
+    proposals, _ = on_desktop(server, *asked)
+    assert [p.language for p in proposals] == ["shell"]
     assert (own / "photos").is_dir() and not (tmp_path / "photos").exists()
-
-
-def test_with_the_rule_off_the_shell_code_runs_here(
-        terminal: Program, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        server: LLMServer) -> None:
-    own = tmp_path / "own"
-    own.mkdir()
-    monkeypatch.chdir(own)
-    server.add(tool_call("shell", "mkdir photos"), text("Made it."))
-    asked, _ = asked_turn(server, "In the terminal, make a folder called photos.",
-                          off="screen.terminal")
-    assert [p.language for p in asked] == ["shell"] and (own / "photos").is_dir()
