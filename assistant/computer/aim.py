@@ -114,7 +114,10 @@ def _choose(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
         return _unknown("Chooses an item")
     try:
         control, where = verbs.find(item, "item", window)
-    except verbs.NotOnScreen:  # in the first window with a drop-down, as the verb looks
+    except verbs.NotOnScreen:  # a file chooser's file, else in the first window with a
+        located = _located(item, window)  # drop-down, as the verb looks
+        if located:
+            return located
         combo = next((w for w in tree.windows(window)
                       if any(c.role == "combo box" for c in w.controls)), None)
         return [Aim(f"Chooses {item!r} from a drop-down list{_in(combo or _window(window))} "
@@ -122,6 +125,14 @@ def _choose(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
                     combo.title if combo else window or "", "choose" if combo else "", item)]
     return [Aim(f"Chooses {control.name} in {where.kind()}", control.name, where.title,
                 "choose", control.name)]
+
+
+def _located(name: Any, window: str | None) -> list[Aim]:
+    """A file named in a file chooser: its location typed there (choosers.locate)."""
+    chooser = tree.window(window)
+    if not isinstance(name, str) or chooser is None or chooser.role != "file chooser":
+        return []
+    return [Aim(f"Types the location of {name!r} into {chooser.kind()}", window=chooser.title)]
 
 
 def _ticks(checked: bool) -> Callable[[list[Any], dict[str, Any]], list[Aim]]:
@@ -168,6 +179,9 @@ def _type(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
             if editor is not None:
                 return [Aim(f"Types {said} into {editor.kind()} after its text",
                             window=editor.title, verb="write")]
+            located = _located(text, window)
+            if located:
+                return located
             return [Aim(f"Would type {said} into {into!r}, which is not on screen now "
                         f"({miss})")]
         value = text if isinstance(text, str) else ""

@@ -149,7 +149,12 @@ def choose(item: str, window: str | None = None) -> str:
     tab, a menu item, or an entry of a drop-down list."""
     try:
         control, where = find(item, "item", window, settle=False)
-    except NotOnScreen:  # in a drop-down list, or in a window still opening
+    except NotOnScreen:  # in a drop-down list, a file chooser, or a window still opening
+        from assistant.computer import choosers  # it drives the chooser with these verbs
+
+        located = choosers.locate(item, window)
+        if located is not None:
+            return located
         control, where, combo = _in_combo(item, window)
         a11y.act(_element(control))
         _closed(combo)
@@ -274,6 +279,11 @@ def type(text: str, into: str | None = None, window: str | None = None,
         except NotOnScreen as miss:
             if window is None and (tree.windows(into) or finding.dark(into)):  # a window
                 return type(text, window=into, at=at)
+            from assistant.computer import choosers  # it drives the chooser with these verbs
+
+            located = choosers.locate(text, window)
+            if located is not None:
+                return located
             editor = holding(into, window)
             if editor is not None:  # its text copied from the screen as if its name
                 return type(text, window=editor.title, at="end")
