@@ -4,8 +4,7 @@ Code whose preview failed, where the preview covered all it does, goes back to t
 with what it printed, as a failed run would; so does code that, asked for a change,
 changed nothing and printed nothing, and code whose filter left out files of the type it
 names because their extension is in capitals (`Scan.PDF` for '.pdf'), and code asked to
-remove duplicate files that would delete every copy of one, or leave two; and code that
-changes a file a window on screen shows open in an editor. A person is asked
+remove duplicate files that would delete every copy of one, or leave two. A person is asked
 only about code that did something in the copy of their files. This is correction from
 outside the model (an exit status, the files a run left), the kind that works for small
 models; a preview that could not cover the run (the network, the screen, a time limit)
@@ -15,7 +14,6 @@ proves nothing and is passed over.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 
 from assistant.checks.cases import left_out
@@ -40,12 +38,6 @@ def refusals(seen: Preview, call: CodeCall, folder: str, state: TurnState,
     effect, end, language = seen.effect, seen.end, call.language
     if end is None or effect.unpreviewable:
         return
-    behind = _behind_editor(effect, state.windows) if effect.exit_status == 0 else None
-    if behind is not None:
-        name, title = behind
-        yield Refuse("preview.editor", text("preview.editor").format(name=name, title=title),
-                     f"Tried in a copy of your files: it writes {name}, which is open in "
-                     f"{title!r}, behind the editor's back; the model was told.", name)
     if effect.exit_status not in (0, None):
         why = failure_line(end)
         yield Refuse("preview.failed", text("preview.failed") + "\n" + describe_run(end),
@@ -71,20 +63,6 @@ def refusals(seen: Preview, call: CodeCall, folder: str, state: TurnState,
         yield Refuse("preview.unchanged", text("preview.unchanged"),
                      "Tried in a copy of your files: changed nothing and printed nothing; "
                      "the model was told.", "")
-
-
-def _behind_editor(effect: Effect, titles: tuple[str, ...]) -> tuple[str, str] | None:
-    """A file the run changes that a window's title shows open ("note.txt - Mousepad",
-    "*/home/ana/note.txt - gedit"), with that title: the editor still holds the old text,
-    and its next save undoes the change."""
-    changed = [*effect.modified, *effect.deleted, *(old for old, _ in effect.moved)]
-    for path in changed:
-        name = os.path.basename(path.rstrip("/"))
-        pattern = re.compile(rf"(?:^|[\s*/]){re.escape(name)}(?:$|[\s)\]])")
-        title = next((t for t in titles if pattern.search(t)), None)
-        if name and title is not None:
-            return name, title
-    return None
 
 
 def _copies(folder: str, asked: tuple[str, ...], effect: Effect, last: bool

@@ -64,7 +64,6 @@ class TurnState:
     replies: list[tuple[tuple[Key, ...], int]] = field(default_factory=list)  # calls, tries
     asked: tuple[int, int] = (0, 0)  # rules fired and tries when the last reply came in
     desktop: bool = False  # the turn was shown the windows on screen
-    windows: tuple[str, ...] = ()  # their titles then
     acted: bool = False  # a run acted on them (computer/aim.py read its calls)
     screen: tuple[Fact, ...] = ()  # what they showed after the last such run
     screen_after: int = 0  # how many runs had ended then

@@ -15,7 +15,7 @@ import re
 import shutil
 import tempfile
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -177,17 +177,24 @@ def _words(said: str) -> set[str]:
 
 def names_a_window(request: str) -> bool:
     """Whether the request has a word of an open window's title (False without a
-    display, or where the windows cannot be listed)."""
+    display, or where the windows cannot be listed: by words alone)."""
+    asked = _words(request)
+    return any(_words(title) & asked for title in window_titles())
+
+
+def window_titles(programs: Iterable[str] | None = None) -> list[str]:
+    """The titles of the windows on screen, or of those of `programs` (their X window
+    class), the top one first; none without a display, or where they cannot be listed."""
     from assistant.computer import windows
     from assistant.computer.capability import require_display
 
     try:
         require_display()
-        titles = [w["title"] for w in windows.list()]
-    except Exception:  # no display, or no X (Wayland, no Xlib): by words alone
-        return False
-    asked = _words(request)
-    return any(_words(title) & asked for title in titles)
+        if programs is not None:
+            return windows.of_programs(programs)
+        return [w["title"] for w in windows.list() if w["title"]]
+    except Exception:  # no display, or no X (Wayland, no Xlib)
+        return []
 
 
 def guide() -> str:

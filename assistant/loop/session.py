@@ -33,7 +33,6 @@ from assistant.events import (
     TurnEndReason,
 )
 from assistant.llm import LLM, Reply
-from assistant.loop import onscreen
 from assistant.loop.ask import ask, received
 from assistant.loop.history import answered, reviewed
 from assistant.loop.prompt import answer_in, system_message
@@ -130,8 +129,7 @@ class Session:
         first = True  # a turn's first screen goes before its request
         while True:
             yield from show_screen(self.screen, self.messages, first=first)
-            if first and self.screen.shown:  # the turn was shown the windows
-                state.desktop, state.windows = True, tuple(onscreen.titles())
+            state.desktop = state.desktop or (first and self.screen.shown)  # shown the windows
             reply = self._commanded(state) if first else None
             if reply is None:
                 reply = yield from ask(self, state, system)

@@ -17,7 +17,6 @@ MALFORMED_AGAIN = (
 )
 RELABELLED = text("call.relabelled")
 TYPED = text("call.typed")
-ON_PAGE = text("call.on_page")
 
 # Said to the user when the loop ends a turn.
 STOP_NOTICES = {

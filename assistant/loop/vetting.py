@@ -16,12 +16,11 @@ from assistant.checks.state import TurnState
 from assistant.checks.verdicts import Refuse, Rewrite
 from assistant.events import Error, Notice
 from assistant.llm import CodeCall
-from assistant.loop import onscreen
+from assistant.loop import terminal
 from assistant.loop.turn import (
     CORRECTION,
     MALFORMED_AGAIN,
     NOT_RUN,
-    ON_PAGE,
     RELABELLED,
     TYPED,
     Outcome,
@@ -45,10 +44,6 @@ def vet(call: CodeCall, state: TurnState, redact: Callable[[str], str]
     state.corrected = False
     language = (actual_language(call.language, call.code) if allows(rules, "label.relabel")
                 else call.language)
-    page = _beside_page(call.code, state)
-    if page is not None and applies(rules, page):
-        return [Notice(page.notice)], (with_pending(page.told, chosen(rules, pending(state))),
-                                       None)
     typed = _into_terminal(language, call.code, state)
     language, code = (typed.language, typed.code) if typed else (language, call.code)
     rerun, times = state.rerun(language, code)
@@ -79,23 +74,11 @@ def _into_terminal(language: str, code: str, state: TurnState) -> Rewrite | None
     types it there (rule screen.terminal); None when that is not what was asked."""
     if language != "shell" or not allows(state.rules, "screen.terminal"):
         return None
-    title = onscreen.asked_for(state.request.text, onscreen.TERMINAL)
+    title = terminal.asked_for(state.request.text)
     if title is None:
         return None
-    return Rewrite("screen.terminal", "python", onscreen.typed(code, title),
+    return Rewrite("screen.terminal", "python", terminal.typed(code, title),
                    TYPED.format(title),
                    f"The request asks for the terminal {title!r}: the command is typed "
                    "there, not run in the assistant's own shell.")
 
-
-def _beside_page(code: str, state: TurnState) -> Refuse | None:
-    """Code that fetches or posts a page itself for a request about the page on screen:
-    not run, the model told to act on that page (rule screen.page)."""
-    if not onscreen.fetches(code) or not allows(state.rules, "screen.page"):
-        return None
-    title = onscreen.asked_for(state.request.text, onscreen.PAGE)
-    if title is None:
-        return None
-    return Refuse("screen.page", ON_PAGE.format(title),
-                  f"Not run: the request is about the page open in {title!r}; the model "
-                  "was told to act on it there.")

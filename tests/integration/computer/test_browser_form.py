@@ -1,9 +1,7 @@
 """The verbs on a form in Debian's Chromium (its page's tree published with
 --force-renderer-accessibility), under openbox with the accessibility bus up: fields by
 their labels, a drop-down, a check box, a radio, the submit button. What the page posts
-to a server on 127.0.0.1 proves what was done. A whole turn about the page on screen
-that the model answers with code posting the form itself is told to use the page (rule
-screen.page)."""
+to a server on 127.0.0.1 proves what was done."""
 
 from __future__ import annotations
 
@@ -15,13 +13,10 @@ import pytest
 
 from assistant import computer
 from assistant.computer import after, aim, finding, tree
-from assistant.events import RuleFired
 from tests.support.browser import QUIET
 from tests.support.desktop import Program, desktop
 from tests.support.display import wait_until
 from tests.support.form_server import FormServer
-from tests.support.llm_server import LLMServer, text, tool_call
-from tests.support.loop import on_desktop
 
 PAGE = """<!doctype html><html><head><title>Newsletter</title></head><body>
 <h1>Join the newsletter</h1>
@@ -145,28 +140,3 @@ def test_a_label_copied_from_an_example_means_the_pages_one_field_not_the_addres
         computer.press("Go")
         assert site.posted() == {"q": "tulips"}
 
-
-POSTED_BESIDE = ('import requests\nrequests.post("http://127.0.0.1:9/subscribe", '
-                 'data={"email": "ana@example.org"})')
-ON_PAGE = 'computer.fill({"Email": "ana@example.org"})\ncomputer.press("Subscribe")'
-REQUEST = "Fill the Email box on the open Newsletter page with ana@example.org and subscribe."
-
-
-def test_code_posting_the_form_itself_is_not_run_and_the_page_is_used(
-        page: FormServer, server: LLMServer) -> None:
-    server.add(tool_call("python", POSTED_BESIDE), tool_call("python", ON_PAGE),
-               text("Subscribed."))
-    asked, events = on_desktop(server, REQUEST, "screen.command")
-    assert [p.code for p in asked] == [ON_PAGE]  # the post beside the page never asked for
-    assert page.posted() == {"email": "ana@example.org", "name": "", "topic": "Gardening",
-                             "format": "html", "notes": ""}
-    assert [e.rule for e in events if isinstance(e, RuleFired)].count("screen.page") == 1
-    told = server.chat_requests[1].body["messages"][-1]["content"]
-    assert "the request is about the page open in the window 'Newsletter - Chromium'" in told
-
-
-def test_with_the_rule_off_the_post_beside_the_page_is_proposed(
-        page: FormServer, server: LLMServer) -> None:
-    server.add(tool_call("python", POSTED_BESIDE), text("Posted."))
-    asked, _ = on_desktop(server, REQUEST, "screen.command,screen.page")
-    assert [p.code for p in asked] == [POSTED_BESIDE]

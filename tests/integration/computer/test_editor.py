@@ -12,11 +12,10 @@ import pytest
 from assistant import Assistant, computer
 from assistant.computer.aim import foresee
 from assistant.computer.finding import NotOnScreen
-from assistant.events import Proposal, RuleFired, RunEnd
+from assistant.events import Proposal, RunEnd
 from tests.support.desktop import Program, desktop
 from tests.support.display import wait_until
 from tests.support.llm_server import LLMServer, text, tool_call
-from tests.support.loop import on_desktop
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -296,26 +295,3 @@ def test_a_line_is_added_after_the_text_and_by_the_text_copied_as_a_name(
         wait_until(lambda: _holds(todo, "water the plants\nwash the car\nfeed the cat\n"
                                   "feed the dog"), "todo.txt saved with the lines added", 10)
 
-
-def test_code_writing_the_file_open_in_the_editor_goes_back_and_the_editor_is_used(
-        server: LLMServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tried in a copy of the files first, the write to note.txt behind Mousepad's back
-    is never proposed (the editor would keep showing the empty note, and its next save
-    would undo it); the model is told to type into the editor, which it then does."""
-    monkeypatch.chdir(tmp_path)
-    note = tmp_path / "note.txt"
-    note.write_text("")
-    behind = 'with open("note.txt", "w") as f:\n    f.write("buy milk")'
-    typed = 'computer.type("buy milk", window="note.txt")\ncomputer.save(window="note.txt")'
-    server.add(tool_call("python", behind), tool_call("python", typed), text("Saved."))
-    with Program("mousepad", str(note)) as editor:
-        title = editor.titled("note.txt")
-        asked, events = on_desktop(server, "Type buy milk into the note open in Mousepad and "
-                                           "save it.")
-        wait_until(lambda: _holds(note, "buy milk"), "note.txt saved from the editor", 10)
-    assert [p.code for p in asked] == [typed]
-    told = server.chat_requests[1].body["messages"][-1]["content"]
-    assert f"note.txt is open in the window {title!r}, and this code writes the file " \
-           "behind the editor's back" in told
-    assert ("preview.editor", "refuse") in [(e.rule, e.action) for e in events
-                                            if isinstance(e, RuleFired)]

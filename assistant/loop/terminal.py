@@ -1,0 +1,45 @@
+"""Rule screen.terminal: a command asked for in the terminal on screen is typed there.
+
+A person who says "in the open terminal, run echo ready > status.txt" with a terminal
+window on screen means that terminal: its shell, its folder, what it shows. A small model
+writes the command as shell code, which would run in the assistant's own shell instead
+(asked to close the terminal by typing exit in it, it ended its own shell, and the
+terminal stayed open). Its shell proposal becomes the verbs' code that types each line
+into that window, Enter after it. It is shown, rated (typed text is rated as the shell
+command it is, safety/desktop.py) and approved like any other proposal. The words and
+programs are data: terminal.toml.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from assistant.loop.screen import window_titles
+from assistant.tomlread import tomllib
+
+_DATA = tomllib.loads(Path(__file__).with_name("terminal.toml").read_text())
+ASKS = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in _DATA["words"]) + r")\b",
+                  re.IGNORECASE)
+PROGRAMS = frozenset(_DATA["programs"])
+
+
+def asked_for(request: str) -> str | None:
+    """The title of the terminal window the request asks for: it says terminal (or
+    console...) with one terminal on screen, or names one of several by its title; None
+    otherwise, or without a display. A title alone asks for nothing: a terminal titled
+    "bash" is not what "write a bash script" means."""
+    if not ASKS.search(request):
+        return None
+    titles = window_titles(PROGRAMS)
+    named = [t for t in titles if re.search(rf"\b{re.escape(t)}\b", request, re.IGNORECASE)]
+    if named:
+        return named[0]
+    return titles[0] if len(titles) == 1 else None
+
+
+def typed(code: str, title: str) -> str:
+    """The verbs' code that types the shell `code` into the window `title`, Enter after
+    each line."""
+    lines = [line for line in code.strip().splitlines() if line.strip()]
+    return "\n".join(f"computer.type({line + chr(10)!r}, window={title!r})" for line in lines)
