@@ -53,7 +53,7 @@ def read(request: str, windows: list[Window]) -> str | None:
     lines: list[str] = []
     verb, last = "", ""
     for part in CLAUSES.split(QUOTED.sub(keep, request)):
-        part = _strip(part, "polite")
+        part = strip_words(part, "polite")
         if not part:
             continue
         said, rest = _verb(part)
@@ -82,7 +82,7 @@ def _verb(part: str) -> tuple[str | None, str]:
     return None, part
 
 
-def _strip(text: str, kind: str, *, ends: bool = True) -> str:
+def strip_words(text: str, kind: str, *, ends: bool = True) -> str:
     """`text` without the `kind` words at its start (and end)."""
     changed = True
     while changed and text:
@@ -100,15 +100,15 @@ def _strip(text: str, kind: str, *, ends: bool = True) -> str:
 
 def _name(text: str, quoted: list[str]) -> str:
     """A control's name as said: no article, no role word, a quoted name unquoted."""
-    text = _strip(_strip(text, "articles", ends=False), "roles")
-    text = _strip(text, "articles", ends=False)
+    text = strip_words(strip_words(text, "articles", ends=False), "roles")
+    text = strip_words(text, "articles", ends=False)
     held = re.fullmatch(r"\x00(\d+)", text)
     return quoted[int(held[1])] if held else text
 
 
 def _window(phrase: str, windows: list[Window], quoted: list[str]) -> Window | None:
     """The window a phrase names ("the backup dialog"): by its title, whole or a part."""
-    wanted = textmatch.normalize(_strip(_name(phrase, quoted), "windows"))
+    wanted = textmatch.normalize(strip_words(_name(phrase, quoted), "windows"))
     if not wanted:
         return None
     exact = [w for w in windows if textmatch.normalize(w.title) == wanted]

@@ -141,16 +141,18 @@ class Session:
                 return
 
     def _commanded(self, state: TurnState) -> Reply | None:
-        """A request to act on the screen whose every part names a control there, read
-        as the verbs' code in place of the model's first reply (rule screen.command);
-        None when it does not read so."""
+        """A request to act on the screen whose every part names a control there, or
+        edits the one editor there, read as the verbs' code in place of the model's first
+        reply (rule screen.command); None when it does not read so."""
         if not (state.desktop and state.request.on_screen and allows(state.rules,
                                                                      "screen.command")):
             return None
         from assistant.computer import tree
-        from assistant.loop.commands import read
+        from assistant.loop import commands, edits
 
-        code = read(state.request.text, tree.windows())
+        windows = tree.windows()
+        code = commands.read(state.request.text, windows) or \
+            edits.read(state.request.text, windows)
         if code is None or not applies(state.rules, Rewrite("screen.command", "python", code,
                                                             "", "")):
             return None

@@ -16,6 +16,7 @@ from assistant.events import Proposal, RunEnd
 from tests.support.desktop import Program, desktop
 from tests.support.display import wait_until
 from tests.support.llm_server import LLMServer, text, tool_call
+from tests.support.loop import on_desktop
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -295,3 +296,24 @@ def test_a_line_is_added_after_the_text_and_by_the_text_copied_as_a_name(
         wait_until(lambda: _holds(todo, "water the plants\nwash the car\nfeed the cat\n"
                                   "feed the dog"), "todo.txt saved with the lines added", 10)
 
+
+
+def test_a_spoken_edit_of_the_editor_is_read_without_the_model_and_saved(
+        server: LLMServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rule screen.command for an editor: the replace and the save are proposed at once,
+    approved by what they will change; the model is asked only for the answer."""
+    monkeypatch.chdir(tmp_path)
+    letter = tmp_path / "letter.txt"
+    letter.write_text("Dear Bob,\nSee you on Monday at noon.\nAnna\n")
+    server.add(text("Changed Monday to Friday and saved the letter."))
+    with Program("mousepad", str(letter)) as editor:
+        title = editor.titled("letter.txt")
+        asked, _ = on_desktop(server, "In the letter open in Mousepad, change Monday to "
+                                      "Friday and save the file.")
+        wait_until(lambda: _holds(letter, "Dear Bob,\nSee you on Friday at noon.\nAnna\n"),
+                   "letter.txt saved with Friday", 10)
+    [proposal] = asked
+    assert proposal.code == (f'computer.replace("Monday", "Friday", window="{title}")\n'
+                             f'computer.save(window="{title}")')
+    assert proposal.effect is not None and "Monday" in proposal.effect.summary
+    assert len(server.chat_requests) == 1  # the answer only: no call was the model's

@@ -1,0 +1,123 @@
+"""Spoken edits of the one editor on screen, read without the model.
+
+"Type "buy milk" into the note and save it", "change Monday to Friday and save the file",
+"add "feed the cat" as a new last line, then save", "save it as soup.txt": a person who
+asks this of the file open in an editor names the words to type or replace and the file
+to save; the editor's own text says whether a word to replace is there. A request whose
+every clause reads so, with one editor on screen, becomes the editing verbs' code at once
+(rule screen.command, as commands.py does for controls): no model call, which on two
+cores is 20 s and more a reply, and a small model asked this has opened the file again
+through File > Open, or written the file behind the editor's back. Anything else (a
+negation, a clause of other words, a word to replace the text lacks, two editors) is the
+model's. The words live in commands.toml, [edits].
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from assistant.computer import textmatch, verbs
+from assistant.computer.tree import Window
+from assistant.loop.commands import CLAUSES, DATA, NEGATION, QUOTED, strip_words
+
+EDITS: dict[str, list[str]] = DATA["edits"]
+FILE_NAME = re.compile(r"^[\w.-]+\.\w{1,8}$")  # soup.txt, a name with its extension
+TYPE = re.compile(rf"^(?:{'|'.join(EDITS['type'])})\s+\x00(\d+)(?:\s+(?:in|into|to|on)\s+(.+))?$",
+                  re.IGNORECASE)
+ADD = re.compile(rf"^(?:{'|'.join(EDITS['add'])})\s+\x00(\d+)(?:\s+as\s+(?:a|the)\s+"
+                 r"(?:new\s+)?(?:last\s+)?line)?(?:\s+(?:to|at the end of|of|in|into|on)\s+(.+))?$",
+                 re.IGNORECASE)
+REPLACE = re.compile(rf"^(?:{'|'.join(EDITS['replace'])})\s+(?:the\s+word\s+)?(.+?)\s+"
+                     r"(?:with|to|into|by)\s+(.+?)$", re.IGNORECASE)
+SAVE = re.compile(r"^save(?:\s+(?P<what>.+?))??(?:\s+(?:as|under)\s+(?:the\s+)?(?:new\s+)?"
+                  r"(?:name\s+)?(?P<name>\S+?))?(?:\s+(?:as well|too|in my folder|in this "
+                  r"folder|here|next to \S+))?$", re.IGNORECASE)
+# What names the editor besides a word of its title: "type it into the note".
+EDITOR = frozenset({"it", "this", "editor", "document", "note", "file", "text", "window",
+                    "changes"})
+SCOPE = re.compile(r"^(?:in|on)\s+.+$", re.IGNORECASE)  # "In the letter open in Mousepad"
+
+
+def read(request: str, windows: list[Window]) -> str | None:
+    """The editing verbs' code for `request` when every clause of it reads as an edit of
+    the one editor on screen (`windows`); None when any does not."""
+    editors = [w for w in windows if verbs.text_area(w) is not None]
+    if len(editors) != 1 or NEGATION.search(request):
+        return None
+    editor = editors[0]
+    area = verbs.text_area(editor)
+    assert area is not None
+    title = editor.title.lstrip("*")
+    quoted: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        quoted.append(match[1] if match[1] is not None else match[2])
+        return f"\x00{len(quoted) - 1}"
+
+    lines: list[str] = []
+    text = area.value
+    for part in CLAUSES.split(QUOTED.sub(keep, request)):
+        part = strip_words(part.strip(), "polite")
+        if not part:
+            continue
+        line = _edit(part, quoted, text, title)
+        if line is None:
+            return None
+        if line:
+            lines.append(line)
+    return "\n".join(lines) or None
+
+
+def _edit(part: str, quoted: list[str], text: str, title: str) -> str | None:
+    """One clause as an editing call; "" for a clause that only names the editor."""
+    window = json.dumps(title)
+    typed = TYPE.match(part)
+    if typed:
+        if typed[2] is not None and not _names_editor(typed[2], title):
+            return None
+        end = ', at="end"' if text.strip() else ""  # typed after the text it holds
+        return f"computer.type({json.dumps(quoted[int(typed[1])])}, window={window}{end})"
+    added = ADD.match(part)
+    if added:
+        if added[2] is not None and not _names_editor(added[2], title):
+            return None
+        line = quoted[int(added[1])]
+        before = "" if not text or text.endswith("\n") else "\n"
+        return (f"computer.type({json.dumps(before + line + chr(10))}, window={window}, "
+                'at="end")')
+    replaced = REPLACE.match(part)
+    if replaced:
+        old, new = (_said(group, quoted) for group in (replaced[1], replaced[2]))
+        if not old or new is None or old.casefold() not in text.casefold():
+            return None
+        return f"computer.replace({json.dumps(old)}, {json.dumps(new)}, window={window})"
+    saved = SAVE.match(part)
+    if saved:
+        what = saved["what"]
+        if what is not None and (re.search(r"\b(?:as|under)\b", what, re.IGNORECASE)
+                                 or not _names_editor(what, title)):
+            return None  # "save it as my letter": a name that is not a file's
+        name = saved["name"]
+        if name is None:
+            return f"computer.save(window={window})"
+        if not FILE_NAME.match(name):
+            return None
+        return f"computer.save_as({json.dumps(name)}, window={window})"
+    return "" if SCOPE.match(part) and _names_editor(part, title) else None
+
+
+def _said(group: str, quoted: list[str]) -> str | None:
+    """A word as said: quoted, or one bare word."""
+    held = re.fullmatch(r"\x00(\d+)", group.strip())
+    if held:
+        return quoted[int(held[1])]
+    bare = group.strip()
+    return bare if re.fullmatch(r"[\w'-]+", bare) else None
+
+
+def _names_editor(phrase: str, title: str) -> bool:
+    """Whether a phrase ("the letter open in Mousepad", "it") names the editor: a word of
+    its title, or a word any editor goes by."""
+    said = set(re.findall(r"\w+", textmatch.normalize(phrase)))
+    return bool(said & EDITOR or said & set(re.findall(r"\w{3,}", textmatch.normalize(title))))

@@ -1,0 +1,63 @@
+"""Reading a spoken edit of the one editor on screen as the editing verbs' code without
+the model: only when every clause of it reads as an edit, and a word to replace is in the
+editor's text; anything else is the model's."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.computer.coords import Rect
+from assistant.computer.tree import Control, Window
+from assistant.loop.edits import read
+
+
+def area(text: str) -> Control:
+    return Control("", "text", Rect(0, 0, 800, 500),
+                   frozenset({"enabled", "editable", "multi line"}), "", text)
+
+
+LETTER = Window("letter.txt - Mousepad", "frame", True, 1,
+                [area("Dear Bob,\nSee you on Monday at noon.\nAnna\n")])
+NOTE = Window("*note.txt - Mousepad", "frame", True, 2, [area("")])
+DIALOG = Window("Export", "dialog", False, 3,
+                [Control("Yes", "push button", Rect(0, 0, 10, 10), frozenset({"enabled"}),
+                         "", "")])
+
+
+@pytest.mark.parametrize(("request_", "windows", "code"), [
+    ("In the letter open in Mousepad, change Monday to Friday and save the file.", [LETTER],
+     'computer.replace("Monday", "Friday", window="letter.txt - Mousepad")\n'
+     'computer.save(window="letter.txt - Mousepad")'),
+    ('Type "buy milk" into the empty note open in Mousepad and save it.', [NOTE, DIALOG],
+     'computer.type("buy milk", window="note.txt - Mousepad")\n'
+     'computer.save(window="note.txt - Mousepad")'),
+    ('Add "PS: bring the slides" as a new last line of the letter, then save.', [LETTER],
+     'computer.type("PS: bring the slides\\n", window="letter.txt - Mousepad", at="end")\n'
+     'computer.save(window="letter.txt - Mousepad")'),
+    ("save it", [LETTER], 'computer.save(window="letter.txt - Mousepad")'),
+    ('write "Regards" in it', [LETTER],
+     'computer.type("Regards", window="letter.txt - Mousepad", at="end")'),
+    ("Replace the word noon with \"one o'clock\" and save it as moved.txt", [LETTER],
+     'computer.replace("noon", "one o\'clock", window="letter.txt - Mousepad")\n'
+     'computer.save_as("moved.txt", window="letter.txt - Mousepad")'),
+    ('Type "hi" into the note and save the note in Mousepad under the new name hi.txt',
+     [NOTE], 'computer.type("hi", window="note.txt - Mousepad")\n'
+             'computer.save_as("hi.txt", window="note.txt - Mousepad")'),
+])
+def test_an_edit_of_the_one_editor_is_read_as_the_editing_verbs(
+        request_: str, windows: list[Window], code: str) -> None:
+    assert read(request_, windows) == code
+
+
+@pytest.mark.parametrize(("request_", "windows"), [
+    ("change Tuesday to Friday", [LETTER]),  # not in the text
+    ("don't change Monday to Friday", [LETTER]),  # a negation
+    ("change Monday to Friday", [LETTER, NOTE]),  # which editor?
+    ("change Monday to Friday", [DIALOG]),  # no editor
+    ("change Monday to Friday and email it to Bob", [LETTER]),  # a clause of other words
+    ('type "Ana" into the Name field', [LETTER]),  # a field, not the editor
+    ("save it as my letter", [LETTER]),  # not a file's name
+    ("Open a new document in Mousepad and write \"draft\" in it", [LETTER]),
+])
+def test_anything_else_is_the_models(request_: str, windows: list[Window]) -> None:
+    assert read(request_, windows) is None
