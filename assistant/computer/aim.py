@@ -128,7 +128,7 @@ def _choose(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
 
 
 def _located(name: Any, window: str | None) -> list[Aim]:
-    """A file named in a file chooser: its location typed there (choosers.locate)."""
+    """A file named in a file chooser: its location typed there (verbs.locate)."""
     chooser = tree.window(window)
     if not isinstance(name, str) or chooser is None or chooser.role != "file chooser":
         return []

@@ -16,9 +16,11 @@ button 'Maybe' in the dialog 'Export'; its buttons: No, Yes").
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Mapping
 from functools import wraps
+from pathlib import Path
 from typing import ParamSpec
 
 from assistant.computer import a11y, finding, keyboard, textmatch, tree
@@ -34,6 +36,7 @@ __all__ = ["choose", "close", "fill", "focus", "key", "press", "read", "tick", "
            "untick"]
 
 ACTIONS = ("click", "press", "activate", "toggle", "jump")
+LOCATION_S = 3.0  # for a file chooser's location field to show after Ctrl+L
 
 
 def said(verb: Callable[P, str]) -> Callable[P, Said]:
@@ -150,9 +153,7 @@ def choose(item: str, window: str | None = None) -> str:
     try:
         control, where = find(item, "item", window, settle=False)
     except NotOnScreen:  # in a drop-down list, a file chooser, or a window still opening
-        from assistant.computer import choosers  # it drives the chooser with these verbs
-
-        located = choosers.locate(item, window)
+        located = locate(item, window)
         if located is not None:
             return located
         control, where, combo = _in_combo(item, window)
@@ -279,9 +280,7 @@ def type(text: str, into: str | None = None, window: str | None = None,
         except NotOnScreen as miss:
             if window is None and (tree.windows(into) or finding.dark(into)):  # a window
                 return type(text, window=into, at=at)
-            from assistant.computer import choosers  # it drives the chooser with these verbs
-
-            located = choosers.locate(text, window)
+            located = locate(text, window)
             if located is not None:
                 return located
             editor = holding(into, window)
@@ -417,3 +416,39 @@ def key(*keys: str) -> str:
     finding.acted()  # a dialog it opens (Ctrl+Shift+S) is waited for by the next call
     return f"Pressed {'+'.join(names)}."
 
+
+def locate(name: str, window: str | None = None) -> str | None:
+    """Type the file `name` (the working folder's unless a whole path) into the location
+    of the file chooser titled like `window` (else the focused window); what was done,
+    or None when that window is no file chooser. Such a chooser starts on its recent
+    files, where the file a person names is seldom a row; a person types its location
+    (Ctrl+L), and the chooser's own button (OK, Open) then opens it, not this."""
+    target = tree.window(window)
+    if target is None or target.role != "file chooser" or not name.strip():
+        return None
+    path = Path(os.path.expanduser(name.strip()))
+    path = path if path.is_absolute() else Path.cwd() / path
+    field = _location(target)
+    _fill(field, target, str(path))
+    buttons = finding.names(target, "button")
+    return (f"Typed {str(path)!r} into the location of {target.kind()}; its buttons: "
+            f"{buttons}.")
+
+
+def _location(chooser: Window) -> Control:
+    """The chooser's name field (a Save chooser has one), else its location field, shown
+    by Ctrl+L."""
+    named = finding.matches(chooser.controls, "Name", "field")
+    if named:
+        return named[0]
+    _front(chooser)
+    keyboard.hotkey("ctrl", "l")
+    deadline = time.monotonic() + LOCATION_S
+    while True:
+        shown = tree.window(chooser.title)
+        fields = [c for c in shown.controls if c.field and c.enabled] if shown else []
+        if fields:
+            return fields[0]
+        if time.monotonic() > deadline:
+            raise finding.NotOnScreen(f"{chooser.kind()} shows no location field (ctrl+l)")
+        time.sleep(0.1)
