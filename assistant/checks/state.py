@@ -65,6 +65,7 @@ class TurnState:
     asked: tuple[int, int] = (0, 0)  # rules fired and tries when the last reply came in
     desktop: bool = False  # the turn was shown the windows on screen
     acted: bool = False  # a run acted on them (computer/aim.py read its calls)
+    edited: bool = False  # the whole request was read as an edit of the editor there
     screen: tuple[Fact, ...] = ()  # what they showed after the last such run
     screen_after: int = 0  # how many runs had ended then
     existed: dict[str, bool] = field(init=False)  # the request's files, there at its start?

@@ -55,18 +55,20 @@ def ended(exit_status: int | None) -> str:
 
 def shown_done(state: TurnState, redact: Callable[[str], str]) -> StandIn | None:
     """Words for a turn asked to act on a window whose last run the screen shows done:
-    it succeeded, a window it acted on is gone, none opened, nothing it did is undone
-    (rule screen.done). The model is not asked again: on two cores its answer to "the
-    dialog 'Export' is gone" costs a reply, 30 s, to say what these words say. None
-    when the screen does not show that."""
+    it succeeded, a window it acted on is gone (or the run was the whole request, read
+    as an edit of the editor there), none opened, nothing it did is undone (rule
+    screen.done). The model is not asked again: on two cores its answer to "the dialog
+    'Export' is gone" costs a reply, 30 s, to say what these words say, and asked after
+    an edit it proposed the same edit again. None when the screen does not show that."""
     facts = state.screen
     last = state.screen_after == state.runs  # the facts are the last run's
     if not (state.desktop and state.request.on_screen and state.runs and not state.failed
-            and facts and last):
+            and (facts or state.edited) and last):
         return None
     if any(f.undone or f.change == "open" for f in facts) or \
-            not any(f.change == "gone" for f in facts):
+            not (any(f.change == "gone" for f in facts) or (state.edited and state.runs == 1)):
         return None
     said = state.ends[-1].output.strip()[:LAST_PRINTED]
-    after = text("screen.after").format("; ".join(f.sentence for f in facts))
-    return StandIn("screen.done", redact(f"{said}\n{after}" if said else after), "")
+    after = text("screen.after").format("; ".join(f.sentence for f in facts)) if facts else ""
+    return StandIn("screen.done", redact("\n".join(part for part in (said, after) if part)),
+                   "")

@@ -151,11 +151,13 @@ class Session:
         from assistant.loop import commands, edits
 
         windows = tree.windows()
-        code = commands.read(state.request.text, windows) or \
-            edits.read(state.request.text, windows)
+        code = commands.read(state.request.text, windows)
+        edited = edits.read(state.request.text, windows) if code is None else None
+        code = code or edited
         if code is None or not applies(state.rules, Rewrite("screen.command", "python", code,
                                                             "", "")):
             return None
+        state.edited = edited is not None
         text = "" if self.llm.uses_tools else f"```python\n{code}\n```"
         written = Reply(text, [], {"role": "assistant", "content": text}, None, "commands")
         return self.with_call(written, "python", code)

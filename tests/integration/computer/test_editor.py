@@ -12,7 +12,7 @@ import pytest
 from assistant import Assistant, computer
 from assistant.computer.aim import foresee
 from assistant.computer.finding import NotOnScreen
-from assistant.events import Proposal, RunEnd
+from assistant.events import Proposal, RuleFired, RunEnd
 from tests.support.desktop import Program, desktop
 from tests.support.display import wait_until
 from tests.support.llm_server import LLMServer, text, tool_call
@@ -301,19 +301,36 @@ def test_a_line_is_added_after_the_text_and_by_the_text_copied_as_a_name(
 def test_a_spoken_edit_of_the_editor_is_read_without_the_model_and_saved(
         server: LLMServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Rule screen.command for an editor: the replace and the save are proposed at once,
-    approved by what they will change; the model is asked only for the answer."""
+    approved by what they will change, and the turn ends on their run (rule screen.done):
+    the model is never asked."""
     monkeypatch.chdir(tmp_path)
     letter = tmp_path / "letter.txt"
     letter.write_text("Dear Bob,\nSee you on Monday at noon.\nAnna\n")
-    server.add(text("Changed Monday to Friday and saved the letter."))
+    server.add(text("(never asked)"))
     with Program("mousepad", str(letter)) as editor:
         title = editor.titled("letter.txt")
-        asked, _ = on_desktop(server, "In the letter open in Mousepad, change Monday to "
-                                      "Friday and save the file.")
+        asked, events = on_desktop(server, "In the letter open in Mousepad, change Monday "
+                                           "to Friday and save the file.")
         wait_until(lambda: _holds(letter, "Dear Bob,\nSee you on Friday at noon.\nAnna\n"),
                    "letter.txt saved with Friday", 10)
     [proposal] = asked
     assert proposal.code == (f'computer.replace("Monday", "Friday", window="{title}")\n'
                              f'computer.save(window="{title}")')
     assert proposal.effect is not None and "Monday" in proposal.effect.summary
-    assert len(server.chat_requests) == 1  # the answer only: no call was the model's
+    assert server.chat_requests == []
+    [end] = [e for e in events if isinstance(e, RunEnd)]
+    assert end.exit_status == 0
+    assert [e.rule for e in events if isinstance(e, RuleFired)][-1] == "screen.done"
+
+
+def test_a_replace_of_a_word_the_text_lacks_is_left_to_the_model(
+        server: LLMServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    letter = tmp_path / "letter.txt"
+    letter.write_text("Dear Bob,\nSee you on Monday.\n")
+    server.add(text("There is no Tuesday in the letter."))
+    with Program("mousepad", str(letter)) as editor:
+        editor.titled("letter.txt")
+        asked, _ = on_desktop(server, "In the letter open in Mousepad, change Tuesday to "
+                                      "Friday and save the file.")
+    assert asked == [] and server.chat_requests  # not read: the model was asked
