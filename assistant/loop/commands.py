@@ -44,15 +44,10 @@ def read(request: str, windows: list[Window]) -> str | None:
     exactly (`windows`, the focused first); None when any part does not."""
     if NEGATION.search(request) or not windows:
         return None
-    quoted: list[str] = []
-
-    def keep(match: re.Match[str]) -> str:
-        quoted.append(match[1] if match[1] is not None else match[2])
-        return f"\x00{len(quoted) - 1}"
-
+    said_text, quoted = held(request)
     lines: list[str] = []
     verb, last = "", ""
-    for part in CLAUSES.split(QUOTED.sub(keep, request)):
+    for part in CLAUSES.split(said_text):
         part = strip_words(part, "polite")
         if not part:
             continue
@@ -69,9 +64,21 @@ def read(request: str, windows: list[Window]) -> str | None:
         called, args, keywords, last = call
         if last and last != windows[0].title:  # where the verb would look first: say which
             keywords = {**keywords, "window": last}
-        lines.append(_call(called, *args, **keywords))
+        lines.append(call_code(called, *args, **keywords))
         verb = said or ""
     return "\n".join(lines) or None
+
+
+def held(request: str) -> tuple[str, list[str]]:
+    """`request` with each quoted text held out as \x00N, and those texts, in order: a
+    quoted "Ana and Bob" is one name, never split at its "and"."""
+    quoted: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        quoted.append(match[1] if match[1] is not None else match[2])
+        return f"\x00{len(quoted) - 1}"
+
+    return QUOTED.sub(keep, request), quoted
 
 
 def _verb(part: str) -> tuple[str | None, str]:
@@ -152,7 +159,7 @@ def _of(control: Control, kind: str) -> bool:
     return finding.is_kind(control, kind)
 
 
-def _call(verb: str, *args: str, **keywords: str) -> str:
+def call_code(verb: str, *args: str, **keywords: str) -> str:
     """The call as the guide writes it: `computer.press("OK", window="Export")`."""
     said = [json.dumps(a) for a in args]
     said += [f"{key}={json.dumps(value)}" for key, value in keywords.items() if value]

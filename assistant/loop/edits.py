@@ -14,12 +14,11 @@ model's. The words live in commands.toml, [edits].
 
 from __future__ import annotations
 
-import json
 import re
 
 from assistant.computer import textmatch, verbs
 from assistant.computer.tree import Window
-from assistant.loop.commands import CLAUSES, DATA, NEGATION, QUOTED, strip_words
+from assistant.loop.commands import CLAUSES, DATA, NEGATION, call_code, held, strip_words
 
 EDITS: dict[str, list[str]] = DATA["edits"]
 FILE_NAME = re.compile(r"^[\w.-]+\.\w{1,8}$")  # soup.txt, a name with its extension
@@ -42,22 +41,15 @@ SCOPE = re.compile(r"^(?:in|on)\s+.+$", re.IGNORECASE)  # "In the letter open in
 def read(request: str, windows: list[Window]) -> str | None:
     """The editing verbs' code for `request` when every clause of it reads as an edit of
     the one editor on screen (`windows`); None when any does not."""
-    editors = [w for w in windows if verbs.text_area(w) is not None]
+    editors = [(w, area) for w in windows for area in [verbs.text_area(w)] if area is not None]
     if len(editors) != 1 or NEGATION.search(request):
         return None
-    editor = editors[0]
-    area = verbs.text_area(editor)
-    assert area is not None
+    editor, area = editors[0]
     title = editor.title.lstrip("*")
-    quoted: list[str] = []
-
-    def keep(match: re.Match[str]) -> str:
-        quoted.append(match[1] if match[1] is not None else match[2])
-        return f"\x00{len(quoted) - 1}"
-
+    said, quoted = held(request)
     lines: list[str] = []
     text = area.value
-    for part in CLAUSES.split(QUOTED.sub(keep, request)):
+    for part in CLAUSES.split(said):
         part = strip_words(part.strip(), "polite")
         if not part:
             continue
@@ -71,27 +63,25 @@ def read(request: str, windows: list[Window]) -> str | None:
 
 def _edit(part: str, quoted: list[str], text: str, title: str) -> str | None:
     """One clause as an editing call; "" for a clause that only names the editor."""
-    window = json.dumps(title)
     typed = TYPE.match(part)
     if typed:
         if typed[2] is not None and not _names_editor(typed[2], title):
             return None
-        end = ', at="end"' if text.strip() else ""  # typed after the text it holds
-        return f"computer.type({json.dumps(quoted[int(typed[1])])}, window={window}{end})"
+        end = "end" if text.strip() else ""  # typed after the text it holds
+        return call_code("type", quoted[int(typed[1])], window=title, at=end)
     added = ADD.match(part)
     if added:
         if added[2] is not None and not _names_editor(added[2], title):
             return None
         line = quoted[int(added[1])]
         before = "" if not text or text.endswith("\n") else "\n"
-        return (f"computer.type({json.dumps(before + line + chr(10))}, window={window}, "
-                'at="end")')
+        return call_code("type", before + line + "\n", window=title, at="end")
     replaced = REPLACE.match(part)
     if replaced:
         old, new = (_said(group, quoted) for group in (replaced[1], replaced[2]))
         if not old or new is None or old.casefold() not in text.casefold():
             return None
-        return f"computer.replace({json.dumps(old)}, {json.dumps(new)}, window={window})"
+        return call_code("replace", old, new, window=title)
     saved = SAVE.match(part)
     if saved:
         what = saved["what"]
@@ -100,10 +90,10 @@ def _edit(part: str, quoted: list[str], text: str, title: str) -> str | None:
             return None  # "save it as my letter": a name that is not a file's
         name = saved["name"]
         if name is None:
-            return f"computer.save(window={window})"
+            return call_code("save", window=title)
         if not FILE_NAME.match(name):
             return None
-        return f"computer.save_as({json.dumps(name)}, window={window})"
+        return call_code("save_as", name, window=title)
     return "" if SCOPE.match(part) and _names_editor(part, title) else None
 
 
