@@ -83,9 +83,15 @@ def _run(  # noqa: PLR0913 - what run() readied, then keyword-only switches
     from assistant.llm.process import LLMProcess
     from assistant.ui.popup import Popup
 
+    popup = Popup()
+    try:
+        popup.open()  # before any other thread starts (Popup.open says why)
+    except Exception as exc:  # Tk cannot open the display
+        log(f"assistant daemon: cannot open the display ({exc}): use `assistant voice` "
+            "in a terminal")
+        return EXIT_NO_DISPLAY
     notifier = Notifier(log)
     transcriber, recorder, problem = _microphone(settings)
-    popup = Popup()
     llm = LLMProcess(settings.keep_alive, lambda line: log(f"assistant daemon: {line}"))
     try:
         daemon = Daemon(settings, popup=popup,
@@ -120,10 +126,6 @@ def _run(  # noqa: PLR0913 - what run() readied, then keyword-only switches
     faulthandler.register(signal.SIGUSR1)  # `kill -USR1 PID`: every thread's stack to stderr
     try:
         popup.run()
-    except Exception as exc:  # Tk cannot open the display
-        log(f"assistant daemon: cannot open the display ({exc}): use `assistant voice` "
-            "in a terminal")
-        return EXIT_NO_DISPLAY
     finally:
         if stop_web is not None:
             stop_web()

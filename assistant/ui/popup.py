@@ -173,14 +173,25 @@ class Popup:
 
     # The Tk thread.
 
-    def run(self) -> None:
-        """Build the window and run the Tk main loop on this thread until `stop()`."""
+    def open(self) -> None:
+        """Build the window (hidden) on this thread, which must then call `run()`; raises
+        when Tk cannot open the display.
+
+        Tk's start holds the interpreter lock until the X server has answered. A program
+        that starts other threads (a hotkey listener, a tray, models loading) calls this
+        first: made while they started, Tk's start has hung for minutes."""
         from assistant.ui.popup_widgets import PopupWindow
 
-        self._tk_thread = threading.current_thread()
-        window = PopupWindow(on_run=self._run_clicked, on_edit=self._edit_clicked,
-                             on_cancel=self._cancel_clicked, on_escape=self._escape)
-        self._window = window
+        if self._window is None:
+            self._tk_thread = threading.current_thread()
+            self._window = PopupWindow(on_run=self._run_clicked, on_edit=self._edit_clicked,
+                                       on_cancel=self._cancel_clicked, on_escape=self._escape)
+
+    def run(self) -> None:
+        """Build the window if `open()` has not, and run the Tk main loop on this thread
+        until `stop()`."""
+        self.open()
+        window = self._ui
         window.root.after(POLL_MS, self._pump)
         self._started.set()
         try:

@@ -60,11 +60,13 @@ class DaemonProcess:
             if self.process.poll() is not None and seen >= len(self.lines):
                 break
             time.sleep(0.02)
+        native = ""
         if self.process.poll() is None:  # what each thread was doing, for the report
             self.process.send_signal(signal.SIGUSR1)
             time.sleep(1)
+            native = native_stacks(self.process.pid)
         raise AssertionError(f"no line with {check!r} within {timeout} s; the log:\n"
-                             + "\n".join(self.lines[-80:]))
+                             + "\n".join(self.lines[-200:]) + native)
 
     def wait_state(self, state: str, after: int = 0, timeout: float = 30.0) -> str:
         return self.wait_for(lambda line: bool((m := STATE.match(line)) and m[2] == state),
@@ -83,6 +85,20 @@ class DaemonProcess:
                 self.process.wait(5)
         self._reader.join(5)
         return self.process.returncode
+
+
+def native_stacks(pid: int) -> str:
+    """Every thread's C stack (gdb), for a report: a hang inside a library (Tk, Xlib)
+    shows in Python's stacks only as the call into it."""
+    if shutil.which("gdb") is None:
+        return ""
+    try:
+        done = subprocess.run(["gdb", "-batch", "-p", str(pid), "-ex", "thread apply all bt 25"],
+                              capture_output=True, text=True, timeout=60, check=False)
+    except subprocess.TimeoutExpired:
+        return "\ngdb did not answer within 60 s"
+    return "\nC stacks (gdb):\n" + "\n".join(
+        line for line in done.stdout.splitlines() if line.startswith(("Thread", "#")))
 
 
 def daemon_env(home: Path) -> dict[str, str]:

@@ -40,3 +40,15 @@ def test_without_a_display_it_points_to_the_terminal_voice_mode() -> None:
     assert done.stderr.strip().splitlines() == [
         "assistant daemon: no display here (DISPLAY is not set): use `assistant voice` for "
         "push-to-talk in a terminal"]
+
+
+def test_a_display_that_does_not_answer_is_said_before_anything_loads(tmp_path: Path) -> None:
+    env = {**os.environ, "DISPLAY": ":93", "HOME": str(tmp_path),
+           "XDG_CONFIG_HOME": str(tmp_path / "xdg"),
+           "ASSISTANT_CONFIG_DIR": str(tmp_path / "config"),
+           "ASSISTANT_DATA_DIR": str(tmp_path / "data")}
+    done = daemon("--model", "openai/x", "--no-tray", env=env)
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.strip().splitlines()  # nothing started before it: no hotkey
+    assert line.startswith("assistant daemon: cannot open the display (")
+    assert line.endswith("): use `assistant voice` in a terminal")
