@@ -114,17 +114,28 @@ def _choose(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
         return _unknown("Chooses an item")
     try:
         control, where = verbs.find(item, "item", window)
-    except verbs.NotOnScreen:  # a file chooser's file, else in the first window with a
-        located = _located(item, window)  # drop-down, as the verb looks
+    except verbs.NotOnScreen:  # a calendar's day, a file chooser's file, else in the
+        located = _dated(item, window) or _located(item, window)  # first window with a
         if located:
             return located
-        combo = next((w for w in tree.windows(window)
+        combo = next((w for w in tree.windows(window)  # drop-down, as the verb looks
                       if any(c.role == "combo box" for c in w.controls)), None)
         return [Aim(f"Chooses {item!r} from a drop-down list{_in(combo or _window(window))} "
                     "(its entries show only once it opens)", item,
                     combo.title if combo else window or "", "choose" if combo else "", item)]
     return [Aim(f"Chooses {control.name} in {where.kind()}", control.name, where.title,
                 "choose", control.name)]
+
+
+def _dated(text: Any, window: str | None) -> list[Aim]:
+    """A date chosen in a calendar on screen (verbs.calendar)."""
+    found = verbs.calendar(text, window) if isinstance(text, str) else None
+    if found is None:
+        return []
+    control, where, _ = found
+    shown = f", which shows {control.value}" if control.value else ""
+    return [Aim(f"Chooses the day {text!r} in the calendar in {where.kind()}{shown}",
+                window=where.title)]
 
 
 def _located(name: Any, window: str | None) -> list[Aim]:
@@ -179,7 +190,7 @@ def _type(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
             if editor is not None:
                 return [Aim(f"Types {said} into {editor.kind()} after its text",
                             window=editor.title, verb="write")]
-            located = _located(text, window)
+            located = _dated(text, window) or _located(text, window)
             if located:
                 return located
             return [Aim(f"Would type {said} into {into!r}, which is not on screen now "
@@ -191,6 +202,9 @@ def _type(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
         return [Aim(f"Types {said} into {name} in {where.title!r}",
                     window=where.title, verb="type", value=value,
                     target=control.name or field_word(control))]  # unnamed: found again by its word
+    dated = _dated(text, window) if window is not None else []
+    if dated:
+        return dated
     target = _window(window) if window is not None else _focused()
     after = " after its text" if keywords.get("at") == "end" else ""
     if target is not None:

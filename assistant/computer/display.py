@@ -44,7 +44,7 @@ def _grabber(fresh: bool = False) -> Any:
     return held[1]
 
 
-def _grab(area: Rect) -> Any:
+def grab(area: Rect) -> Any:
     """Physical pixels of `area` as a PIL image."""
     image_module = load("PIL.Image")
     region = {"left": area.left, "top": area.top, "width": area.width, "height": area.height}
@@ -127,19 +127,19 @@ def screenshot(region: tuple[int, int, int, int] | None = None,
     """A PIL image at full physical resolution: the current view, a `monitor` (0: all), or
     a `region` (x, y, width, height) given in view coordinates."""
     if monitor is not None:
-        return _grab(_monitor(monitor))
+        return grab(_monitor(monitor))
     port = viewport()
     if region is None:
-        return _grab(port.area)
+        return grab(port.area)
     x, y, width, height = region
     left, top = port.to_physical(x, y)
     right, bottom = port.to_physical(x + max(width, 1) - 1, y + max(height, 1) - 1)
-    return _grab(Rect(left, top, right - left + 1, bottom - top + 1))
+    return grab(Rect(left, top, right - left + 1, bottom - top + 1))
 
 
 def capture(port: Viewport) -> Any:
     """The image of `port` at the size the LLM sees it."""
-    image = _grab(port.area)
+    image = grab(port.area)
     if image.size != port.size:
         resample = load("PIL.Image").Resampling.LANCZOS
         image = image.resize(port.size, resample)

@@ -67,6 +67,8 @@ def control_line(control: Control, chars: int = TEXT_CHARS) -> str:
         return f'row "{control.name}" [{"x" if control.checked else " "}]'
     if control.role in tree.TEXTS:
         return f"text: {_cut(control.name, chars)}"
+    if control.role == "calendar":  # its value: the month its heading shows
+        return f'calendar showing "{control.value}"' if control.value else "calendar"
     if control.field:
         word = field_word(control)
         value = f' = "{_cut(control.value)}"' if control.value and word != "password field" \

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from assistant.computer import a11y
+from assistant.computer import a11y, dates
 from assistant.computer.coords import Rect
 
 BUDGET_S = 2.0  # one read of every window; what was read by then is kept
@@ -203,9 +203,11 @@ def _read(atspi: Any, frame: Any, title: str, deadline: float) -> list[Control]:
                 value = a11y.number(node)
                 name = "" if name == value else name
             toggle = role == "table cell" and not name and "toggle" in _actions(node, atspi)
+            if role == "calendar":  # it publishes no more than its box: its heading, by OCR
+                value = str(dates.heading(box) or "")
         except Exception:  # gone while we looked
             continue
-        if name or value or toggle or role in SWITCHES or \
+        if name or value or toggle or role in SWITCHES or role == "calendar" or \
                 (role in FIELDS and (role not in TEXTS or "editable" in states)):
             found.append(Control(name, role, box, states, title, value, toggle, ref=node))
     found = _drop_downs(found)

@@ -23,7 +23,7 @@ from functools import wraps
 from pathlib import Path
 from typing import ParamSpec
 
-from assistant.computer import a11y, finding, keyboard, textmatch, tree
+from assistant.computer import a11y, dates, finding, keyboard, textmatch, tree
 from assistant.computer import windows as x_windows
 from assistant.computer.finding import NotOnScreen, find, titles
 from assistant.computer.said import Said
@@ -152,8 +152,8 @@ def choose(item: str, window: str | None = None) -> str:
     tab, a menu item, or an entry of a drop-down list."""
     try:
         control, where = find(item, "item", window, settle=False)
-    except NotOnScreen:  # in a drop-down list, a file chooser, or a window still opening
-        located = locate(item, window)
+    except NotOnScreen:  # a calendar's day, in a drop-down list, a file chooser, or a
+        located = _dated(item, window) or locate(item, window)  # window still opening
         if located is not None:
             return located
         control, where, combo = _in_combo(item, window)
@@ -169,6 +169,29 @@ def choose(item: str, window: str | None = None) -> str:
         _do(control, where)
         finding.acted()  # a menu item's dialog is waited for by the next call
     return f"Chose {control.name} in {where.kind()}."
+
+
+def calendar(text: str, window: str | None) -> tuple[Control, Window, dates.Wanted] | None:
+    """The calendar a date is chosen in (the focused window's first), with the date in
+    `text`; None when `text` is not a date or no window shows a calendar."""
+    want = dates.wanted(text)
+    if want is None:
+        return None
+    found = next(((c, w) for w in tree.windows(window) for c in w.controls
+                  if c.role == "calendar"), None)
+    return None if found is None else (*found, want)
+
+
+def _dated(text: str, window: str | None) -> str | None:
+    """The date in `text` chosen in the calendar on screen (dates.py says how), or None."""
+    found = calendar(text, window)
+    if found is None:
+        return None
+    control, where, want = found
+    _front(where)
+    a11y.focus(_element(control))
+    date = dates.pick(control.box, want)
+    return f"Chose {dates.said(date)} in the calendar in {where.kind()}."
 
 
 def _closed(combo: Control | None) -> None:
@@ -280,7 +303,7 @@ def type(text: str, into: str | None = None, window: str | None = None,
         except NotOnScreen as miss:
             if window is None and (tree.windows(into) or finding.dark(into)):  # a window
                 return type(text, window=into, at=at)
-            located = locate(text, window)
+            located = _dated(text, window) or locate(text, window)
             if located is not None:
                 return located
             editor = holding(into, window)
@@ -299,6 +322,9 @@ def type(text: str, into: str | None = None, window: str | None = None,
             title = _front(window)
             keyboard.write(text)
             return f"Typed {text!r} into the window {title!r}."
+        dated = _dated(text, window)
+        if dated is not None:
+            return dated
         lone = finding.lone_field(target)
         if lone is not None and "multi line" not in lone.states:  # a dialog's one field
             return type(text, into=lone.name or field_word(lone), window=target.title)
