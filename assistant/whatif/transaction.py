@@ -25,7 +25,7 @@ from assistant.runtime import LANGUAGES, Runtimes, canonical_language
 from assistant.runtime.changes import UNWRITTEN, Listing, Listings, list_folder
 from assistant.whatif.mounts import inside
 from assistant.whatif.probe import problem
-from assistant.whatif.uncovered import shown
+from assistant.whatif.uncovered import DISPLAY, shown
 from assistant.whatif.undo import Kept, State, UndoError, UndoStore, state_of
 
 if TYPE_CHECKING:
@@ -129,11 +129,16 @@ class TransactionalRuntimes(Runtimes):
                 yield event
         assert end is not None, "a run always ends with RunEnd"
         listings = (before, UNWRITTEN if seen.sealed else list_folder(folder))
-        differences = _differences(seen, end, set(kept.before) if kept else set(), folder,
-                                   listings)
+        differences, unseen = _differences(seen, end, set(kept.before) if kept else set(),
+                                           folder, listings)
         if differences:
             said = ("The run did not do what its preview showed: " +
                     "; ".join(differences[:SHOWN_DIFFERENCES]) + ".")
+            yield Notice(said)
+            end = replace(end, output=f"{end.output}\n[{said}]\n".lstrip("\n"))
+        if unseen:
+            said = (", ".join(unseen[:SHOWN_DIFFERENCES]) + " changed on disk (through the "
+                    "display, where a preview cannot follow: an undo cannot take it back).")
             yield Notice(said)
             end = replace(end, output=f"{end.output}\n[{said}]\n".lstrip("\n"))
         if seen.uncovered:
@@ -152,11 +157,17 @@ class TransactionalRuntimes(Runtimes):
 
 
 def _differences(seen: Preview, end: RunEnd, kept: set[str], folder: str,
-                 listings: tuple[Listing | None, Listing | None]) -> list[str]:
+                 listings: tuple[Listing | None, Listing | None]
+                 ) -> tuple[list[str], list[str]]:
     """How the real run differs from its preview, one short clause each; `kept` paths
-    and the working folder's listings before and after it are what it is checked on."""
+    and the working folder's listings before and after it are what it is checked on.
+    Second, the files of a run on the display that changed unpreviewed: a program on
+    screen (an editor told to save) writes them, which no preview can show, so they are
+    no difference."""
     before, after = listings
-    found = []
+    found: list[str] = []
+    unseen: list[str] = []
+    on_display = DISPLAY in seen.effect.unpreviewable
     # Code the preview could not cover (the display, the network) may well fail there and
     # succeed for real: its exit status says nothing then, only its files do.
     if end.exit_status != seen.effect.exit_status and seen.effect.exit_status is not None \
@@ -175,9 +186,11 @@ def _differences(seen: Preview, end: RunEnd, kept: set[str], folder: str,
                     inside(path, mount) for mount in seen.uncovered):  # said apart
                 continue
             was, now = old.get(relative), new.get(relative)
-            if was is None or now is None or was[:2] != now[:2]:
+            if (was is None or now is None or was[:2] != now[:2]) and on_display:
+                unseen.append(relative)
+            elif was is None or now is None or was[:2] != now[:2]:
                 found.append(f"{relative} changed, which the preview did not show")
-    return found
+    return found, unseen
 
 
 def _expected(change: dict[str, Any]) -> State:

@@ -71,6 +71,21 @@ def test_a_display_run_that_fails_only_in_its_preview_is_not_called_unlike_it(
     assert not [e for e in events if isinstance(e, Notice)]
 
 
+def test_a_file_a_display_run_changed_unpreviewed_is_said_so_and_not_as_a_difference(
+        display: str, folder: Path, runtimes: TransactionalRuntimes) -> None:
+    # As an editor on screen writes its file when a run presses its Save: the preview,
+    # which has no display, never gets that far, so no preview could have shown it.
+    events = list(runtimes.run("python", "from assistant import computer\n"
+                                         "computer.display.size()\n"
+                                         "Path('saved.txt').write_text('kept')"))
+    end = events[-1]
+    assert isinstance(end, RunEnd) and end.exit_status == 0, end.output
+    assert "did not do what its preview showed" not in end.output
+    assert "[saved.txt changed on disk (through the display, where a preview cannot " \
+           "follow: an undo cannot take it back).]" in end.output
+    assert (folder / "saved.txt").read_text() == "kept"
+
+
 def test_a_shell_delete_of_a_file_named_in_an_earlier_run_is_previewed_and_undone(
         folder: Path, runtimes: TransactionalRuntimes, tmp_path: Path) -> None:
     list(runtimes.run("shell", "target=notes.txt"))
