@@ -12,7 +12,6 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import PurePath
 from typing import Any
 
 from assistant.computer import editing, finding, keyboard, textmatch, tree, verbs
@@ -114,11 +113,14 @@ def _choose(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
         return _unknown("Chooses an item")
     try:
         control, where = verbs.find(item, "item", window)
-    except verbs.NotOnScreen:  # a calendar's day, a file chooser's file, else in the
-        located = _dated(item, window) or _located(item, window)  # first window with a
-        if located:
+    except verbs.NotOnScreen:  # as the verb looks: a calendar's day, a file chooser's
+        located = _dated(item, window) or _located(item, window)  # file, a tick box,
+        if located:  # else in the first window with a drop-down
             return located
-        combo = next((w for w in tree.windows(window)  # drop-down, as the verb looks
+        box = verbs.exact_control(item, window)
+        if box is not None and finding.is_kind(box[0], "tick box"):
+            return _ticks(True)([box[0].name], {"window": box[1].title})
+        combo = next((w for w in tree.windows(window)
                       if any(c.role == "combo box" for c in w.controls)), None)
         return [Aim(f"Chooses {item!r} from a drop-down list{_in(combo or _window(window))} "
                     "(its entries show only once it opens)", item,
@@ -284,12 +286,13 @@ def _replace(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
 
 
 def _save(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
-    window, name = [*args, None, None][:2]
-    window, name = keywords.get("window", window), keywords.get("name", name)
-    if name is not None or (isinstance(window, str) and not tree.windows(window)
-                            and PurePath(window).suffix):  # as editing.save reads them
-        return _save_as([window] if name is None else [name],
-                        {} if name is None else {"window": window})
+    target, name = [*args, None, None][:2]
+    given = (target, keywords.get("name", name), keywords.get("window"))
+    if not all(each is None or isinstance(each, str) for each in given):
+        return _unknown("Saves a file")
+    window, name = editing.saving(*given)  # as the verb reads them
+    if name is not None or editing.save_chooser(window) is not None:
+        return _save_as([name], {"window": window})
     target = _editor({"window": window}, "save a file")
     if isinstance(target, Aim):
         return [target]
@@ -299,6 +302,13 @@ def _save(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
 def _save_as(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
     name = (args or [keywords.get("name")])[0]
     said = repr(name) if isinstance(name, str) else "a name made when the code runs"
+    window = keywords.get("window")
+    chooser = editing.save_chooser(window) if window is None or isinstance(window, str) \
+        else None
+    if chooser is not None:
+        return [Aim(f"Gives the name {said} to {chooser.kind()} and presses its Save"
+                    if name is not None else f"Would save in {chooser.kind()}, with no name",
+                    window=chooser.title)]
     target = _editor(keywords, f"save as {said}")
     if isinstance(target, Aim):
         return [target]

@@ -93,15 +93,18 @@ def _places(text: str, old: str) -> list[int]:
 
 
 @said
-def save(window: str | None = None, name: str | None = None) -> str:
+def save(target: str | None = None, name: str | None = None, *,
+         window: str | None = None) -> str:
     """Save the file open in the editor (Ctrl+S). A document that has no file yet opens
     the chooser, which is closed again: it needs a name, `save_as("name.txt")`. The forms
-    models write for a new name save as it: `save("recipe.txt", "soup.txt")`, and
-    `save("soup.txt")` where no window is so titled."""
+    models write for a new name save as it (`saving` says which they are). A Save dialog
+    already open (a program's file chooser) takes the name and its own Save or OK."""
+    window, name = saving(target, name, window)
+    chooser = save_chooser(window)
+    if chooser is not None:
+        return _into_chooser(chooser, name)
     if name is not None:
         return save_as(name, window)
-    if window is not None and not tree.windows(window) and Path(window).suffix:
-        return save_as(window)
     shown, _ = editor(window)
     _front(shown)
     before = {w.title for w in tree.windows()}
@@ -120,6 +123,61 @@ def save(window: str | None = None, name: str | None = None) -> str:
     return f"Pressed ctrl+s in {shown.kind()}."
 
 
+def saving(target: str | None, name: str | None, window: str | None
+           ) -> tuple[str | None, str | None]:
+    """The window and the new name of a save call, as models write it: `save("recipe.txt",
+    "soup.txt")`, `save("soup.txt")` where no window is so titled, `save("soup.txt",
+    window="recipe.txt")`, and `save("Save minutes", window="Save minutes")` (a title
+    said twice: no name)."""
+    if target is None:
+        return window, name
+    titled = bool(tree.windows(target))
+    if window is None:
+        if name is None and not titled and Path(target).suffix:
+            return None, target
+        return target, name
+    return window, name if name is not None or titled else target
+
+
+def save_chooser(window: str | None) -> Window | None:
+    """The Save dialog the call means: the window so titled, else the focused one, when
+    it is a file chooser with a name field."""
+    found = tree.windows(window)
+    shown = found[0] if found else None
+    if shown is None or shown.role != "file chooser":
+        return None
+    return shown if finding.matches(shown.controls, "Name", "field") else None
+
+
+def _into_chooser(chooser: Window, name: str | None) -> str:
+    """The name given to an open Save dialog as a whole path, and its Save (or OK)."""
+    if name is None:
+        raise NotOnScreen(f"{chooser.kind()} asks for the file's name: "
+                          f'computer.save("name.txt", window={chooser.title!r})')
+    path = _path(name)
+    _fill(finding.matches(chooser.controls, "Name", "field")[0], chooser, str(path))
+    button = "Save" if _has_save(chooser) else "OK"
+    press(button, window=chooser.title)
+    return f"Gave {str(path)!r} to {chooser.kind()} and pressed {button}."
+
+
+def _has_save(chooser: Window) -> bool:
+    """Whether the chooser's button is called Save (else OK: zenity's, yad's)."""
+    return any(finding.is_kind(c, "button") and c.name.casefold() == "save"
+               for c in chooser.controls)
+
+
+def _path(name: str) -> Path:
+    """A file's name as a whole path: the working folder's unless it is one."""
+    if not str(name).strip():
+        raise ValueError('say the file\'s name: save_as("notes.txt")')
+    path = Path(os.path.expanduser(str(name)))
+    path = path if path.is_absolute() else Path.cwd() / path
+    if not path.parent.is_dir():
+        raise NotOnScreen(f"no folder {str(path.parent)!r} to save {path.name!r} in")
+    return path
+
+
 def _renamed(shown: Window) -> Window | None:
     """The editor after a save dropped the "*" its title showed, by its program."""
     return next((w for w in tree.windows() if w.pid == shown.pid and
@@ -130,12 +188,10 @@ def _renamed(shown: Window) -> Window | None:
 def save_as(name: str, window: str | None = None) -> str:
     """Save the editor's text as the file `name` (in the working folder unless a whole
     path), through its Save As chooser (Ctrl+Shift+S); the editor then shows that file."""
-    if not str(name).strip():
-        raise ValueError('say the file\'s name: save_as("notes.txt")')
-    path = Path(os.path.expanduser(str(name)))
-    path = path if path.is_absolute() else Path.cwd() / path
-    if not path.parent.is_dir():
-        raise NotOnScreen(f"no folder {str(path.parent)!r} to save {path.name!r} in")
+    chooser = save_chooser(window)
+    if chooser is not None:
+        return _into_chooser(chooser, name)
+    path = _path(name)
     shown, _ = editor(window)
     existed = path.stat().st_mtime_ns if path.exists() else None
     _front(shown)
@@ -148,7 +204,7 @@ def save_as(name: str, window: str | None = None) -> str:
     if not field:
         raise NotOnScreen(f"no name field in {chooser.kind()}")
     _fill(field[0], chooser, str(path))
-    if finding.matches(chooser.controls, "Save", "button"):
+    if _has_save(chooser):
         press("Save", window=chooser.title)  # once the name has enabled it
     else:
         keyboard.press("enter")

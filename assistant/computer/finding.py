@@ -217,8 +217,19 @@ def _miss(name: str, kind: str, within: Window | None, found: list[Window]) -> s
         there = f"its {plural}: {listed}" if listed else f"it has no {plural}"
         return f"no {kind} {name!r} in {within.kind()}; {there}"
     said = [f"in {w.kind()}: {names(w, kind)}" for w in found if names(w, kind)]
-    there = f"{plural} {'; '.join(said)}" if said else f"no window shows any {plural}"
-    return f"no {kind} {name!r} on screen; {there}"
+    if said:
+        return f"no {kind} {name!r} on screen; {plural} {'; '.join(said)}"
+    return f"no {kind} {name!r} on screen; no window shows any {plural}{_instead(found)}"
+
+
+def _instead(found: list[Window]) -> str:
+    """What the focused window has to name instead, kind by kind: "; the dialog 'Rename'
+    has: fields New name for the file:; buttons Cancel, OK"."""
+    if not found:
+        return ""
+    kinds = [(f"{kind}s", names(found[0], kind)) for kind in ("field", "tick box", "button")]
+    has = [f"{plural} {listed}" for plural, listed in kinds if listed]
+    return f"; {found[0].kind()} has: {'; '.join(has)}" if has else ""
 
 
 def names(window: Window, kind: str) -> str:

@@ -126,7 +126,7 @@ def pressed(name: str, window: str | None = None) -> tuple[Control, Window] | No
     try:  # a key's name is pressed as the key: no button so named is waited for
         return find(name, "button", window, settle=not key_named)
     except NotOnScreen as miss:
-        other = _any_control(name, window)
+        other = exact_control(name, window)
         if other is not None:
             return other
         if key_named:
@@ -134,7 +134,7 @@ def pressed(name: str, window: str | None = None) -> tuple[Control, Window] | No
         raise miss from None
 
 
-def _any_control(name: str, window: str | None) -> tuple[Control, Window] | None:
+def exact_control(name: str, window: str | None) -> tuple[Control, Window] | None:
     """A control of another role with exactly that name: a tick box, a list row."""
     for kind in ("tick box", "item"):
         try:
@@ -152,10 +152,13 @@ def choose(item: str, window: str | None = None) -> str:
     tab, a menu item, or an entry of a drop-down list."""
     try:
         control, where = find(item, "item", window, settle=False)
-    except NotOnScreen:  # a calendar's day, in a drop-down list, a file chooser, or a
-        located = _dated(item, window) or locate(item, window)  # window still opening
-        if located is not None:
+    except NotOnScreen:  # a calendar's day, a tick box, in a drop-down list, a file
+        located = _dated(item, window) or locate(item, window)  # chooser, or a window
+        if located is not None:  # still opening
             return located
+        box = exact_control(item, window)
+        if box is not None and finding.is_kind(box[0], "tick box"):  # "choose I agree"
+            return _set(box[0].name, box[1].title, True)
         control, where, combo = _in_combo(item, window)
         a11y.act(_element(control))
         _closed(combo)

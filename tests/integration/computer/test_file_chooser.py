@@ -60,3 +60,21 @@ def test_a_save_chooser_takes_the_name_in_its_name_field(folder: Path) -> None:
         computer.type("list.txt", into="File name")
         computer.press("OK")
         assert chooser.result() == (0, str(folder / "list.txt"))
+
+
+def test_save_in_an_open_save_chooser_gives_it_the_name_and_presses_its_button(
+        folder: Path) -> None:
+    with Program("zenity", "--file-selection", "--save", "--title=Save minutes",
+                 cwd=str(folder)) as chooser:
+        chooser.focused("Save minutes")
+        with pytest.raises(LookupError, match=r"^the dialog 'Save minutes' asks for "
+                                                       r"the file's name: computer\.save"):
+            computer.save("Save minutes", window="Save minutes")  # its title, said twice
+        [said] = [each.sentence for each in aim.foresee(
+            'computer.save("minutes.txt", window="Save minutes")')]
+        assert said == "Gives the name 'minutes.txt' to the dialog 'Save minutes' and " \
+            "presses its Save"
+        assert computer.save("minutes.txt", window="Save minutes") == (
+            f"Gave {str(folder / 'minutes.txt')!r} to the dialog 'Save minutes' and "
+            "pressed OK.")
+        assert chooser.result() == (0, str(folder / "minutes.txt"))

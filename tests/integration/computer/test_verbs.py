@@ -63,6 +63,32 @@ def test_a_miss_names_what_is_there() -> None:
         computer.press("Yes")  # pressed already: its dialog is gone
 
 
+def test_a_miss_of_a_kind_no_window_shows_names_what_the_dialog_has_instead() -> None:
+    with Program("zenity", "--entry", "--title=Rename", "--text=New name for the file:") \
+            as asked:
+        asked.shown("Rename")
+        with pytest.raises(verbs.NotOnScreen) as caught:
+            computer.choose("Dark")  # the guide's example, copied
+        assert str(caught.value) == (
+            "no item 'Dark' on screen; no window shows any items; the dialog 'Rename' has: "
+            "fields New name for the file:; buttons Cancel, OK")
+        assert asked.running()
+
+
+def test_a_check_box_chosen_by_its_name_is_ticked(tmp_path) -> None:
+    licence = tmp_path / "licence.txt"
+    licence.write_text("No warranty.\n")
+    with Program("zenity", "--text-info", "--title=Licence", f"--filename={licence}",
+                 "--checkbox=I accept the terms") as asked:
+        asked.shown("Licence")
+        [said] = [a.sentence for a in aim.foresee('computer.choose("I accept the terms")')]
+        assert said == "Ticks I accept the terms in the dialog 'Licence'"
+        assert computer.choose("I accept the terms") == \
+            "Ticked I accept the terms in the dialog 'Licence'."
+        computer.press("OK")  # enabled by the tick
+        assert asked.result()[0] == 0
+
+
 def test_tick_and_untick_rows_of_a_check_list() -> None:
     with Program("zenity", "--list", "--checklist", "--title=Backup", "--text=What to back up",
                  "--column=Do", "--column=Folder", "FALSE", "Photos", "FALSE", "Music",
