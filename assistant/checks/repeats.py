@@ -22,6 +22,7 @@ GUESS_CHARS = 160  # words after a reply's code before it is ended there (a plan
 # What the model reads in place of the result of a repeat that was not run.
 REPEAT_TOLD = text("repeat.success_told")
 REPLY_TOLD = text("repeat.reply_told")
+RESET_TOLD = text("repeat.reset_told")
 REPEAT_NOT_RUN = text("repeat.not_run")
 FAILED_AGAIN = text("repeat.failed_again")
 

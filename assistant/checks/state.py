@@ -25,10 +25,13 @@ SETTING_CALL = re.compile(r"computer\.(?:choose|tick|untick|fill|type|write)\(")
 # Code that only types lines ended by Enter into windows (a terminal's commands): run
 # again, it runs each command twice.
 ENTERED = re.compile(r"""(?:computer\.type\((['"])(?:(?!\1)[^\n])*\\n\1, window=[^\n]*\)\n?)+""")
+# Text typed into a named field: the field's name is the third group.
+INTO = re.compile(r"""computer\.(?:type|write)\((['"])(?:(?!\1).)*\1,\s*"""
+                  r"""into=(['"])((?:(?!\2).)*)\2""")
 Key = tuple[str, str]  # (language, code)
 Rerun = Literal["run", "told", "stop"]
 # Rules whose refusal means a proposal repeated the last try's code (told, not run).
-AGAIN = frozenset({"repeat.success_told", "repeat.failed_again"})
+AGAIN = frozenset({"repeat.success_told", "repeat.failed_again", "repeat.reset_told"})
 # And those of a reply that repeated itself: the next is asked warmer.
 REPEATING = AGAIN | {"repeat.reply_told"}
 
@@ -183,6 +186,25 @@ class TurnState:
             return "run", 0
         told = sum(1 for each in self.rules.fired[last.fired:]
                    if each.action == "refuse" and each.rule in AGAIN)
+        times = told + 2
+        return ("stop" if times >= REPEATS_BEFORE_STOP else "told"), times
+
+    def reset(self, language: str, code: str) -> tuple[Rerun, int]:
+        """Whether this proposal types other text into the very fields the last run typed
+        into, right after that run succeeded and the screen showed it done: "told" (the
+        model reads that run's result), "stop" the REPEATS_BEFORE_STOP-th in a row (rule
+        repeat.reset_told). Asked to set a number box showing 50 to 75, a small model set
+        it to 75, then to 100, 150, 200, ... to the time limit."""
+        last = self.tries[-1] if self.tries else None
+        if last is None or last.previewed or last.end.exit_status != 0 or \
+                last.key == (language, code):
+            return "run", 0
+        fields = {m[3] for m in INTO.finditer(code)}
+        if not fields or fields != {m[3] for m in INTO.finditer(last.key[1])} or \
+                not self._settled(last.key[1]):
+            return "run", 0
+        told = sum(1 for each in self.rules.fired[last.fired:]
+                   if each.action == "refuse" and each.rule == "repeat.reset_told")
         times = told + 2
         return ("stop" if times >= REPEATS_BEFORE_STOP else "told"), times
 

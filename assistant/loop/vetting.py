@@ -11,7 +11,7 @@ from assistant.actions.apply import allows, applies, chosen, fired
 from assistant.actions.outcomes import Cleared
 from assistant.checks.answers import pending, with_pending
 from assistant.checks.labels import actual_language
-from assistant.checks.repeats import REPEAT_NOT_RUN, REPEAT_TOLD
+from assistant.checks.repeats import REPEAT_NOT_RUN, REPEAT_TOLD, RESET_TOLD
 from assistant.checks.state import TurnState
 from assistant.checks.verdicts import Refuse, Rewrite
 from assistant.events import Error, Notice
@@ -47,12 +47,19 @@ def vet(call: CodeCall, state: TurnState, redact: Callable[[str], str]
     typed = _into_terminal(language, call.code, state)
     language, code = (typed.language, typed.code) if typed else (language, call.code)
     rerun, times = state.rerun(language, code)
+    reset, again = state.reset(language, code)
+    if reset != "run" and allows(rules, "repeat.reset_told"):
+        rerun, times = reset, again
     if rerun == "stop":
         failed = state.last_failed
         return [], (REPEAT_NOT_RUN, ("repeated_failure" if failed else "repeated_success", times))
     told = Refuse("repeat.success_told", REPEAT_TOLD.format(state.result),
                   f"Not run again: the model proposed the same {language} code that had "
                   "just succeeded; it was shown that result.")
+    if reset == "told" and rerun == "told":
+        told = Refuse("repeat.reset_told", RESET_TOLD.format(state.result),
+                      "Not run: the model typed other text into the fields the last run "
+                      "had just set; it was shown that run's result.")
     if rerun == "told" and applies(rules, told):  # a failure is sent back before it gets here
         return [Notice(told.notice)], (with_pending(told.told, chosen(rules, pending(state))),
                                        None)

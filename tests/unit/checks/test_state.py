@@ -128,3 +128,27 @@ def test_code_that_only_types_into_windows_is_told_not_typed_again(tmp_path: Pat
     field = 'computer.type("Ana", into="Name")'  # a field: told once the screen shows it
     ran(state, "Typed 'Ana' into 'Name'.", code=field)
     assert state.rerun("shell", field) == ("run", 0)
+
+
+def test_other_text_typed_into_the_fields_the_screen_shows_just_set_is_told_then_stops(
+        tmp_path: Path) -> None:
+    """A number box set to 75 as asked, then to 100: told (the model reads that 75 was
+    set), then stopped. Other fields, a failed or unchecked last run, or the last run's
+    effect not shown done, run."""
+    from assistant.computer.after import Fact
+
+    state = turn("the number box shows 50; set it to 75", tmp_path)
+    first = 'computer.type("75", into="number field label")'
+    ran(state, "Typed '75' into 'label' in the window 'Factory'.", code=first)
+    state.on_screen((Fact("the number field 'label' in the window 'Factory' holds '75'"),))
+    again = 'computer.type("100", into="number field label")'
+    assert state.reset("shell", again) == ("told", 2)
+    assert applies(state.rules, Refuse("repeat.reset_told", "", ""))
+    assert state.reset("shell", 'computer.type("150", into="number field label")') == \
+        ("stop", 3)
+    assert state.reset("shell", 'computer.type("Ana", into="Name")') == ("run", 0)
+    assert state.reset("shell", first) == ("run", 0)  # the same code: rerun's to judge
+    state.on_screen((Fact("'label' does not hold '75'", undone=True),))
+    assert state.reset("shell", again) == ("run", 0)
+    ran(state, "no field 'label'", status=1, code=first)
+    assert state.reset("shell", again) == ("run", 0)
