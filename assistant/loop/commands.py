@@ -6,8 +6,9 @@ trees (tree.py) say whether such a control is there. A command whose every part 
 one exactly becomes the verbs' code at once, proposed and approved as the model's code
 is: it costs no model call (20 s and more on two cores), and a small model asked to say
 no to a dialog has answered "No, I do not want to delete my drafts" with the dialog
-still open. Anything else (a name not on screen, a negation, a word left over) is the
-model's, as before. The words live in commands.toml.
+still open. Anything else (a name not on screen, a negation of a verb or a
+name, a word left over) is the model's, as before; a negation of neither ("don't delete
+anything") only says what not to do. The words live in commands.toml.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ MANY = ("tick", "untick")  # verbs a bare name after "and" goes on with: tick A 
 def read(request: str, windows: list[Window]) -> str | None:
     """The verbs' code for `request` when every part of it names a control on screen
     exactly (`windows`, the focused first); None when any part does not."""
-    if NEGATION.search(request) or not windows:
+    if not windows:
         return None
     said_text, quoted = held(request)
     lines: list[str] = []
@@ -51,6 +52,10 @@ def read(request: str, windows: list[Window]) -> str | None:
         part = strip_words(part, "polite")
         if not part:
             continue
+        if NEGATION.search(part):
+            if _verb(part)[0] is not None or _names(part, windows, quoted):
+                return None  # "don't press Yes": the model weighs it
+            continue  # "don't delete anything; say no": what not to do, to no control
         said, rest = _verb(part)
         if said is not None and not rest:  # "Tick, Photos and Music", as Whisper writes it
             verb = said
@@ -67,6 +72,17 @@ def read(request: str, windows: list[Window]) -> str | None:
         lines.append(call_code(called, *args, **keywords))
         verb = said or ""
     return "\n".join(lines) or None
+
+
+def _names(part: str, windows: list[Window], quoted: list[str]) -> bool:
+    """Whether a clause says a name on screen (a window's title or a control's), or
+    quotes anything."""
+    if "\x00" in part:
+        return True
+    said = f" {textmatch.normalize(part)} "
+    names = [w.title for w in windows] + [c.name for w in windows for c in w.controls]
+    return any(f" {textmatch.normalize(name)} " in said for name in names
+               if textmatch.normalize(name))
 
 
 def held(request: str) -> tuple[str, list[str]]:

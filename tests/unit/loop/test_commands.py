@@ -37,6 +37,8 @@ SCREEN = [EXPORT, BACKUP, COLOUR, FORM]
      'computer.tick("Photos", window="Backup")\ncomputer.tick("Music", window="Backup")'),
     ("please press the No button", 'computer.press("No")'),
     ("say no to the delete question", 'computer.press("No")'),
+    ("Don't delete anything; say no to the delete question.", 'computer.press("No")'),
+    ("Not now, click No", 'computer.press("No")'),
     ("press enter", 'computer.key("enter")'),
     ("click on OK in the Backup window", 'computer.press("OK", window="Backup")'),
     ("close the export dialog", 'computer.close("Export")'),
@@ -57,7 +59,10 @@ def test_a_command_naming_controls_on_screen_is_read_as_the_verbs(request_: str,
 @pytest.mark.parametrize("request_", [
     "click Maybe",  # no such button
     "click Ye",  # a part of a name is not the name
-    "Don't delete anything; say no",  # a negation: the model weighs it
+    "Don't say yes; say no",  # a negated verb: the model weighs it
+    "say no, not Yes",  # a negated name
+    "don't tick Photos and press OK",
+    'never mind "Photos", press OK',  # a quoted name
     "what does the dialog say?",
     "tick Photos and back up my music",  # words left over
     'type "Ana" into Email',  # no such field
