@@ -37,7 +37,9 @@ SCOPE = re.compile(r"^(.*?)\s+(?:in|on|of|from)\s+(.+)$", re.IGNORECASE)
 INTO = re.compile(r"^\x00(\d+)\s*(?:(?:into|in|to)\s+(.+))?$", re.IGNORECASE)
 SET = re.compile(r"^(.+?)\s+to\s+(\S+)$", re.IGNORECASE)
 SAY = re.compile(r"^(yes|no|ok|cancel)\b(?:\s+to\s+(.+))?$", re.IGNORECASE)
-MANY = ("tick", "untick")  # verbs a bare name after "and" goes on with: tick A and B
+MANY = ("tick", "untick", "fill")  # verbs a bare name after "and" goes on with: tick A
+# and B; fill in the form with name Ana and email ana@example.org
+WITH = re.compile(r"^(.+?)\s+with\s+(.+)$", re.IGNORECASE)
 
 
 def read(request: str, windows: list[Window]) -> str | None:
@@ -60,7 +62,8 @@ def read(request: str, windows: list[Window]) -> str | None:
         if said is not None and not rest:  # "Tick, Photos and Music", as Whisper writes it
             verb = said
             continue
-        if said is None and (verb in MANY or (verb and not lines)):
+        answer = textmatch.normalize(part) in ANSWERS  # "..., and send it"
+        if said is None and not answer and (verb in MANY or (verb and not lines)):
             said, rest = verb, part
         ordered = sorted(windows, key=lambda w: w.title != last)  # the one acted in first
         call = _line(said, rest, quoted, ordered) if said else _answer(part, ordered)
@@ -130,12 +133,16 @@ def _name(text: str, quoted: list[str]) -> str:
 
 
 def _window(phrase: str, windows: list[Window], quoted: list[str]) -> Window | None:
-    """The window a phrase names ("the backup dialog"): by its title, whole or a part."""
-    wanted = textmatch.normalize(strip_words(_name(phrase, quoted), "windows"))
+    """The window a phrase names ("the backup dialog", "the sign-up form" for "Sign up"):
+    by its title, whole or a part."""
+    def flat(text: str) -> str:
+        return textmatch.normalize(text.replace("-", " "))
+
+    wanted = flat(strip_words(_name(phrase, quoted), "windows"))
     if not wanted:
         return None
-    exact = [w for w in windows if textmatch.normalize(w.title) == wanted]
-    within = exact or [w for w in windows if wanted in textmatch.normalize(w.title)]
+    exact = [w for w in windows if flat(w.title) == wanted]
+    within = exact or [w for w in windows if wanted in flat(w.title)]
     return within[0] if within else None
 
 
@@ -193,6 +200,8 @@ def _line(verb: str, rest: str, quoted: list[str], windows: list[Window]) -> Cal
         return ("close", (window.title,), {}, "") if window is not None else None
     if verb == "type":
         return _typed(rest, quoted, windows)
+    if verb == "fill":
+        return _filled(rest, quoted, windows)
     if verb == "set":
         setting = SET.match(rest)
         return _typed(f"\x00{len(quoted)} into {setting[1]}", [*quoted, setting[2]],
@@ -239,6 +248,31 @@ def _typed(rest: str, quoted: list[str], windows: list[Window]) -> Call | None:
     if window is None:
         return None
     return "type", (text,), {"window": window.title}, window.title
+
+
+def _filled(rest: str, quoted: list[str], windows: list[Window]) -> Call | None:
+    """fill in the sign-up form with first name Lin: a field and its text after "with",
+    in the window named before it; or a field and its text alone (a clause after it:
+    "last name Wu")."""
+    with_ = WITH.match(rest)
+    if with_ is None:
+        return _pair(rest, quoted, windows)
+    window = _window(with_[1], windows, quoted)
+    return _pair(with_[2], quoted, [window]) if window is not None else None
+
+
+def _pair(text: str, quoted: list[str], windows: list[Window]) -> Call | None:
+    """"first name Lin": a field's whole name said first (the longest there is), and the
+    rest, its text."""
+    words = strip_words(text, "articles", ends=False).split()
+    for cut in range(len(words) - 1, 0, -1):
+        found = _exact(windows, " ".join(words[:cut]), ("field",))
+        if found is not None:
+            value = " ".join(words[cut:])
+            held_text = re.fullmatch(r"\x00(\d+)", value)
+            value = quoted[int(held_text[1])] if held_text else value
+            return "type", (value,), {"into": found[0].name}, found[1].title
+    return None
 
 
 def _part(windows: list[Window], name: str) -> tuple[Control, Window] | None:

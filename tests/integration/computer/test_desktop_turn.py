@@ -175,6 +175,25 @@ def test_a_destructive_button_named_is_still_rated_high_and_declining_keeps_it(
     assert proposal.effect.summary.startswith("Presses Delete in the dialog 'Drafts'")
 
 
+def test_a_form_filled_field_by_field_and_sent_is_read_without_the_model(
+        server: LLMServer) -> None:
+    asked: list[Proposal] = []
+    server.add(text("(never asked)"))
+    with Program("zenity", "--forms", "--title=Sign up", "--add-entry=First name",
+                 "--add-entry=Last name", "--add-entry=Email") as dialog:
+        dialog.focused("Sign up")
+        with make(server, asked, off="") as assistant:
+            list(assistant.turn("Fill in the sign-up form with first name Lin, last name Wu "
+                                "and email lin@example.net, and send it."))
+        assert dialog.result() == (0, "Lin|Wu|lin@example.net")
+    assert server.chat_requests == []
+    [proposal] = asked
+    assert proposal.code == ('computer.type("Lin", into="First name")\n'
+                             'computer.type("Wu", into="Last name")\n'
+                             'computer.type("lin@example.net", into="Email")\n'
+                             'computer.press("OK")')
+
+
 def test_a_step_left_undone_goes_to_the_model_with_the_screen(server: LLMServer) -> None:
     """Ticked as said; the dialog still waits for its OK, so the model is asked next."""
     asked: list[Proposal] = []

@@ -26,7 +26,12 @@ COLOUR = Window("Colour", "dialog", False, 3, [control("red", "table cell"),
                                                control("OK", "push button")])
 FORM = Window("Sign in", "dialog", False, 4, [control("Your name:", "text"),
                                               control("Set the volume", "slider", "50")])
-SCREEN = [EXPORT, BACKUP, COLOUR, FORM]
+SIGNUP = Window("Sign up", "dialog", False, 5, [control("First name", "text"),
+                                               control("Last name", "text"),
+                                               control("Email", "text"),
+                                               control("Cancel", "push button"),
+                                               control("OK", "push button")])
+SCREEN = [EXPORT, BACKUP, COLOUR, FORM, SIGNUP]
 
 
 @pytest.mark.parametrize(("request_", "code"), [
@@ -44,12 +49,24 @@ SCREEN = [EXPORT, BACKUP, COLOUR, FORM]
     ("close the export dialog", 'computer.close("Export")'),
     ("choose green in the colour dialog and confirm",
      'computer.choose("green", window="Colour")\ncomputer.press("OK", window="Colour")'),
+    ("tick Photos and Music and confirm",
+     'computer.tick("Photos", window="Backup")\ncomputer.tick("Music", window="Backup")\n'
+     'computer.press("OK", window="Backup")'),
     ("tick Photos and Music and press OK",
      'computer.tick("Photos", window="Backup")\ncomputer.tick("Music", window="Backup")\n'
      'computer.press("OK", window="Backup")'),
     ('type "Ana Lopez" into your name',
      'computer.type("Ana Lopez", into="Your name:", window="Sign in")'),
     ("set the volume to 30", 'computer.type("30", into="Set the volume", window="Sign in")'),
+    ("Fill in the sign-up form with first name Lin, last name Wu and email lin@example.net, "
+     "and send it.",
+     'computer.type("Lin", into="First name", window="Sign up")\n'
+     'computer.type("Wu", into="Last name", window="Sign up")\n'
+     'computer.type("lin@example.net", into="Email", window="Sign up")\n'
+     'computer.press("OK", window="Sign up")'),
+    ('fill the sign up dialog with the email "ana and bob@example.org" then submit it',
+     'computer.type("ana and bob@example.org", into="Email", window="Sign up")\n'
+     'computer.press("OK", window="Sign up")'),
 ])
 def test_a_command_naming_controls_on_screen_is_read_as_the_verbs(request_: str,
                                                                  code: str) -> None:
@@ -65,10 +82,12 @@ def test_a_command_naming_controls_on_screen_is_read_as_the_verbs(request_: str,
     'never mind "Photos", press OK',  # a quoted name
     "what does the dialog say?",
     "tick Photos and back up my music",  # words left over
-    'type "Ana" into Email',  # no such field
+    'type "Ana" into Phone',  # no such field
     "open the file",
     "tick",  # nothing named
     "click",
+    "fill in the sign-up form with the phone 555 1234",  # no such field
+    "fill in the order form with first name Lin",  # no such window
 ])
 def test_anything_else_is_the_models(request_: str) -> None:
     assert read(request_, SCREEN) is None
