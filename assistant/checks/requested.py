@@ -39,7 +39,7 @@ ON_SCREEN = re.compile(
     r"\b(click|press|push|tap|choose|select|pick|tick|untick|uncheck|type|fill|close|"
     r"dismiss|answer|accept|decline|cancel|confirm|say (yes|no)|switch|toggle|"
     r"turn (on|off)|submit|sign in|log in|enter|write|save|replace|change|send|add|edit|"
-    r"exit|set)\b|\bcheck (the |off )", re.IGNORECASE)
+    r"exit|set|open)\b|\bcheck (the |off )", re.IGNORECASE)
 # A request for a figure: "how many", "tell me the sum".
 FIGURE_ASKED = re.compile(
     r"\bhow (many|much|big|large|long|old)\b|\b(tell|give|show) me (the|how)\b"

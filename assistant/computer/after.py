@@ -26,6 +26,9 @@ TEXT_CHARS = 60  # a field's text, quoted up to here
 # a dialog's answers (yad's are plain windows).
 WAITING = ("dialog", "alert")
 ANSWERS = frozenset({"ok", "cancel"})
+# Buttons that end their dialog: one pressed is waited for to go (a file chooser takes a
+# moment after its OK), as an undone fact is.
+CLOSERS = ANSWERS | {"yes", "no", "open", "save", "send", "submit", "close", "done"}
 
 
 @dataclass(frozen=True)
@@ -55,13 +58,17 @@ def before() -> list[Shown]:
 def after(aims: list[Aim], then: list[Shown], settle_s: float = SETTLE_S) -> list[Fact]:
     """The facts the screen shows about `aims` (the calls of a run, in order) and the
     windows it opened or closed, `then` being the windows before it. A fact not yet
-    shown is read again for up to `settle_s` (a dialog takes a moment to go)."""
+    shown, or a dialog whose closing button was pressed still there, is read again for up
+    to `settle_s` (a dialog takes a moment to go)."""
     if not aims:
         return []
     deadline = time.monotonic() + settle_s
     while True:
-        facts = facts_of(aims, then, tree.windows())
-        if not any(f.undone for f in facts) or time.monotonic() > deadline:
+        now = tree.windows()
+        facts = facts_of(aims, then, now)
+        closing = any(a.verb == "press" and textmatch.normalize(a.target) in CLOSERS and
+                      any(w.title == a.window for w in now) for a in aims)
+        if not (closing or any(f.undone for f in facts)) or time.monotonic() > deadline:
             return facts
         time.sleep(POLL_S)
 

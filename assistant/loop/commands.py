@@ -40,6 +40,7 @@ SAY = re.compile(r"^(yes|no|ok|cancel)\b(?:\s+to\s+(.+))?$", re.IGNORECASE)
 MANY = ("tick", "untick", "fill")  # verbs a bare name after "and" goes on with: tick A
 # and B; fill in the form with name Ana and email ana@example.org
 WITH = re.compile(r"^(.+?)\s+with\s+(.+)$", re.IGNORECASE)
+FILE = re.compile(r"[\w.-]+\.\w{1,8}")  # report.txt: a file's name with its extension
 
 
 def read(request: str, windows: list[Window]) -> str | None:
@@ -72,7 +73,11 @@ def read(request: str, windows: list[Window]) -> str | None:
         called, args, keywords, last = call
         if last and last != windows[0].title:  # where the verb would look first: say which
             keywords = {**keywords, "window": last}
-        lines.append(call_code(called, *args, **keywords))
+        if called == "open":  # the file's name, then the chooser's own button
+            lines += [call_code("choose", args[0], **keywords),
+                      call_code("press", args[1], **keywords)]
+        else:
+            lines.append(call_code(called, *args, **keywords))
         verb = said or ""
     return "\n".join(lines) or None
 
@@ -202,6 +207,8 @@ def _line(verb: str, rest: str, quoted: list[str], windows: list[Window]) -> Cal
         return _typed(rest, quoted, windows)
     if verb == "fill":
         return _filled(rest, quoted, windows)
+    if verb == "open":
+        return _opened(rest, quoted, windows)
     if verb == "set":
         setting = SET.match(rest)
         return _typed(f"\x00{len(quoted)} into {setting[1]}", [*quoted, setting[2]],
@@ -259,6 +266,19 @@ def _filled(rest: str, quoted: list[str], windows: list[Window]) -> Call | None:
         return _pair(rest, quoted, windows)
     window = _window(with_[1], windows, quoted)
     return _pair(with_[2], quoted, [window]) if window is not None else None
+
+
+def _opened(rest: str, quoted: list[str], windows: list[Window]) -> Call | None:
+    """open report.txt (in the file dialog): the file chooser on screen (the one named,
+    if one is) is given the file's name (verbs.choose types its location) and its Open or
+    OK; a name with no extension, or no chooser, is the model's."""
+    for name, where, _ in _scoped(rest, windows, quoted):
+        chooser = next((w for w in where if w.role == "file chooser"), None)
+        button = next((b for b in DATA["open"]["buttons"] if chooser is not None
+                       and _exact([chooser], b, ("button",))), None)
+        if chooser is not None and button is not None and FILE.fullmatch(name):
+            return "open", (name, button), {}, chooser.title
+    return None
 
 
 def _pair(text: str, quoted: list[str], windows: list[Window]) -> Call | None:

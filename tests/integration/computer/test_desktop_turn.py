@@ -5,6 +5,7 @@ exit status proves what happened."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -192,6 +193,23 @@ def test_a_form_filled_field_by_field_and_sent_is_read_without_the_model(
                              'computer.type("Wu", into="Last name")\n'
                              'computer.type("lin@example.net", into="Email")\n'
                              'computer.press("OK")')
+
+
+def test_a_file_opened_by_name_in_a_file_chooser_is_read_without_the_model(
+        server: LLMServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "q3-summary.txt").write_text("Q3 figures\n")  # a name no other test opens:
+    # GTK lists the files opened in its choosers' Recent, where the verbs would find it
+    monkeypatch.chdir(tmp_path)
+    asked: list[Proposal] = []
+    server.add(text("(never asked)"))
+    with Program("zenity", "--file-selection", "--title=Open a file",
+                 cwd=str(tmp_path)) as dialog:
+        dialog.focused("Open a file")
+        with make(server, asked, off="") as assistant:
+            events = list(assistant.turn("Open q3-summary.txt in the file dialog."))
+        assert dialog.result() == (0, str(tmp_path / "q3-summary.txt")), events
+    assert server.chat_requests == []
+    assert [p.code for p in asked] == ['computer.choose("q3-summary.txt")\ncomputer.press("OK")']
 
 
 def test_a_step_left_undone_goes_to_the_model_with_the_screen(server: LLMServer) -> None:

@@ -31,7 +31,10 @@ SIGNUP = Window("Sign up", "dialog", False, 5, [control("First name", "text"),
                                                control("Email", "text"),
                                                control("Cancel", "push button"),
                                                control("OK", "push button")])
-SCREEN = [EXPORT, BACKUP, COLOUR, FORM, SIGNUP]
+CHOOSER = Window("Open a file", "file chooser", False, 6, [control("Name", "push button"),
+                                                         control("Cancel", "push button"),
+                                                         control("OK", "push button")])
+SCREEN = [EXPORT, BACKUP, COLOUR, FORM, SIGNUP, CHOOSER]
 
 
 @pytest.mark.parametrize(("request_", "code"), [
@@ -67,6 +70,9 @@ SCREEN = [EXPORT, BACKUP, COLOUR, FORM, SIGNUP]
     ('fill the sign up dialog with the email "ana and bob@example.org" then submit it',
      'computer.type("ana and bob@example.org", into="Email", window="Sign up")\n'
      'computer.press("OK", window="Sign up")'),
+    ("Open report.txt in the file dialog.",
+     'computer.choose("report.txt", window="Open a file")\n'
+     'computer.press("OK", window="Open a file")'),
 ])
 def test_a_command_naming_controls_on_screen_is_read_as_the_verbs(request_: str,
                                                                  code: str) -> None:
@@ -84,6 +90,7 @@ def test_a_command_naming_controls_on_screen_is_read_as_the_verbs(request_: str,
     "tick Photos and back up my music",  # words left over
     'type "Ana" into Phone',  # no such field
     "open the file",
+    "open report in the file dialog",  # no extension: not a file's name for sure
     "tick",  # nothing named
     "click",
     "fill in the sign-up form with the phone 555 1234",  # no such field
