@@ -152,9 +152,9 @@ def choose(item: str, window: str | None = None) -> str:
     tab, a menu item, or an entry of a drop-down list."""
     try:
         control, where = find(item, "item", window, settle=False)
-    except NotOnScreen:  # a calendar's day, a tick box, in a drop-down list, a file
-        located = _dated(item, window) or locate(item, window)  # chooser, or a window
-        if located is not None:  # still opening
+    except NotOnScreen:  # a calendar's day, a file chooser's file, a tick box, an entry
+        located = _dated(item, window) or locate(item, window)  # of a drop-down list, or
+        if located is not None:  # in a window still opening
             return located
         box = exact_control(item, window)
         if box is not None and finding.is_kind(box[0], "tick box"):  # "choose I agree"
