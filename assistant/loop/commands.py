@@ -41,6 +41,11 @@ MANY = ("tick", "untick", "fill")  # verbs a bare name after "and" goes on with:
 # and B; fill in the form with name Ana and email ana@example.org
 WITH = re.compile(r"^(.+?)\s+with\s+(.+)$", re.IGNORECASE)
 FILE = re.compile(r"[\w.-]+\.\w{1,8}")  # report.txt: a file's name with its extension
+SENTENCES = re.compile(r"(?<=[.:!])\s+")
+# A sentence that says what is on screen rather than what to do: "The save dialog is
+# waiting.", "Mousepad has my shopping list open."
+SAYS_WHAT_IS = re.compile(r"\b(?:is|are|was|has|have|shows|asks|says|opened|open|up)\b",
+                          re.IGNORECASE)
 
 
 def read(request: str, windows: list[Window]) -> str | None:
@@ -80,6 +85,22 @@ def read(request: str, windows: list[Window]) -> str | None:
             lines.append(call_code(called, *args, **keywords))
         verb = said or ""
     return "\n".join(lines) or None
+
+
+def unframed(request: str) -> str:
+    """`request` without the sentences before its last that only say what is on screen
+    ("The save dialog is waiting. Save under minutes.txt."): a person sets the scene
+    before the command, and the readers would otherwise hand the whole request to the
+    model for a sentence that asks nothing. A sentence that begins with a verb of ours,
+    or negates anything, is kept (and read, or left to the model)."""
+    sentences = SENTENCES.split(request.strip())
+    while len(sentences) > 1:
+        first = strip_words(sentences[0].rstrip(".:!"), "polite")
+        if _verb(first)[0] is not None or NEGATION.search(first) \
+                or not SAYS_WHAT_IS.search(first):
+            break
+        sentences.pop(0)
+    return " ".join(sentences)
 
 
 def _names(part: str, windows: list[Window], quoted: list[str]) -> bool:

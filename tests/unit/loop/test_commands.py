@@ -7,7 +7,7 @@ import pytest
 
 from assistant.computer.coords import Rect
 from assistant.computer.tree import Control, Window
-from assistant.loop.commands import read
+from assistant.loop.commands import read, unframed
 
 
 def control(name: str, role: str, value: str = "") -> Control:
@@ -102,3 +102,18 @@ def test_anything_else_is_the_models(request_: str) -> None:
 
 def test_nothing_on_screen_reads_nothing() -> None:
     assert read("click Yes", []) is None
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("The export dialog is waiting. Click yes.", "Click yes."),
+    ("Mousepad has my shopping list open. Add eggs at the bottom and save it.",
+     "Add eggs at the bottom and save it."),
+    ("A question is up: say no to it", "say no to it"),
+    ("Click yes.", "Click yes."),
+    ("Press OK. Then close the window.", "Press OK. Then close the window."),  # both commands
+    ("I don't want the export. Say no.", "I don't want the export. Say no."),  # a negation
+    ("The answer is yes.", "The answer is yes."),  # the last sentence stays
+])
+def test_sentences_that_only_say_what_is_on_screen_are_set_aside(request_: str,
+                                                                 said: str) -> None:
+    assert unframed(request_) == said
