@@ -25,6 +25,7 @@ from assistant.loop.turn import (
     TYPED,
     Outcome,
 )
+from assistant.texts import text
 
 
 def vet(call: CodeCall, state: TurnState, redact: Callable[[str], str]
@@ -46,6 +47,9 @@ def vet(call: CodeCall, state: TurnState, redact: Callable[[str], str]
                 else call.language)
     typed = _into_terminal(language, call.code, state)
     language, code = (typed.language, typed.code) if typed else (language, call.code)
+    away = _offscreen(language, code, state)
+    if away is not None and applies(rules, away):
+        return [Notice(away.notice)], (away.told, None)
     rerun, times = state.rerun(language, code)
     reset, again = state.reset(language, code)
     if reset != "run" and allows(rules, "repeat.reset_told"):
@@ -74,6 +78,20 @@ def vet(call: CodeCall, state: TurnState, redact: Callable[[str], str]
                       f"as {language}, and runs as {language}.")
     fired(rules, rewrite)  # legal here only: nobody has been asked yet
     return [Notice(rewrite.notice)], Cleared(rewrite.language, rewrite.code, rewrite.preface)
+
+
+def _offscreen(language: str, code: str, state: TurnState) -> Refuse | None:
+    """Code for a request to act on the windows shown that does not touch them (rule
+    screen.offscreen): told, not run. A small model asked to add a line to the file open
+    in Mousepad started Mousepad again and appended to the file behind the editor's
+    back; asked to fill a page's form, it posted to a URL it made up. Neither is seen on
+    screen, and the user is asked to approve a run that cannot do what they asked."""
+    if not (state.desktop and state.request.on_screen and not state.acted) \
+            or language not in ("python", "shell") or "computer." in code:
+        return None
+    return Refuse("screen.offscreen", text("screen.offscreen"),
+                  "Not run: the request is about the windows on screen, and this code does "
+                  "not act in them; the model was asked to.")
 
 
 def _into_terminal(language: str, code: str, state: TurnState) -> Rewrite | None:

@@ -138,6 +138,22 @@ def test_a_choice_the_screen_shows_made_is_not_run_again_and_the_repeats_end_the
     assert "'green' is now chosen" in str(server.chat_requests[1].body["messages"])
 
 
+def test_code_that_would_not_touch_the_dialog_is_told_not_run_and_the_verbs_then_answer_it(
+        server: LLMServer) -> None:
+    asked: list[Proposal] = []
+    server.add(tool_call("python", 'import subprocess\nsubprocess.run(["zenity", "--question"])'),
+               tool_call("python", 'computer.press("Yes")'), text("I pressed Yes."))
+    with Program("zenity", "--question", "--title=Export",
+                 "--text=Export the quarterly report now?") as dialog:
+        dialog.focused("Export")
+        with make(server, asked) as assistant:
+            events = list(assistant.turn("click Yes in the export dialog"))
+        assert dialog.result() == (0, "")
+    assert [p.code for p in asked] == ['computer.press("Yes")']  # the first never asked
+    assert "screen.offscreen" in [e.rule for e in events if isinstance(e, RuleFired)]
+    assert "does not act in" in str(server.chat_requests[1].body["messages"][-1])
+
+
 # A spoken command that names only controls on screen, read without the model
 # (loop/commands.py, rule screen.command): the scripted server shows whether it was asked.
 

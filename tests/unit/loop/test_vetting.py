@@ -10,6 +10,7 @@ from assistant.events import Error, Notice
 from assistant.llm import CodeCall
 from assistant.loop.turn import CORRECTION, NOT_RUN, RELABELLED
 from assistant.loop.vetting import Cleared, vet
+from assistant.texts import text
 from tests.support import turns
 
 
@@ -49,3 +50,23 @@ def test_mislabelled_code_is_cleared_as_what_it_is(tmp_path: Path) -> None:
     notices, outcome = vet(CodeCall("1", "python", "cd data && ls -la"), state(tmp_path), keep)
     assert outcome == Cleared("shell", "cd data && ls -la", RELABELLED.format("python", "shell"))
     assert "This code is shell, not python" in notices[0].text
+
+
+def test_code_that_does_not_touch_the_windows_a_request_acts_on_is_told_once(
+        tmp_path: Path) -> None:
+    turn = state(tmp_path, "add the line 'eggs' to the list open in Mousepad and save it")
+    turn.desktop = True
+    behind = CodeCall("1", "shell", "echo eggs >> list.txt")
+    notices, outcome = vet(behind, turn, keep)
+    assert outcome == (text("screen.offscreen"), None)
+    assert "does not act in them" in notices[0].text
+    assert vet(CodeCall("2", "python", 'computer.type("eggs\\n", window="list.txt", '
+                                       'at="end")'), turn, keep)[1] == Cleared(
+        "python", 'computer.type("eggs\\n", window="list.txt", at="end")')
+    assert isinstance(vet(behind, turn, keep)[1], Cleared)  # told once: then it is asked
+
+
+def test_code_off_the_screen_is_cleared_without_a_window_shown(tmp_path: Path) -> None:
+    turn = state(tmp_path, "add the line 'eggs' to list.txt")
+    assert isinstance(vet(CodeCall("1", "shell", "echo eggs >> list.txt"), turn, keep)[1],
+                      Cleared)
