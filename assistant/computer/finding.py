@@ -10,6 +10,7 @@ accessibility) is said to have none to name, with how to type into it instead.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterable
 
@@ -68,7 +69,9 @@ def matches(controls: Iterable[Control], name: str, kind: str) -> list[Control]:
     exact = [c for c in named if textmatch.normalize(c.name) == wanted]
     if exact:
         return exact
-    holding = [c for c in named if wanted in textmatch.normalize(c.name)]
+    # whole words only: "OK" is no part of "Bookmark this tab"
+    within = re.compile(rf"(?<!\w){re.escape(wanted)}(?!\w)")
+    holding = [c for c in named if within.search(textmatch.normalize(c.name))]
     if holding:
         return holding
     split = _role_and_name(wanted)

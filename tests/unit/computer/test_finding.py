@@ -72,3 +72,12 @@ def test_a_name_written_with_a_role_word_finds_the_control_of_that_role() -> Non
     assert finding.matches(fields, "Email field", "field") == [email]
     assert finding.matches([ok], "the OK button", "button") == [ok]
     assert finding.matches(fields, "Phone field", "field") == []
+
+
+def test_a_name_is_found_inside_a_longer_name_only_as_whole_words() -> None:
+    bookmark = control("Bookmark this tab", "push button", (900, 40, 20, 20))
+    save_as = control("Save As…", "push button", (10, 40, 60, 20))
+    assert finding.matches([bookmark, save_as], "OK", "button") == []
+    assert finding.matches([bookmark, save_as], "ok", "button") == []
+    assert finding.matches([bookmark, save_as], "Save", "button") == [save_as]
+    assert finding.matches([bookmark, save_as], "this tab", "button") == [bookmark]
