@@ -52,7 +52,7 @@ def test_mislabelled_code_is_cleared_as_what_it_is(tmp_path: Path) -> None:
     assert "This code is shell, not python" in notices[0].text
 
 
-def test_code_that_does_not_touch_the_windows_a_request_acts_on_is_told_once(
+def test_code_that_does_not_touch_the_windows_a_request_acts_on_is_told_twice(
         tmp_path: Path) -> None:
     turn = state(tmp_path, "add the line 'eggs' to the list open in Mousepad and save it")
     turn.desktop = True
@@ -63,7 +63,8 @@ def test_code_that_does_not_touch_the_windows_a_request_acts_on_is_told_once(
     assert vet(CodeCall("2", "python", 'computer.type("eggs\\n", window="list.txt", '
                                        'at="end")'), turn, keep)[1] == Cleared(
         "python", 'computer.type("eggs\\n", window="list.txt", at="end")')
-    assert isinstance(vet(behind, turn, keep)[1], Cleared)  # told once: then it is asked
+    assert vet(behind, turn, keep)[1] == (text("screen.offscreen"), None)
+    assert isinstance(vet(behind, turn, keep)[1], Cleared)  # told twice: then it is asked
 
 
 def test_code_off_the_screen_is_cleared_without_a_window_shown(tmp_path: Path) -> None:
