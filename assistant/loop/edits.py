@@ -1,7 +1,8 @@
 """Spoken edits of the one editor on screen, read without the model.
 
 "Type "buy milk" into the note and save it", "change Monday to Friday and save the file",
-"add "feed the cat" as a new last line, then save", "save it as soup.txt": a person who
+"add "feed the cat" as a new last line, then save", "save it as soup.txt", "open a new
+document, write "first draft" in it and save it as draft.txt": a person who
 asks this of the file open in an editor names the words to type or replace and the file
 to save; the editor's own text says whether a word to replace is there. A request whose
 every clause reads so, with one editor on screen, becomes the editing verbs' code at once
@@ -36,6 +37,8 @@ SAVE = re.compile(r"^save(?:\s+(?P<what>.+?))??(?:\s+(?:as|under)\s+(?:the\s+)?(
 EDITOR = frozenset({"it", "this", "editor", "document", "note", "file", "text", "window",
                     "changes"})
 SCOPE = re.compile(r"^(?:in|on)\s+.+$", re.IGNORECASE)  # "In the letter open in Mousepad"
+NEW = re.compile(rf"^(?:{'|'.join(EDITS['new'])})\s+(?:a\s+)?new\s+(?:empty\s+|blank\s+)?"
+                 r"(?:document|file|tab|note|page)(?:\s+(?:in|on)\s+.+)?$", re.IGNORECASE)
 
 
 def read(request: str, windows: list[Window]) -> str | None:
@@ -52,6 +55,10 @@ def read(request: str, windows: list[Window]) -> str | None:
     for part in CLAUSES.split(said):
         part = strip_words(part.strip(), "polite")
         if not part:
+            continue
+        if NEW.match(part):  # a new document, in the editor's window: the clauses
+            lines += [call_code("focus", title), call_code("key", "ctrl+n")]  # after it
+            title, text = "", ""  # act in the focused window, whose title is no name yet
             continue
         line = _edit(part, quoted, text, title)
         if line is None:

@@ -43,6 +43,10 @@ DIALOG = Window("Export", "dialog", False, 3,
     ('Type "hi" into the note and save the note in Mousepad under the new name hi.txt',
      [NOTE], 'computer.type("hi", window="note.txt - Mousepad")\n'
              'computer.save_as("hi.txt", window="note.txt - Mousepad")'),
+    ('Open a new document in Mousepad, write "first draft" in it, and save it as draft.txt '
+     'next to letter.txt.', [LETTER],
+     'computer.focus("letter.txt - Mousepad")\ncomputer.key("ctrl+n")\n'
+     'computer.type("first draft")\ncomputer.save_as("draft.txt")'),
 ])
 def test_an_edit_of_the_one_editor_is_read_as_the_editing_verbs(
         request_: str, windows: list[Window], code: str) -> None:
@@ -57,7 +61,7 @@ def test_an_edit_of_the_one_editor_is_read_as_the_editing_verbs(
     ("change Monday to Friday and email it to Bob", [LETTER]),  # a clause of other words
     ('type "Ana" into the Name field', [LETTER]),  # a field, not the editor
     ("save it as my letter", [LETTER]),  # not a file's name
-    ("Open a new document in Mousepad and write \"draft\" in it", [LETTER]),
+    ("Open a new document in Mousepad and email it to Bob", [LETTER]),
 ])
 def test_anything_else_is_the_models(request_: str, windows: list[Window]) -> None:
     assert read(request_, windows) is None
