@@ -59,7 +59,8 @@ def _text(area: Control) -> str:
 @said
 def replace(old: str, new: str, window: str | None = None) -> str:
     """Replace every `old` in the editor's text with `new` (as the editor's Replace All);
-    the case of `old` counts only when the text has it so written."""
+    the case of `old` counts only when the text has it so written. A whole line replaced
+    with "" is deleted, its line break too."""
     if not old:
         raise ValueError('say what to replace: replace("Monday", "Friday")')
     shown, area = editor(window)
@@ -68,14 +69,30 @@ def replace(old: str, new: str, window: str | None = None) -> str:
     if not at:
         begins = " ".join(text.split())[:60]
         raise NotOnScreen(f"no {old!r} in the text of {shown.kind()}; it begins {begins!r}")
+    spans = [_whole_line(text, start, start + len(old)) if not new else (start, start + len(old))
+             for start in at]
     atspi = a11y._atspi()
-    for start in reversed(at):  # from the end: the earlier offsets stay right
-        if not (atspi.EditableText.delete_text(area.ref, start, start + len(old)) and
-                atspi.EditableText.insert_text(area.ref, start, new, len(new.encode()))):
+    for start, end in reversed(spans):  # from the end: the earlier offsets stay right
+        if not (atspi.EditableText.delete_text(area.ref, start, end) and
+                (not new or atspi.EditableText.insert_text(area.ref, start, new,
+                                                           len(new.encode())))):
             raise LookupError(f"the text of {shown.kind()} cannot be changed this way: "
                               "type into it instead")
     times = "once" if len(at) == 1 else f"{len(at)} times"
+    if not new and all(end - start > len(old) for start, end in spans):
+        return f"Deleted the line {old!r} {times} in {shown.kind()}; not saved yet."
     return f"Replaced {old!r} with {new!r} {times} in {shown.kind()}; not saved yet."
+
+
+def _whole_line(text: str, start: int, end: int) -> tuple[int, int]:
+    """What replacing text[start:end] with nothing deletes: the line with its line break
+    when that text is a whole line (a person who says "delete the line Feed the cat"
+    wants no blank line left), else just the text."""
+    if (start and text[start - 1] != "\n") or (end < len(text) and text[end] != "\n"):
+        return start, end
+    if end < len(text):
+        return start, end + 1
+    return (start - 1 if start else start), end
 
 
 def _places(text: str, old: str) -> list[int]:

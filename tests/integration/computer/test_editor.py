@@ -194,6 +194,21 @@ def test_replace_changes_every_word_in_the_editor_and_save_writes_it(tmp_path: P
         wait_until(lambda: "Sunday for sure" in letter.read_text(), "saved again", 10)
 
 
+def test_a_whole_line_replaced_with_nothing_is_deleted_with_its_line_break(
+        tmp_path: Path) -> None:
+    chores = tmp_path / "chores.txt"
+    chores.write_text("Water the plants\nFeed the cat\nTake out the bins\n")
+    with Program("mousepad", str(chores)) as editor:
+        title = editor.titled("chores.txt")
+        said = computer.replace("Feed the cat", "", window="chores.txt")
+        assert said == (f"Deleted the line 'Feed the cat' once in the window {title!r}; "
+                        "not saved yet.")
+        computer.replace("bins", "")  # a word, not a whole line: just the word
+        computer.save()
+        wait_until(lambda: _holds(chores, "Water the plants\nTake out the \n"),
+                   "chores.txt saved", 10)
+
+
 def test_the_approval_names_the_editor_each_editing_call_acts_on(tmp_path: Path) -> None:
     letter = tmp_path / "letter.txt"
     letter.write_text("See you on Monday.\n")
