@@ -53,7 +53,7 @@ def read(request: str, windows: list[Window]) -> str | None:
     exactly (`windows`, the focused first); None when any part does not."""
     if not windows:
         return None
-    said_text, quoted = held(request)
+    said_text, quoted = held(unframed(request))
     lines: list[str] = []
     verb, last = "", ""
     for part in CLAUSES.split(said_text):

@@ -19,7 +19,15 @@ import re
 
 from assistant.computer import textmatch, verbs
 from assistant.computer.tree import Window
-from assistant.loop.commands import CLAUSES, DATA, NEGATION, call_code, held, strip_words
+from assistant.loop.commands import (
+    CLAUSES,
+    DATA,
+    NEGATION,
+    call_code,
+    held,
+    strip_words,
+    unframed,
+)
 
 EDITS: dict[str, list[str]] = DATA["edits"]
 FILE_NAME = re.compile(r"^[\w.-]+\.\w{1,8}$")  # soup.txt, a name with its extension
@@ -28,8 +36,10 @@ TYPE = re.compile(rf"^(?:{'|'.join(EDITS['type'])})\s+\x00(\d+)(?:\s+(?:in|into|
 ADD = re.compile(rf"^(?:{'|'.join(EDITS['add'])})\s+\x00(\d+)(?:\s+as\s+(?:a|the)\s+"
                  r"(?:new\s+)?(?:last\s+)?line)?(?:\s+(?:to|at the end of|of|in|into|on)\s+(.+))?$",
                  re.IGNORECASE)
-REPLACE = re.compile(rf"^(?:{'|'.join(EDITS['replace'])})\s+(?:the\s+word\s+)?(.+?)\s+"
-                     r"(?:with|to|into|by)\s+(.+?)$", re.IGNORECASE)
+EVERYWHERE = "|".join(re.escape(w) for w in sorted(EDITS["everywhere"], key=len, reverse=True))
+REPLACE = re.compile(rf"^(?:{'|'.join(EDITS['replace'])})\s+(?:(?:the|every|each|all)\s+)?"
+                     r"(?:words?\s+)?(.+?)\s+(?:with|to|into|by)\s+(.+?)"
+                     rf"(?:\s+(?:{EVERYWHERE}))?$", re.IGNORECASE)
 SAVE = re.compile(r"^save(?:\s+(?P<what>.+?))??(?:\s+(?:as|under)\s+(?:the\s+)?(?:new\s+)?"
                   r"(?:name\s+)?(?P<name>\S+?))?(?:\s+(?:as well|too|in my folder|in this "
                   r"folder|here|next to \S+))?$", re.IGNORECASE)
@@ -49,7 +59,7 @@ def read(request: str, windows: list[Window]) -> str | None:
         return None
     editor, area = editors[0]
     title = editor.title.lstrip("*")
-    said, quoted = held(request)
+    said, quoted = held(unframed(request))
     lines: list[str] = []
     text = area.value
     for part in CLAUSES.split(said):

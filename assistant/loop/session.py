@@ -151,9 +151,8 @@ class Session:
         from assistant.loop import commands, edits
 
         windows = tree.windows()
-        said = commands.unframed(state.request.text)
-        code = commands.read(said, windows)
-        edited = edits.read(said, windows) if code is None else None
+        code = commands.read(state.request.text, windows)
+        edited = edits.read(state.request.text, windows) if code is None else None
         code = code or edited
         if code is None or not applies(state.rules, Rewrite("screen.command", "python", code,
                                                             "", "")):

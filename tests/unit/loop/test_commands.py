@@ -41,6 +41,7 @@ SCREEN = [EXPORT, BACKUP, COLOUR, FORM, SIGNUP, CHOOSER]
     ("click Yes", 'computer.press("Yes")'),
     ("Click yes.", 'computer.press("Yes")'),  # as Whisper writes it
     ("Click, yes.", 'computer.press("Yes")'),
+    ("The export dialog is waiting. Click yes.", 'computer.press("Yes")'),
     ("Tick, Photos, and Music.",
      'computer.tick("Photos", window="Backup")\ncomputer.tick("Music", window="Backup")'),
     ("please press the No button", 'computer.press("No")'),

@@ -43,6 +43,10 @@ DIALOG = Window("Export", "dialog", False, 3,
     ('Type "hi" into the note and save the note in Mousepad under the new name hi.txt',
      [NOTE], 'computer.type("hi", window="note.txt - Mousepad")\n'
              'computer.save_as("hi.txt", window="note.txt - Mousepad")'),
+    ("My week plan is open in Mousepad. Change Monday to Thursday on every line where it "
+     "appears and save the file.", [LETTER],
+     'computer.replace("Monday", "Thursday", window="letter.txt - Mousepad")\n'
+     'computer.save(window="letter.txt - Mousepad")'),
     ('Open a new document in Mousepad, write "first draft" in it, and save it as draft.txt '
      'next to letter.txt.', [LETTER],
      'computer.focus("letter.txt - Mousepad")\ncomputer.key("ctrl+n")\n'
