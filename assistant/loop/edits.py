@@ -40,12 +40,18 @@ EVERYWHERE = "|".join(re.escape(w) for w in sorted(EDITS["everywhere"], key=len,
 REPLACE = re.compile(rf"^(?:{'|'.join(EDITS['replace'])})\s+(?:(?:the|every|each|all)\s+)?"
                      r"(?:words?\s+)?(.+?)\s+(?:with|to|into|by)\s+(.+?)"
                      rf"(?:\s+(?:{EVERYWHERE}))?$", re.IGNORECASE)
+# "put eggs on the end of the list", "add a line saying call Bob at the bottom": a line,
+# quoted or a few bare words, after the text.
+AT_END = re.compile(rf"^(?:{'|'.join(EDITS['add'] + EDITS['type'])})\s+(?:a\s+(?:new\s+)?line\s+"
+                    r"(?:saying|that says|reading|with)\s+)?(.+?)(?:\s+as\s+(?:a|the)\s+"
+                    r"(?:new\s+)?(?:last\s+)?line)?\s+(?:on|at|to|onto)\s+(?:the\s+)?(?:very\s+)?"
+                    r"(?:end|bottom)(?:\s+of\s+(.+))?$", re.IGNORECASE)
 SAVE = re.compile(r"^save(?:\s+(?P<what>.+?))??(?:\s+(?:as|under)\s+(?:the\s+)?(?:new\s+)?"
                   r"(?:name\s+)?(?P<name>\S+?))?(?:\s+(?:as well|too|in my folder|in this "
                   r"folder|here|next to \S+))?$", re.IGNORECASE)
 # What names the editor besides a word of its title: "type it into the note".
-EDITOR = frozenset({"it", "this", "editor", "document", "note", "file", "text", "window",
-                    "changes"})
+EDITOR = frozenset({"it", "this", "editor", "document", "note", "notes", "file", "text",
+                    "window", "changes", "list", "letter", "memo", "draft", "page"})
 SCOPE = re.compile(r"^(?:in|on)\s+.+$", re.IGNORECASE)  # "In the letter open in Mousepad"
 NEW = re.compile(rf"^(?:{'|'.join(EDITS['new'])})\s+(?:a\s+)?new\s+(?:empty\s+|blank\s+)?"
                  r"(?:document|file|tab|note|page)(?:\s+(?:in|on)\s+.+)?$", re.IGNORECASE)
@@ -93,6 +99,13 @@ def _edit(part: str, quoted: list[str], text: str, title: str) -> str | None:
         line = quoted[int(added[1])]
         before = "" if not text or text.endswith("\n") else "\n"
         return call_code("type", before + line + "\n", window=title, at="end")
+    at_end = AT_END.match(part)
+    if at_end:
+        line = _said(at_end[1], quoted, words=6)
+        if line is None or (at_end[2] is not None and not _names_editor(at_end[2], title)):
+            return None
+        before = "" if not text or text.endswith("\n") else "\n"
+        return call_code("type", before + line + "\n", window=title, at="end")
     replaced = REPLACE.match(part)
     if replaced:
         old, new = (_said(group, quoted) for group in (replaced[1], replaced[2]))
@@ -114,13 +127,14 @@ def _edit(part: str, quoted: list[str], text: str, title: str) -> str | None:
     return "" if SCOPE.match(part) and _names_editor(part, title) else None
 
 
-def _said(group: str, quoted: list[str]) -> str | None:
-    """A word as said: quoted, or one bare word."""
+def _said(group: str, quoted: list[str], words: int = 1) -> str | None:
+    """A text as said: quoted, or up to `words` bare words."""
     held = re.fullmatch(r"\x00(\d+)", group.strip())
     if held:
         return quoted[int(held[1])]
     bare = group.strip()
-    return bare if re.fullmatch(r"[\w'-]+", bare) else None
+    fits = re.fullmatch(r"[\w'-]+(?: [\w'-]+)*", bare) and len(bare.split()) <= words
+    return bare if fits else None
 
 
 def _names_editor(phrase: str, title: str) -> bool:

@@ -43,6 +43,12 @@ DIALOG = Window("Export", "dialog", False, 3,
     ('Type "hi" into the note and save the note in Mousepad under the new name hi.txt',
      [NOTE], 'computer.type("hi", window="note.txt - Mousepad")\n'
              'computer.save_as("hi.txt", window="note.txt - Mousepad")'),
+    ("The editor has my shopping list open. Put eggs on the end of the list and save it, "
+     "please.", [LETTER],
+     'computer.type("eggs\\n", window="letter.txt - Mousepad", at="end")\n'
+     'computer.save(window="letter.txt - Mousepad")'),
+    ("add a line saying call Bob at the bottom", [NOTE],
+     'computer.type("call Bob\\n", window="note.txt - Mousepad", at="end")'),
     ("My week plan is open in Mousepad. Change Monday to Thursday on every line where it "
      "appears and save the file.", [LETTER],
      'computer.replace("Monday", "Thursday", window="letter.txt - Mousepad")\n'
@@ -66,6 +72,7 @@ def test_an_edit_of_the_one_editor_is_read_as_the_editing_verbs(
     ('type "Ana" into the Name field', [LETTER]),  # a field, not the editor
     ("save it as my letter", [LETTER]),  # not a file's name
     ("Open a new document in Mousepad and email it to Bob", [LETTER]),
+    ("put the whole of my long shopping list for the week on the end", [LETTER]),  # words
 ])
 def test_anything_else_is_the_models(request_: str, windows: list[Window]) -> None:
     assert read(request_, windows) is None
