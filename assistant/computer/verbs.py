@@ -124,7 +124,7 @@ def pressed(name: str, window: str | None = None) -> tuple[Control, Window] | No
     exactly that name, else None for a key of that name; a miss names what is there."""
     key_named = bool(textmatch.normalize(name)) and keyboard.is_key(name)
     try:  # a key's name is pressed as the key: no button so named is waited for
-        return find(name, "button", window, settle=not key_named)
+        found = find(name, "button", window, settle=not key_named)
     except NotOnScreen as miss:
         other = exact_control(name, window)
         if other is not None:
@@ -132,6 +132,11 @@ def pressed(name: str, window: str | None = None) -> tuple[Control, Window] | No
         if key_named:
             return None
         raise miss from None
+    if found[0].name != name:  # "Page 2": the radio so written, not the tab "page 2"
+        other = exact_control(name, window)
+        if other is not None and other[0].name == name:
+            return other
+    return found
 
 
 def exact_control(name: str, window: str | None) -> tuple[Control, Window] | None:

@@ -65,6 +65,15 @@ def test_a_tab_pressed_as_a_button_is_brought_up_and_the_screen_after_shows_it_s
         (f"the tab 'Page 4' is now selected in the window {TITLE!r}", False)]
 
 
+def test_a_press_of_a_name_as_the_screen_writes_it_takes_that_control_over_one_in_other_case(
+        factory: Program) -> None:
+    """The screen text shows the page switcher's radio "Page 2"; the notebooks below
+    have tabs "page 2" that press() finds first as buttons."""
+    assert _control("page 2", "page tab") is not None
+    assert computer.press("Page 2") == f"Pressed Page 2 in the window {TITLE!r}."
+    wait_until(lambda: _checked("Page 2", "radio button"), "Page 2 shown", 5)
+
+
 def test_a_switch_without_a_name_is_ticked_by_the_label_beside_it(factory: Program) -> None:
     computer.choose("Page 2")
     wait_until(lambda: _control("Row 1", "toggle button"), "the switch of Row 1 shown", 5)
