@@ -33,7 +33,7 @@ EDITS: dict[str, list[str]] = DATA["edits"]
 FILE_NAME = re.compile(r"^[\w.-]+\.\w{1,8}$")  # soup.txt, a name with its extension
 TYPE = re.compile(rf"^(?:{'|'.join(EDITS['type'])})\s+\x00(\d+)(?:\s+(?:in|into|to|on)\s+(.+))?$",
                   re.IGNORECASE)
-ADD = re.compile(rf"^(?:{'|'.join(EDITS['add'])})\s+\x00(\d+)(?:\s+as\s+(?:a|the)\s+"
+ADD = re.compile(rf"^(?:{'|'.join(EDITS['add'])})\s+(\x00\d+)(?:\s+as\s+(?:a|the)\s+"
                  r"(?:new\s+)?(?:last\s+)?line)?(?:\s+(?:to|at the end of|of|in|into|on)\s+(.+))?$",
                  re.IGNORECASE)
 EVERYWHERE = "|".join(re.escape(w) for w in sorted(EDITS["everywhere"], key=len, reverse=True))
@@ -92,17 +92,10 @@ def _edit(part: str, quoted: list[str], text: str, title: str) -> str | None:
             return None
         end = "end" if text.strip() else ""  # typed after the text it holds
         return call_code("type", quoted[int(typed[1])], window=title, at=end)
-    added = ADD.match(part)
+    added = ADD.match(part) or AT_END.match(part)
     if added:
-        if added[2] is not None and not _names_editor(added[2], title):
-            return None
-        line = quoted[int(added[1])]
-        before = "" if not text or text.endswith("\n") else "\n"
-        return call_code("type", before + line + "\n", window=title, at="end")
-    at_end = AT_END.match(part)
-    if at_end:
-        line = _said(at_end[1], quoted, words=6)
-        if line is None or (at_end[2] is not None and not _names_editor(at_end[2], title)):
+        line = _said(added[1], quoted, words=6)
+        if line is None or (added[2] is not None and not _names_editor(added[2], title)):
             return None
         before = "" if not text or text.endswith("\n") else "\n"
         return call_code("type", before + line + "\n", window=title, at="end")
