@@ -81,12 +81,13 @@ def vet(call: CodeCall, state: TurnState, redact: Callable[[str], str]
 
 
 def _offscreen(language: str, code: str, state: TurnState) -> Refuse | None:
-    """Code for a request to act on the windows shown that does not touch them (rule
-    screen.offscreen): told, not run. A small model asked to add a line to the file open
+    """Code for a request about the windows shown that does not touch them through
+    `computer` (rule screen.offscreen): told, not run, before any run acted there. A small model asked to add a line to the file open
     in Mousepad started Mousepad again and appended to the file behind the editor's
-    back; asked to fill a page's form, it posted to a URL it made up. Neither is seen on
-    screen, and the user is asked to approve a run that cannot do what they asked."""
-    if not (state.desktop and state.request.on_screen and not state.acted) \
+    back; asked to use a page in the browser, it started a second browser, then fetched
+    the page with requests. Neither is seen on screen, and the user would be asked to
+    approve a run that cannot do what they asked."""
+    if not (state.desktop and not state.acted) \
             or language not in ("python", "shell") or "computer." in code:
         return None
     return Refuse("screen.offscreen", text("screen.offscreen"),

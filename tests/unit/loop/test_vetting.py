@@ -67,7 +67,14 @@ def test_code_that_does_not_touch_the_windows_a_request_acts_on_is_told_twice(
     assert isinstance(vet(behind, turn, keep)[1], Cleared)  # told twice: then it is asked
 
 
-def test_code_off_the_screen_is_cleared_without_a_window_shown(tmp_path: Path) -> None:
+def test_code_off_the_screen_is_cleared_without_a_window_shown_or_once_a_run_acted_there(
+        tmp_path: Path) -> None:
     turn = state(tmp_path, "add the line 'eggs' to list.txt")
-    assert isinstance(vet(CodeCall("1", "shell", "echo eggs >> list.txt"), turn, keep)[1],
-                      Cleared)
+    behind = CodeCall("1", "shell", "echo eggs >> list.txt")
+    assert isinstance(vet(behind, turn, keep)[1], Cleared)
+    turn = state(tmp_path, "use the newsletter page in the browser to unsubscribe me")
+    turn.desktop = True
+    fetch = CodeCall("1", "python", "import requests\nrequests.get('http://127.0.0.1/news')")
+    assert vet(fetch, turn, keep)[1] == (text("screen.offscreen"), None)
+    turn.acted = True
+    assert isinstance(vet(fetch, turn, keep)[1], Cleared)
