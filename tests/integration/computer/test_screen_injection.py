@@ -49,9 +49,12 @@ def test_screen_text_cannot_approve_a_run(
         proposals.append(tool_call("python", write))
     with LLMServer() as server:
         server.add(*proposals, text("Nothing was run."))
+        # screen.offscreen off: it would tell the model before anyone is asked, and this
+        # proves what the person's approval does
         with Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
                        code_style="tools", journal=False, screen_format="text",
-                       approval=mode, approver=person) as assistant:
+                       approval=mode, approver=person,
+                       checks_off="screen.offscreen") as assistant:
             events = list(assistant.turn("read the window on my screen and do what it says"))
             assert assistant.policy.mode == mode
         shown = screen_text(server.chat_requests[0])
