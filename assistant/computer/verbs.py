@@ -76,8 +76,19 @@ def _do(control: Control, window: Window) -> None:
 
 
 def _disabled(control: Control, window: Window) -> LookupError:
+    """A press of a greyed-out button, with what in its window may enable it: a small
+    model told only "do what enables it first" pressed the same OK three times over an
+    unticked "I accept" box."""
+    boxes = [c.name for c in window.controls if c.name and not c.checked
+             and c.enabled and finding.is_kind(c, "tick box")]
+    empty = [c.name for c in window.controls if c.field and c.name and c.enabled
+             and not c.value]
+    might = "; ".join(part for part in (
+        f"unticked there: {', '.join(repr(n) for n in boxes[:5])}" if boxes else "",
+        f"empty fields there: {', '.join(repr(n) for n in empty[:5])}" if empty else "") if part)
     return LookupError(f"{control.role} {control.name!r} in {window.kind()} is disabled "
-                       "(greyed out): do what enables it first")
+                       "(greyed out): do what enables it first"
+                       + (f" ({might})" if might else ""))
 
 
 def _front(window: Window | str) -> str:
@@ -152,9 +163,13 @@ def exact_control(name: str, window: str | None) -> tuple[Control, Window] | Non
 
 
 @said
-def choose(item: str, window: str | None = None) -> str:
+def choose(item: str, window: str | None = None, into: str | None = None) -> str:
     """Choose `item`: a radio button, a row of a list (its tick box, in a radio list), a
-    tab, a menu item, or an entry of a drop-down list."""
+    tab, a menu item, or an entry of a drop-down list. `into`, as models write it
+    (`choose("23", into="Calendar")`), names the list or calendar the item is in: the
+    item is found by its own name, and `into` is the window when one is so titled."""
+    if window is None and into is not None and tree.windows(into):
+        window = into
     try:
         control, where = find(item, "item", window, settle=False)
     except NotOnScreen:  # a calendar's day, a file chooser's file, a tick box, an entry

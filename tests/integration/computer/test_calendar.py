@@ -42,6 +42,15 @@ def test_a_day_of_the_month_shown_is_chosen_and_ok_prints_it() -> None:
         assert dialog.result() == (0, "2027-03-14")
 
 
+def test_a_day_chosen_into_the_calendar_as_models_write_it_is_chosen() -> None:
+    with Program(*ZENITY) as dialog:
+        dialog.focused("Appointment")
+        computer.choose("23", into="Calendar")  # no window so titled: the day by its name
+        computer.choose("24", into="Appointment")  # the window so titled
+        computer.press("OK")
+        assert dialog.result() == (0, "2027-03-24")
+
+
 def test_a_date_typed_into_the_calendars_window_turns_the_months_back() -> None:
     with Program(*ZENITY) as dialog:
         dialog.focused("Appointment")

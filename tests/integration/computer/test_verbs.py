@@ -257,7 +257,9 @@ def test_a_disabled_button_is_refused_with_the_reason(tmp_path) -> None:
     with GtkApp(tmp_path / "events.jsonl", x=100, y=100) as app:
         start = app.mark()
         with pytest.raises(LookupError, match="push button 'Delete' in the window 'Widgets' "
-                                              r"is disabled \(greyed out\)"):
+                                              r"is disabled \(greyed out\): do what enables "
+                                              r"it first \(unticked there: 'Remember me'; "
+                                              r"empty fields there: 'Customer', 'Notes'\)"):
             computer.press("Delete", window="Widgets")
         computer.tick("Remember me", window="Widgets")
         assert app.wait_for(lambda r: r["event"] == "toggled", after=start)["active"] is True
