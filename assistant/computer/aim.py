@@ -305,10 +305,11 @@ def _save_as(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
     window = keywords.get("window")
     chooser = editing.save_chooser(window) if window is None or isinstance(window, str) \
         else None
-    if chooser is not None:
-        return [Aim(f"Gives the name {said} to {chooser.kind()} and presses its Save"
+    if chooser is not None:  # its button pressed: the screen after shows the dialog gone
+        button = "Save" if editing.has_save(chooser) else "OK"
+        return [Aim(f"Gives the name {said} to {chooser.kind()} and presses its {button}"
                     if name is not None else f"Would save in {chooser.kind()}, with no name",
-                    window=chooser.title)]
+                    pressed=button, window=chooser.title, verb="press", target=button)]
     target = _editor(keywords, f"save as {said}")
     if isinstance(target, Aim):
         return [target]

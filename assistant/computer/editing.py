@@ -173,12 +173,12 @@ def _into_chooser(chooser: Window, name: str | None) -> str:
                           f'computer.save("name.txt", window={chooser.title!r})')
     path = _path(name)
     _fill(finding.matches(chooser.controls, "Name", "field")[0], chooser, str(path))
-    button = "Save" if _has_save(chooser) else "OK"
+    button = "Save" if has_save(chooser) else "OK"
     press(button, window=chooser.title)
     return f"Gave {str(path)!r} to {chooser.kind()} and pressed {button}."
 
 
-def _has_save(chooser: Window) -> bool:
+def has_save(chooser: Window) -> bool:
     """Whether the chooser's button is called Save (else OK: zenity's, yad's)."""
     return any(finding.is_kind(c, "button") and c.name.casefold() == "save"
                for c in chooser.controls)
@@ -221,7 +221,7 @@ def save_as(name: str, window: str | None = None) -> str:
     if not field:
         raise NotOnScreen(f"no name field in {chooser.kind()}")
     _fill(field[0], chooser, str(path))
-    if _has_save(chooser):
+    if has_save(chooser):
         press("Save", window=chooser.title)  # once the name has enabled it
     else:
         keyboard.press("enter")

@@ -41,6 +41,8 @@ MANY = ("tick", "untick", "fill")  # verbs a bare name after "and" goes on with:
 # and B; fill in the form with name Ana and email ana@example.org
 WITH = re.compile(r"^(.+?)\s+with\s+(.+)$", re.IGNORECASE)
 FILE = re.compile(r"[\w.-]+\.\w{1,8}")  # report.txt: a file's name with its extension
+SAVE_AS = re.compile(r"^(?:(?:it|this|the file|the document)\s+)?(?:as|under|with)\s+(?:the\s+)?"
+                     r"(?:file\s*)?(?:name\s+)?(\S+)$", re.IGNORECASE)
 SENTENCES = re.compile(r"(?<=[.:!])\s+")
 # A sentence that says what is on screen rather than what to do: "The save dialog is
 # waiting.", "Mousepad has my shopping list open."
@@ -230,6 +232,8 @@ def _line(verb: str, rest: str, quoted: list[str], windows: list[Window]) -> Cal
         return _filled(rest, quoted, windows)
     if verb == "open":
         return _opened(rest, quoted, windows)
+    if verb == "save":
+        return _saved(rest, windows)
     if verb == "set":
         setting = SET.match(rest)
         return _typed(f"\x00{len(quoted)} into {setting[1]}", [*quoted, setting[2]],
@@ -300,6 +304,18 @@ def _opened(rest: str, quoted: list[str], windows: list[Window]) -> Call | None:
         if chooser is not None and button is not None and FILE.fullmatch(name):
             return "open", (name, button), {}, chooser.title
     return None
+
+
+def _saved(rest: str, windows: list[Window]) -> Call | None:
+    """save it as minutes.txt: the Save dialog on screen (a file chooser with a field for
+    the name) is given the name (editing.save types it as a whole path, then its Save or
+    OK); with no such dialog, an editor's save is the edits reader's."""
+    said = SAVE_AS.match(rest)
+    chooser = next((w for w in windows if w.role == "file chooser"
+                    and any(c.field for c in w.controls)), None)
+    if said is None or chooser is None or not FILE.fullmatch(said[1]):
+        return None
+    return "save", (said[1],), {"window": chooser.title}, chooser.title
 
 
 def _pair(text: str, quoted: list[str], windows: list[Window]) -> Call | None:

@@ -228,6 +228,21 @@ def test_a_file_opened_by_name_in_a_file_chooser_is_read_without_the_model(
     assert [p.code for p in asked] == ['computer.choose("q3-summary.txt")\ncomputer.press("OK")']
 
 
+def test_a_name_to_save_under_said_over_a_save_dialog_is_read_without_the_model(
+        server: LLMServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    asked: list[Proposal] = []
+    server.add(text("(never asked)"))
+    with Program("zenity", "--file-selection", "--save", "--title=Save minutes",
+                 f"--filename={tmp_path}/", cwd=str(tmp_path)) as dialog:
+        dialog.focused("Save minutes")
+        with make(server, asked, off="") as assistant:
+            list(assistant.turn("The save dialog is waiting. Save under the name minutes.txt."))
+        assert dialog.result() == (0, str(tmp_path / "minutes.txt"))
+    assert server.chat_requests == []  # nor after: the screen showed the dialog gone
+    assert [p.code for p in asked] == ['computer.save("minutes.txt", window="Save minutes")']
+
+
 def test_a_step_left_undone_goes_to_the_model_with_the_screen(server: LLMServer) -> None:
     """Ticked as said; the dialog still waits for its OK, so the model is asked next."""
     asked: list[Proposal] = []

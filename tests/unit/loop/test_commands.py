@@ -34,6 +34,9 @@ SIGNUP = Window("Sign up", "dialog", False, 5, [control("First name", "text"),
 CHOOSER = Window("Open a file", "file chooser", False, 6, [control("Name", "push button"),
                                                          control("Cancel", "push button"),
                                                          control("OK", "push button")])
+SAVING = Window("Save minutes", "file chooser", False, 7, [control("Name:", "text"),
+                                                          control("Cancel", "push button"),
+                                                          control("OK", "push button")])
 SCREEN = [EXPORT, BACKUP, COLOUR, FORM, SIGNUP, CHOOSER]
 
 
@@ -99,6 +102,17 @@ def test_a_command_naming_controls_on_screen_is_read_as_the_verbs(request_: str,
 ])
 def test_anything_else_is_the_models(request_: str) -> None:
     assert read(request_, SCREEN) is None
+
+
+@pytest.mark.parametrize("request_", [
+    "The save dialog is waiting. Save under the name minutes.txt.",
+    "save it as minutes.txt",
+    "Save the file as minutes.txt",
+])
+def test_a_name_to_save_under_goes_to_the_save_dialog_on_screen(request_: str) -> None:
+    assert read(request_, [SAVING, EXPORT]) == \
+        'computer.save("minutes.txt", window="Save minutes")'
+    assert read(request_, SCREEN) is None  # no Save dialog: an editor's, or the model's
 
 
 def test_nothing_on_screen_reads_nothing() -> None:
