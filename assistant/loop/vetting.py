@@ -85,8 +85,9 @@ def _offscreen(language: str, code: str, state: TurnState) -> Refuse | None:
     `computer` (rule screen.offscreen): told, not run, before any run acted there. A
     small model asked to add a line to the file open in Mousepad started Mousepad again
     and appended to the file behind the editor's back; asked to use a page in the
-    browser, it started a second browser, then fetched the page with requests. Neither is seen on screen, and the user would be asked to
-    approve a run that cannot do what they asked."""
+    browser, it started a second browser, then fetched the page with requests. Neither
+    is seen on screen, and the user would be asked to approve a run that cannot do what
+    they asked."""
     if not (state.desktop and not state.acted) \
             or language not in ("python", "shell") or "computer." in code:
         return None
