@@ -46,6 +46,11 @@ AT_END = re.compile(rf"^(?:{'|'.join(EDITS['add'] + EDITS['type'])})\s+(?:a\s+(?
                     r"(?:saying|that says|reading|with)\s+)?(.+?)(?:\s+as\s+(?:a|the)\s+"
                     r"(?:new\s+)?(?:last\s+)?line)?\s+(?:on|at|to|onto)\s+(?:the\s+)?(?:very\s+)?"
                     r"(?:end|bottom)(?:\s+of\s+(.+))?$", re.IGNORECASE)
+# "delete the line that says Feed the cat", "remove the line with milk": the one line of
+# the text that holds the words.
+DELETE = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(?:the\s+)?line\s+(?:that\s+says\s+|"
+                    r"saying\s+|with\s+|about\s+|containing\s+|that\s+reads\s+|reading\s+|"
+                    r"that\s+has\s+)?(.+?)(?:\s+(?:from|in|of)\s+(.+))?$", re.IGNORECASE)
 SAVE = re.compile(r"^save(?:\s+(?P<what>.+?))??(?:\s+(?:as|under)\s+(?:the\s+)?(?:new\s+)?"
                   r"(?:name\s+)?(?P<name>\S+?))?(?:\s+(?:as well|too|in my folder|in this "
                   r"folder|here|next to \S+))?$", re.IGNORECASE)
@@ -99,6 +104,13 @@ def _edit(part: str, quoted: list[str], text: str, title: str) -> str | None:
             return None
         before = "" if not text or text.endswith("\n") else "\n"
         return call_code("type", before + line + "\n", window=title, at="end")
+    deleted = DELETE.match(part)
+    if deleted:
+        words = _said(deleted[1], quoted, words=8)
+        if words is None or (deleted[2] is not None and not _names_editor(deleted[2], title)):
+            return None
+        lines = [line for line in text.splitlines() if words.casefold() in line.casefold()]
+        return call_code("replace", lines[0], "", window=title) if len(lines) == 1 else None
     replaced = REPLACE.match(part)
     if replaced:
         old, new = (_said(group, quoted) for group in (replaced[1], replaced[2]))

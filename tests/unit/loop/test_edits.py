@@ -49,6 +49,11 @@ DIALOG = Window("Export", "dialog", False, 3,
      'computer.save(window="letter.txt - Mousepad")'),
     ("add a line saying call Bob at the bottom", [NOTE],
      'computer.type("call Bob\\n", window="note.txt - Mousepad", at="end")'),
+    ("Delete the line that says see you and save it.", [LETTER],
+     'computer.replace("See you on Monday at noon.", "", window="letter.txt - Mousepad")\n'
+     'computer.save(window="letter.txt - Mousepad")'),
+    ('remove the line with "Anna" from the letter', [LETTER],
+     'computer.replace("Anna", "", window="letter.txt - Mousepad")'),
     ("My week plan is open in Mousepad. Change Monday to Thursday on every line where it "
      "appears and save the file.", [LETTER],
      'computer.replace("Monday", "Thursday", window="letter.txt - Mousepad")\n'
@@ -72,6 +77,8 @@ def test_an_edit_of_the_one_editor_is_read_as_the_editing_verbs(
     ('type "Ana" into the Name field', [LETTER]),  # a field, not the editor
     ("save it as my letter", [LETTER]),  # not a file's name
     ("Open a new document in Mousepad and email it to Bob", [LETTER]),
+    ("delete the line with an o", [LETTER]),  # more than one line has it
+    ("delete the line about the party", [LETTER]),  # no line has it
     ("put the whole of my long shopping list for the week on the end", [LETTER]),  # words
 ])
 def test_anything_else_is_the_models(request_: str, windows: list[Window]) -> None:
