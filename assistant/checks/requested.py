@@ -34,12 +34,16 @@ HERE = re.compile(r"\b(here|this (folder|directory))\b|(?<![\w/])\*?\.\w{1,5} fi
                   re.IGNORECASE)
 # A request to do something to the windows on screen: "click Yes", "tick Photos", "say no";
 # with a window shown, "write hello in it", "change Monday to Friday", "send the form",
-# "set the volume to 30".
+# "set the volume to 30", "use the newsletter page to unsubscribe me", "skip it". Read only
+# when the windows were shown for the request.
 ON_SCREEN = re.compile(
     r"\b(click|press|push|tap|choose|select|pick|tick|untick|uncheck|type|fill|close|"
     r"dismiss|answer|accept|decline|cancel|confirm|say (yes|no)|switch|toggle|"
     r"turn (on|off)|submit|sign in|log in|enter|write|save|replace|change|send|add|edit|"
-    r"exit|set|open)\b|\bcheck (the |off )", re.IGNORECASE)
+    r"exit|set|open|use|unsubscribe|subscribe|sign up|register|book|order|rename|delete|"
+    r"remove|skip|apply|agree|go to|enable|disable|quit|reject|allow|deny|install|postpone|"
+    r"remind|snooze|discard|keep|give|put|start|create|make|mark|move|finish|complete)\b|"
+    r"\bcheck (the |off )", re.IGNORECASE)
 # A request for a figure: "how many", "tell me the sum".
 FIGURE_ASKED = re.compile(
     r"\bhow (many|much|big|large|long|old)\b|\b(tell|give|show) me (the|how)\b"

@@ -79,3 +79,19 @@ def test_a_request_is_parsed_once_into_what_it_names_and_asks_for() -> None:
     french = Request.parse("Combien de lignes contient notes.txt dans le dossier data/ ?", "fr")
     assert french.files == ("notes.txt",) and french.folders == ("data",)
     assert not french.figure and not french.makes
+
+
+@pytest.mark.parametrize("request_text", [
+    "click Yes", "Use the newsletter page in the browser to unsubscribe me.",
+    "An update window just popped up. I don't want this version, so skip it.",
+    "Rename the file to report-final in the rename box",
+])
+def test_a_request_to_do_something_to_a_window_reads_as_on_screen(request_text: str) -> None:
+    assert Request.parse(request_text).on_screen
+
+
+@pytest.mark.parametrize("request_text", [
+    "what does the Build window say?", "which item is highlighted in the list?",
+])
+def test_a_question_about_the_screen_is_not_a_request_to_act_on_it(request_text: str) -> None:
+    assert not Request.parse(request_text).on_screen
