@@ -83,6 +83,9 @@ def read(request: str, windows: list[Window]) -> str | None:
         if called == "open":  # the file's name, then the chooser's own button
             lines += [call_code("choose", args[0], **keywords),
                       call_code("press", args[1], **keywords)]
+        elif called == "accept":  # the box that says it accepts, then the button on
+            lines += [call_code("tick", args[0], **keywords),
+                      call_code("press", args[1], **keywords)]
         else:
             lines.append(call_code(called, *args, **keywords))
         verb = said or ""
@@ -234,6 +237,8 @@ def _line(verb: str, rest: str, quoted: list[str], windows: list[Window]) -> Cal
         return _opened(rest, quoted, windows)
     if verb == "save":
         return _saved(rest, windows)
+    if verb == "accept":
+        return _accepted(windows)
     if verb == "set":
         setting = SET.match(rest)
         return _typed(f"\x00{len(quoted)} into {setting[1]}", [*quoted, setting[2]],
@@ -316,6 +321,26 @@ def _saved(rest: str, windows: list[Window]) -> Call | None:
     if said is None or chooser is None or not FILE.fullmatch(said[1]):
         return None
     return "save", (said[1],), {"window": chooser.title}, chooser.title
+
+
+def _accepted(windows: list[Window]) -> Call | None:
+    """accept the licence: the button that accepts, in the first window that has one;
+    else, in the first window with exactly one unticked box whose name says it accepts
+    or agrees ("I have read and accept the terms"), that box and the button that goes on
+    (OK, Continue, ...). None when no window reads so."""
+    accept = DATA["accept"]
+    for window in windows:
+        button = next((b for b in accept["buttons"] if _exact([window], b, ("button",))), None)
+        if button is not None:
+            return "press", (button,), {}, window.title
+        boxes = [c for c in window.controls if c.name and not c.checked
+                 and finding.is_kind(c, "tick box") and any(
+                     re.search(rf"\b{word}", textmatch.normalize(c.name))
+                     for word in accept["words"])]
+        going = next((b for b in accept["then"] if _exact([window], b, ("button",))), None)
+        if len(boxes) == 1 and going is not None:
+            return "accept", (boxes[0].name, going), {}, window.title
+    return None
 
 
 def _pair(text: str, quoted: list[str], windows: list[Window]) -> Call | None:

@@ -243,6 +243,23 @@ def test_a_name_to_save_under_said_over_a_save_dialog_is_read_without_the_model(
     assert [p.code for p in asked] == ['computer.save("minutes.txt", window="Save minutes")']
 
 
+def test_a_licence_accepted_by_voice_ticks_its_box_and_presses_ok_without_the_model(
+        server: LLMServer, tmp_path: Path) -> None:
+    (tmp_path / "licence.txt").write_text("Use it as you like. No warranty.\n")
+    asked: list[Proposal] = []
+    server.add(text("(never asked)"))
+    with Program("zenity", "--text-info", "--title=Licence",
+                 f"--filename={tmp_path / 'licence.txt'}",
+                 "--checkbox=I have read and accept the terms") as dialog:
+        dialog.focused("Licence")
+        with make(server, asked, off="") as assistant:
+            list(assistant.turn("Accept the licence shown on screen."))
+        assert dialog.result()[0] == 0  # OK, which the box had enabled
+    assert server.chat_requests == []
+    assert [p.code for p in asked] == [
+        'computer.tick("I have read and accept the terms")\ncomputer.press("OK")']
+
+
 def test_a_step_left_undone_goes_to_the_model_with_the_screen(server: LLMServer) -> None:
     """Ticked as said; the dialog still waits for its OK, so the model is asked next."""
     asked: list[Proposal] = []

@@ -115,6 +115,19 @@ def test_a_name_to_save_under_goes_to_the_save_dialog_on_screen(request_: str) -
     assert read(request_, SCREEN) is None  # no Save dialog: an editor's, or the model's
 
 
+def test_accept_ticks_the_box_that_says_it_accepts_and_goes_on_or_presses_accept() -> None:
+    licence = Window("Licence", "dialog", True, 8, [
+        control("You may use this program as you like.", "text"),
+        control("I have read and accept the terms", "check box"),
+        control("Cancel", "push button"), control("OK", "push button")])
+    assert read("Accept the licence shown on screen.", [licence, EXPORT]) == (
+        'computer.tick("I have read and accept the terms")\ncomputer.press("OK")')
+    setup = Window("Setup", "dialog", True, 9, [control("I Agree", "push button"),
+                                                control("Cancel", "push button")])
+    assert read("accept the agreement", [setup]) == 'computer.press("I Agree")'
+    assert read("accept the terms", SCREEN) is None  # nothing on screen accepts
+
+
 def test_nothing_on_screen_reads_nothing() -> None:
     assert read("click Yes", []) is None
 
