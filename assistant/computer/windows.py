@@ -96,8 +96,16 @@ def _clients(connection: Any) -> builtins.list[Any]:
 # computer.windows.list() is the API code calls: it shadows the builtin here, hence builtins.list
 def list() -> builtins.list[dict[str, Any]]:
     """Every top-level window with a title: {"id", "title", "x", "y", "width", "height"}."""
+    from Xlib import error
+
+    described = []
     with _x() as connection:
-        return [_describe(connection, w) for w in _clients(connection)]
+        for window in _clients(connection):
+            try:
+                described.append(_describe(connection, window))
+            except (error.BadDrawable, error.BadWindow):  # it closed while listed
+                continue
+    return described
 
 
 def active() -> dict[str, Any] | None:

@@ -74,7 +74,8 @@ def read(request: str, windows: list[Window]) -> str | None:
         if said is None and not answer and (verb in MANY or (verb and not lines)):
             said, rest = verb, part
         ordered = sorted(windows, key=lambda w: w.title != last)  # the one acted in first
-        call = _line(said, rest, quoted, ordered) if said else _answer(part, ordered)
+        call = _line(said, rest, quoted, ordered) if said else \
+            _answer(part, ordered) or _button(part, quoted, ordered)
         if call is None:
             return None
         called, args, keywords, last = call
@@ -370,6 +371,13 @@ def _part(windows: list[Window], name: str) -> tuple[Control, Window] | None:
     titled = [w for w in windows if wanted in textmatch.normalize(w.title)]
     fields = [(c, w) for w in titled[:1] for c in w.controls if c.field and c.name]
     return fields[0] if len(fields) == 1 else None
+
+
+def _button(part: str, quoted: list[str], windows: list[Window]) -> Call | None:
+    """A clause that is a button's whole name ("Remind me tomorrow", "the Skip this
+    version button"): that button, in the first window that has it."""
+    found = _exact(windows, _name(part, quoted), ("button",))
+    return ("press", (found[0].name,), {}, found[1].title) if found is not None else None
 
 
 def _answer(part: str, windows: list[Window]) -> Call | None:

@@ -53,7 +53,8 @@ DELETE = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(?:the\s+)?line\s+(?:t
                     r"that\s+has\s+)?(.+?)(?:\s+(?:from|in|of)\s+(.+))?$", re.IGNORECASE)
 SAVE = re.compile(r"^save(?:\s+(?P<what>.+?))??(?:\s+(?:as|under)\s+(?:the\s+)?(?:new\s+)?"
                   r"(?:name\s+)?(?P<name>\S+?))?(?:\s+(?:as well|too|in my folder|in this "
-                  r"folder|here|next to \S+))?$", re.IGNORECASE)
+                  r"folder|in the same folder|here|(?:next to|beside|alongside)(?: my| the)?"
+                  r" \S+))?$", re.IGNORECASE)
 # What names the editor besides a word of its title: "type it into the note".
 EDITOR = frozenset({"it", "this", "editor", "document", "note", "notes", "file", "text",
                     "window", "changes", "list", "letter", "memo", "draft", "page"})

@@ -42,6 +42,7 @@ ABOUT_SCREEN = re.compile(
 ACTS_ON_SCREEN = re.compile(
     r"\b(press|tick|untick|choose|box|form|message|popup|prompt|dismiss|close|fill|submit|"
     r"say (yes|no)|editor|browser|page|app)\b", re.IGNORECASE)
+WORD = re.compile(r"[^\W_]+")
 # Words of a title that name no window in particular.
 COMMON = frozenset({"the", "and", "for", "with", "new", "untitled", "file", "files", "folder",
                     "window", "dialog", "home", "root", "work", "mousepad", "chromium"})
@@ -82,7 +83,7 @@ class ScreenFeed:
         if mode != "auto":
             return mode == "always"
         return bool(ABOUT_SCREEN.search(request) or ACTS_ON_SCREEN.search(request)) or \
-            names_a_window(request)
+            names_a_window(request) or says_a_button(request)
 
     def wanted_after(self, codes: list[str]) -> bool:
         """Whether runs changed what the LLM should see (they drove the desktop)."""
@@ -180,6 +181,27 @@ def names_a_window(request: str) -> bool:
     display, or where the windows cannot be listed: by words alone)."""
     asked = _words(request)
     return any(_words(title) & asked for title in window_titles())
+
+
+def says_a_button(request: str) -> bool:
+    """Whether the request says the whole name of a button of the focused window
+    ("Remind me tomorrow." over a dialog with that button): a person answers a dialog by
+    its button's words, with no word about the screen (False without a display)."""
+    if not window_titles():
+        return False
+    from assistant.computer import finding, textmatch, tree
+
+    try:
+        focused = tree.window()
+    except Exception:  # no accessibility bus
+        return False
+    def words(text: str) -> str:
+        return f" {' '.join(WORD.findall(textmatch.normalize(text)))} "
+
+    said = words(request)
+    return focused is not None and any(
+        len(c.name) > 3 and words(c.name) in said
+        for c in focused.controls if finding.is_kind(c, "button"))
 
 
 def window_titles(programs: Iterable[str] | None = None) -> list[str]:

@@ -12,6 +12,7 @@ import pytest
 from assistant import Assistant
 from assistant.computer import tree
 from assistant.events import Proposal, RuleFired, RunEnd, TurnEnd
+from assistant.loop.screen import says_a_button
 from assistant.voice.speakable import speak_proposal
 from tests.support.desktop import Program, desktop
 from tests.support.llm_server import LLMServer, text, tool_call
@@ -258,6 +259,22 @@ def test_a_licence_accepted_by_voice_ticks_its_box_and_presses_ok_without_the_mo
     assert server.chat_requests == []
     assert [p.code for p in asked] == [
         'computer.tick("I have read and accept the terms")\ncomputer.press("OK")']
+
+
+def test_a_request_that_says_a_buttons_words_presses_it_without_the_model(
+        server: LLMServer) -> None:
+    asked: list[Proposal] = []
+    server.add(text("(never asked)"))
+    with Program("yad", "--title=Update", "--text=Version 2.1 is out.",
+                 "--button=Remind me tomorrow:3", "--button=Skip this version:6",
+                 "--button=Install:0") as dialog:
+        dialog.focused("Update")
+        assert says_a_button("Remind me tomorrow.") and not says_a_button("remind me later")
+        with make(server, asked, off="") as assistant:
+            list(assistant.turn("Remind me tomorrow."))
+        assert dialog.result()[0] == 3
+    assert server.chat_requests == []
+    assert [p.code for p in asked] == ['computer.press("Remind me tomorrow")']
 
 
 def test_a_step_left_undone_goes_to_the_model_with_the_screen(server: LLMServer) -> None:

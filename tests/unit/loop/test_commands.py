@@ -128,6 +128,16 @@ def test_accept_ticks_the_box_that_says_it_accepts_and_goes_on_or_presses_accept
     assert read("accept the terms", SCREEN) is None  # nothing on screen accepts
 
 
+def test_a_clause_that_is_a_buttons_whole_name_presses_it() -> None:
+    update = Window("Update", "dialog", True, 10, [
+        control("Version 2.1 is out.", "label"), control("Remind me tomorrow", "push button"),
+        control("Skip this version", "push button"), control("Install", "push button")])
+    assert read("Remind me tomorrow.", [update]) == 'computer.press("Remind me tomorrow")'
+    assert read("An update window popped up. The skip this version button, please",
+                [update]) == 'computer.press("Skip this version")'
+    assert read("remind me next week", [update]) is None
+
+
 def test_nothing_on_screen_reads_nothing() -> None:
     assert read("click Yes", []) is None
 

@@ -58,8 +58,8 @@ DIALOG = Window("Export", "dialog", False, 3,
      "appears and save the file.", [LETTER],
      'computer.replace("Monday", "Thursday", window="letter.txt - Mousepad")\n'
      'computer.save(window="letter.txt - Mousepad")'),
-    ('Open a new document in Mousepad, write "first draft" in it, and save it as draft.txt '
-     'next to letter.txt.', [LETTER],
+    ('Could you open a new document in Mousepad, write "first draft" in it and save it as '
+     'draft.txt next to my notes?', [LETTER],
      'computer.focus("letter.txt - Mousepad")\ncomputer.key("ctrl+n")\n'
      'computer.type("first draft")\ncomputer.save_as("draft.txt")'),
 ])
