@@ -42,6 +42,9 @@ class NotOnScreen(LookupError):
     """What was named is not there; the message says what is."""
 
 
+WORDS = re.compile(r"[^\W_]+")
+
+
 def is_kind(control: Control, kind: str) -> bool:
     if kind == "field":
         return control.field
@@ -57,7 +60,9 @@ def _word(control: Control) -> str:
 
 
 def matches(controls: Iterable[Control], name: str, kind: str) -> list[Control]:
-    """Controls of `kind` named `name`: exact first, then those whose name holds it, then
+    """Controls of `kind` named `name`: exact first, then those whose name holds it (whole
+    words), then the one field each of whose words the name says ("Your name:" for Name),
+    then
     a name written with a role word ("number field label": the one number field, or the
     one of that role so named), then those called so by the screen text ("number field",
     "slider"), unnamed first."""
@@ -74,6 +79,11 @@ def matches(controls: Iterable[Control], name: str, kind: str) -> list[Control]:
     holding = [c for c in named if within.search(textmatch.normalize(c.name))]
     if holding:
         return holding
+    said = set(WORDS.findall(wanted))  # "Your name:" for the field "Name": the one
+    inside = [c for c in named if kind == "field" and set(WORDS.findall(  # field whose
+        textmatch.normalize(c.name))) <= said]  # every word was said
+    if len(inside) == 1:
+        return inside
     split = _role_and_name(wanted)
     if split is not None:
         word, rest = ROLE_NAMES.get(split[0]), split[1]

@@ -5,6 +5,7 @@ from the loop so that each rule reads alone.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from assistant.actions.apply import allows, applies, chosen, fired
@@ -27,6 +28,9 @@ from assistant.loop.turn import (
 )
 from assistant.texts import text
 
+NEGATED = re.compile(r"\b(?:don'?t|do not|never|without|not)\s+(\w+)", re.IGNORECASE)
+PRESSED = re.compile(r"""computer\.press\(\s*["']([^"']+)["']""")
+
 
 def vet(call: CodeCall, state: TurnState, redact: Callable[[str], str]
         ) -> tuple[list[Notice | Error], Cleared | Outcome]:
@@ -47,7 +51,7 @@ def vet(call: CodeCall, state: TurnState, redact: Callable[[str], str]
                 else call.language)
     typed = _into_terminal(language, call.code, state)
     language, code = (typed.language, typed.code) if typed else (language, call.code)
-    away = _offscreen(language, code, state)
+    away = _offscreen(language, code, state) or _negated(code, state)
     if away is not None and applies(rules, away):
         return [Notice(away.notice)], (away.told, None)
     rerun, times = state.rerun(language, code)
@@ -94,6 +98,24 @@ def _offscreen(language: str, code: str, state: TurnState) -> Refuse | None:
     return Refuse("screen.offscreen", text("screen.offscreen"),
                   "Not run: the request is about the windows on screen, and this code does "
                   "not act in them; the model was asked to.")
+
+
+def _negated(code: str, state: TurnState) -> Refuse | None:
+    """A press of a button the request said not to press ("Don't save that!", and the
+    code presses Save in the close prompt): told, not run (rule screen.negated). A small
+    model reads the verb and drops the "don't"."""
+    if not state.desktop:
+        return None
+    stems = {word.casefold().removesuffix("ing") for word in NEGATED.findall(
+        state.request.text)}
+    for button in PRESSED.findall(code):
+        first = (button.split() or [""])[0].casefold()
+        said = next((stem for stem in stems if len(stem) > 2 and first.startswith(stem)), None)
+        if said is not None:
+            return Refuse("screen.negated", text("screen.negated").format(button=button),
+                          f"Not run: the request says not to {said}, and this code presses "
+                          f"{button!r}; the model was told.")
+    return None
 
 
 def _into_terminal(language: str, code: str, state: TurnState) -> Rewrite | None:

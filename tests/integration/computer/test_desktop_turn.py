@@ -277,6 +277,22 @@ def test_a_request_that_says_a_buttons_words_presses_it_without_the_model(
     assert [p.code for p in asked] == ['computer.press("Remind me tomorrow")']
 
 
+def test_a_press_of_the_button_the_request_says_not_to_press_is_told_not_run(
+        server: LLMServer) -> None:
+    asked: list[Proposal] = []
+    server.add(tool_call("python", 'computer.press("Save")'),
+               tool_call("python", 'computer.press("Don\'t Save")'), text("Closed unsaved."))
+    with Program("zenity", "--question", "--title=Question", "--text=Save the recipe?",
+                 "--ok-label=Save", "--cancel-label=Don't Save") as dialog:
+        dialog.focused("Question")
+        with make(server, asked) as assistant:
+            events = list(assistant.turn("Don't save that! Just close the question."))
+        assert dialog.running()  # Save was never pressed
+    [proposal] = asked  # the press of Save never reached the person
+    assert proposal.code == 'computer.press("Don\'t Save")' and proposal.risk == "high"
+    assert "screen.negated" in [e.rule for e in events if isinstance(e, RuleFired)]
+
+
 def test_a_step_left_undone_goes_to_the_model_with_the_screen(server: LLMServer) -> None:
     """Ticked as said; the dialog still waits for its OK, so the model is asked next."""
     asked: list[Proposal] = []

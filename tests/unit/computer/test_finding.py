@@ -81,3 +81,15 @@ def test_a_name_is_found_inside_a_longer_name_only_as_whole_words() -> None:
     assert finding.matches([bookmark, save_as], "ok", "button") == []
     assert finding.matches([bookmark, save_as], "Save", "button") == [save_as]
     assert finding.matches([bookmark, save_as], "this tab", "button") == [bookmark]
+
+
+def test_a_field_label_said_with_more_words_finds_the_one_field_all_of_whose_words_it_has(
+        ) -> None:
+    name = control("Name", "text", (10, 40, 200, 20))
+    guests = control("Guests", "spin button", (10, 70, 200, 20))
+    email = control("Email", "text", (10, 100, 200, 20))
+    address = control("Address", "text", (10, 130, 200, 20))
+    assert finding.matches([name, guests], "Your name:", "field") == [name]
+    assert finding.matches([name, guests], "Number of guests", "field") == [guests]
+    assert finding.matches([email, address], "Email address", "field") == []  # which?
+    assert finding.matches([name, guests], "Your name:", "button") == []

@@ -78,3 +78,17 @@ def test_code_off_the_screen_is_cleared_without_a_window_shown_or_once_a_run_act
     assert vet(fetch, turn, keep)[1] == (text("screen.offscreen"), None)
     turn.acted = True
     assert isinstance(vet(fetch, turn, keep)[1], Cleared)
+
+
+def test_a_press_of_a_button_the_request_says_not_to_press_is_told(tmp_path: Path) -> None:
+    turn = state(tmp_path, "I wiped the recipe by mistake. Don't save that! Just close it.")
+    turn.desktop = True
+    notices, outcome = vet(CodeCall("1", "python", 'computer.press("Save")'), turn, keep)
+    assert outcome == (text("screen.negated").format(button="Save"), None)
+    assert "says not to save" in notices[0].text
+    fine = 'computer.press("Close without Saving")'
+    assert vet(CodeCall("2", "python", fine), turn, keep)[1] == Cleared("python", fine)
+    turn = state(tmp_path, "close the recipe without saving")
+    turn.desktop = True
+    assert isinstance(vet(CodeCall("3", "python", 'computer.press("Save")'), turn, keep)[1],
+                      tuple)
