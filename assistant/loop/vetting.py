@@ -95,7 +95,10 @@ def _offscreen(language: str, code: str, state: TurnState) -> Refuse | None:
     if not (state.desktop and not state.acted) \
             or language not in ("python", "shell") or "computer." in code:
         return None
-    return Refuse("screen.offscreen", text("screen.offscreen"),
+    title = terminal.asked_for(state.request.text)  # python for the terminal: its shell
+    told = text("screen.offscreen_terminal").format(title) if title else \
+        text("screen.offscreen")
+    return Refuse("screen.offscreen", told,
                   "Not run: the request is about the windows on screen, and this code does "
                   "not act in them; the model was asked to.")
 

@@ -135,3 +135,29 @@ def test_without_the_terminal_asked_for_or_with_the_rule_off_the_shell_code_runs
     proposals, _ = on_desktop(server, *asked)
     assert [p.language for p in proposals] == ["shell"]
     assert (own / "photos").is_dir() and not (tmp_path / "photos").exists()
+
+
+def test_python_for_a_request_to_use_the_terminal_is_told_to_be_its_shell_command(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, server: LLMServer) -> None:
+    """The variable is set in the terminal's shell only: python run by the assistant
+    would not see it (rule screen.offscreen, its terminal words)."""
+    own = tmp_path / "own"
+    own.mkdir()
+    monkeypatch.chdir(own)
+    with Program("xterm", "-T", "xterm", "-e", "sh", cwd=str(tmp_path),
+                 env={"PS1": "$ ", "BUILD_ID": "7731-rc2"}):
+        wait_until(lambda: any(w["title"] == "xterm" for w in computer.windows.list()),
+                   "openbox manages the xterm window", 10)
+        computer.focus("xterm")
+        server.add(tool_call("python", "import os\nopen('build.txt', 'w').write("
+                                       "os.environ.get('BUILD_ID', ''))"),
+                   tool_call("shell", "echo $BUILD_ID > build.txt"), text("Saved it."))
+        asked, _ = on_desktop(server, "Use the terminal window to save the value of "
+                                      "BUILD_ID into build.txt.")
+        wait_until(lambda: _holds(tmp_path / "build.txt", "7731-rc2\n"),
+                   "the terminal's shell wrote build.txt", 10)
+    assert [p.code for p in asked] == ["computer.type('echo $BUILD_ID > build.txt\\n', "
+                                       "window='xterm')"]
+    assert not (own / "build.txt").exists()
+    told = str(server.chat_requests[1].body["messages"][-1])
+    assert "the request is for the terminal 'xterm' on screen" in told
