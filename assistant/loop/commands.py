@@ -174,7 +174,8 @@ def _window(phrase: str, windows: list[Window], quoted: list[str]) -> Window | N
     if not wanted:
         return None
     exact = [w for w in windows if flat(w.title) == wanted]
-    within = exact or [w for w in windows if wanted in flat(w.title)]
+    words = re.compile(rf"(?<!\w){re.escape(wanted)}(?!\w)")  # "it" is no part of "Edit"
+    within = exact or [w for w in windows if words.search(flat(w.title))]
     return within[0] if within else None
 
 

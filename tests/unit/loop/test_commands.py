@@ -138,6 +138,12 @@ def test_a_clause_that_is_a_buttons_whole_name_presses_it() -> None:
     assert read("remind me next week", [update]) is None
 
 
+def test_a_window_is_named_by_whole_words_of_its_title() -> None:
+    edits = Window("Unsaved edits", "dialog", True, 11, [control("Cancel", "push button")])
+    assert read("close it", [edits]) is None  # "it" is no word of "Unsaved edits"
+    assert read("close the edits dialog", [edits]) == 'computer.close("Unsaved edits")'
+
+
 def test_nothing_on_screen_reads_nothing() -> None:
     assert read("click Yes", []) is None
 
