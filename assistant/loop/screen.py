@@ -43,6 +43,12 @@ ACTS_ON_SCREEN = re.compile(
     r"\b(press|tick|untick|choose|box|form|message|popup|prompt|dismiss|close|fill|submit|"
     r"say (yes|no)|editor|browser|page|app)\b", re.IGNORECASE)
 WORD = re.compile(r"[^\W_]+")
+# Words that point at something displayed ("in the editor", "the page that's open", "the
+# dialog"): "page" alone does not ("save the page at 127.0.0.1:9 as page.html").
+POINTS = re.compile(
+    r"\b(?:screen|windows?|dialog(?:ue)?s?|pop-?ups?|prompts?|editor|terminal|browser|shown|"
+    r"showing|popped up|(?:is|are|that's|that is|i have|i've got|got|currently|still) open|"
+    r"open (?:in|on))\b", re.IGNORECASE)
 # Words of a title that name no window in particular.
 COMMON = frozenset({"the", "and", "for", "with", "new", "untitled", "file", "files", "folder",
                     "window", "dialog", "home", "root", "work", "mousepad", "chromium"})
@@ -181,6 +187,12 @@ def names_a_window(request: str) -> bool:
     display, or where the windows cannot be listed: by words alone)."""
     asked = _words(request)
     return any(_words(title) & asked for title in window_titles())
+
+
+def points_at_windows(request: str) -> bool:
+    """Whether the request points at something displayed: it says so ("in the editor",
+    "the page that's open"), names a window's title or says a button's name."""
+    return bool(POINTS.search(request)) or names_a_window(request) or says_a_button(request)
 
 
 def says_a_button(request: str) -> bool:

@@ -17,7 +17,7 @@ from assistant.checks.state import TurnState
 from assistant.checks.verdicts import Refuse, Rewrite
 from assistant.events import Error, Notice
 from assistant.llm import CodeCall
-from assistant.loop import terminal
+from assistant.loop import screen, terminal
 from assistant.loop.turn import (
     CORRECTION,
     MALFORMED_AGAIN,
@@ -86,14 +86,17 @@ def vet(call: CodeCall, state: TurnState, redact: Callable[[str], str]
 
 def _offscreen(language: str, code: str, state: TurnState) -> Refuse | None:
     """Code for a request about the windows shown that does not touch them through
-    `computer` (rule screen.offscreen): told, not run, before any run acted there. A
+    `computer` (rule screen.offscreen): told, not run, before any run acted there, when
+    the request points at a window (a screen attached for "make a file from the page" is
+    no such request). A
     small model asked to add a line to the file open in Mousepad started Mousepad again
     and appended to the file behind the editor's back; asked to use a page in the
     browser, it started a second browser, then fetched the page with requests. Neither
     is seen on screen, and the user would be asked to approve a run that cannot do what
     they asked."""
     if not (state.desktop and not state.acted) \
-            or language not in ("python", "shell") or "computer." in code:
+            or language not in ("python", "shell") or "computer." in code \
+            or not screen.points_at_windows(state.request.text):
         return None
     title = terminal.asked_for(state.request.text)  # python for the terminal: its shell
     told = text("screen.offscreen_terminal").format(title) if title else \

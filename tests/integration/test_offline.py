@@ -8,6 +8,7 @@ network namespace that has only loopback, and where it can, the suite runs it on
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -134,7 +135,7 @@ def test_a_voice_turn_with_embedded_stt_llm_and_tts(
     from assistant.voice.wav import read_wav
 
     heard = transcriber.transcribe(read_wav(speech["piper_disk"]["path"]))
-    assert "space" in heard.lower() and "disk" in heard.lower(), heard
+    assert "space" in heard.lower() and re.search(r"\bdis[ck]\b", heard.lower()), heard
     servers, ready = embedded_server
     with Assistant(settings=ready.replace(journal=False, max_tokens=32),
                    servers=servers) as assistant:

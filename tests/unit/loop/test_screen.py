@@ -6,7 +6,7 @@ import pytest
 
 from assistant.config import Settings
 from assistant.llm.context import split_turns
-from assistant.loop.screen import REMOVED, ScreenFeed, guide
+from assistant.loop.screen import POINTS, REMOVED, ScreenFeed, guide
 
 
 def context(**settings: object) -> ScreenFeed:
@@ -76,3 +76,15 @@ def test_a_request_to_act_on_a_window_in_other_words_wants_the_screen() -> None:
                     "close the message that says the copy finished", "say yes to it"):
         assert screen.wanted_for(request), request
     assert not screen.wanted_for("change the format of dates.csv")  # "form" only as a word
+
+
+@pytest.mark.parametrize(("request_", "points"), [
+    ("Use the newsletter page in the browser to unsubscribe me.", True),
+    ("Please file a support ticket on the page that's open.", True),
+    ("chores.txt is open in the text editor. Delete the line about the cat.", True),
+    ("close the dialog", True),
+    ("save the page at 127.0.0.1:9 as page.html", False),
+    ("make a file from the page", False),
+])
+def test_words_that_point_at_something_displayed(request_: str, points: bool) -> None:
+    assert bool(POINTS.search(request_)) is points

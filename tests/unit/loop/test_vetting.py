@@ -92,3 +92,12 @@ def test_a_press_of_a_button_the_request_says_not_to_press_is_told(tmp_path: Pat
     turn.desktop = True
     assert isinstance(vet(CodeCall("3", "python", 'computer.press("Save")'), turn, keep)[1],
                       tuple)
+
+
+def test_code_off_the_screen_is_cleared_for_a_request_that_points_at_no_window(
+        tmp_path: Path) -> None:
+    """A screen attached for the word "page" makes no request about a window."""
+    turn = state(tmp_path, "save the page at 127.0.0.1:9 as page.html")
+    turn.desktop = True
+    fetch = CodeCall("1", "shell", "curl -s http://127.0.0.1:9/ > page.html")
+    assert vet(fetch, turn, keep)[1] == Cleared("shell", fetch.code)
