@@ -42,7 +42,6 @@ ABOUT_SCREEN = re.compile(
 ACTS_ON_SCREEN = re.compile(
     r"\b(press|tick|untick|choose|box|form|message|popup|prompt|dismiss|close|fill|submit|"
     r"say (yes|no)|editor|browser|page|app)\b", re.IGNORECASE)
-WORD = re.compile(r"[^\W_]+")
 # Words that point at something displayed ("in the editor", "the page that's open", "the
 # dialog"): "page" alone does not ("save the page at 127.0.0.1:9 as page.html").
 POINTS = re.compile(
@@ -208,7 +207,7 @@ def says_a_button(request: str) -> bool:
     except Exception:  # no accessibility bus
         return False
     def words(text: str) -> str:
-        return f" {' '.join(WORD.findall(textmatch.normalize(text)))} "
+        return f" {' '.join(finding.WORDS.findall(textmatch.normalize(text)))} "
 
     said = words(request)
     return focused is not None and any(

@@ -88,12 +88,11 @@ def _offscreen(language: str, code: str, state: TurnState) -> Refuse | None:
     """Code for a request about the windows shown that does not touch them through
     `computer` (rule screen.offscreen): told, not run, before any run acted there, when
     the request points at a window (a screen attached for "make a file from the page" is
-    no such request). A
-    small model asked to add a line to the file open in Mousepad started Mousepad again
-    and appended to the file behind the editor's back; asked to use a page in the
-    browser, it started a second browser, then fetched the page with requests. Neither
-    is seen on screen, and the user would be asked to approve a run that cannot do what
-    they asked."""
+    no such request). A small model asked to add a line to the file open in Mousepad
+    started Mousepad again and appended to the file behind the editor's back; asked to
+    use a page in the browser, it started a second browser, then fetched the page with
+    requests. Neither is seen on screen, and the user would be asked to approve a run
+    that cannot do what they asked."""
     if not (state.desktop and not state.acted) \
             or language not in ("python", "shell") or "computer." in code \
             or not screen.points_at_windows(state.request.text):
