@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from assistant.computer import editing, finding, keyboard, textmatch, tree, verbs
+from assistant.computer import dark, editing, finding, keyboard, textmatch, tree, verbs
 from assistant.computer.screen_text import field_word
 from assistant.computer.tree import Window
 
@@ -187,6 +187,7 @@ def _type(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
                             verb="write")]
             silent = finding.dark(into) if window is None else None
             if silent is not None:  # a terminal named as if a field
+                said = _typed(dark.unprompted(text)) if isinstance(text, str) else said
                 return [Aim(f"Types {said} into the window {silent!r}", verb="write")]
             editor = verbs.holding(into, window)
             if editor is not None:
@@ -213,6 +214,8 @@ def _type(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
         return [Aim(f"Types {said} into {target.kind()}{after}", window=target.title,
                     verb="write")]
     silent = finding.dark(window) if window is not None else finding.dark_active()
+    if silent and isinstance(text, str):  # a terminal: a prompt copied with it is left out
+        said = _typed(dark.unprompted(text))
     place = f"into the window {silent!r}" if silent else "where the keyboard focus is"
     return [Aim(f"Types {said} {place}", verb="write")]
 

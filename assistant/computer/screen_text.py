@@ -259,6 +259,17 @@ def _read_off(dark: list[dict[str, Any]], keep: Callable[[list[dict[str, Any]]],
     return parts, {title for title, _ in owned}
 
 
+def read_off(title: str) -> Said:
+    """The text of the window `title`, which publishes no controls, read off the screen
+    (where another window covers it, left out), each text with an id for click(id=N)."""
+    from assistant.computer import display, views
+
+    port = display.viewport()
+    dark = [w for w in _dark(set()) or [] if w["title"] == title]
+    parts, _ = _read_off(dark, lambda items: views.save(port, None, items), port, None)
+    return Said("\n".join(parts) or f'Window "{title}": no text could be read off the screen')
+
+
 def screen() -> Said:
     """The screen as text: the focused window and dialogs whole, each control by role,
     name and state; the other windows by title; the text of windows without controls,

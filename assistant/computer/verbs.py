@@ -23,7 +23,7 @@ from functools import wraps
 from pathlib import Path
 from typing import ParamSpec
 
-from assistant.computer import a11y, dates, finding, keyboard, textmatch, tree
+from assistant.computer import a11y, dark, dates, finding, keyboard, textmatch, tree
 from assistant.computer import windows as x_windows
 from assistant.computer.finding import NotOnScreen, find, titles
 from assistant.computer.said import Said
@@ -343,6 +343,7 @@ def type(text: str, into: str | None = None, window: str | None = None,
         target = tree.window(window)
         if target is None:  # no controls to name: the keys go to the window
             title = _front(window)
+            text = dark.unprompted(text)
             keyboard.write(text)
             return f"Typed {text!r} into the window {title!r}."
         dated = _dated(text, window)
@@ -448,6 +449,9 @@ def read(title: str | None = None) -> str:
 
     target = tree.window(title)
     if target is None:
+        silent = finding.dark(title) if title is not None else finding.dark_active()
+        if silent is not None:  # a terminal: its text, read off the screen
+            return dark.shows(silent)
         if title is not None:
             raise NotOnScreen(f"no window titled {title!r}; {titles()}")
         raise NotOnScreen(f"no window publishes its controls: {_no_tree()}")

@@ -31,6 +31,9 @@ ANSWERS: dict[str, list[str]] = DATA["answers"]
 KEYS = frozenset({"enter", "return", "escape", "esc", "tab", "space"})
 QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”')
 NEGATION = re.compile(r"\b(?:don'?t|do not|never|not|without|won'?t)\b|n't\b", re.IGNORECASE)
+# The verb a negation is said of: "don't save", "without saving", a button "Don't Save".
+NEGATED = re.compile(r"\b(?:don'?t|do not|never|without|not)\s+(\w+)", re.IGNORECASE)
+PRONOUNS = frozenset({"it", "this", "that", "them"})
 CLAUSES = re.compile(r"\s*(?:[,;!?]|\.(?:\s|$)|\band then\b|\bthen\b|\band\b)\s*",
                      re.IGNORECASE)
 SCOPE = re.compile(r"^(.*?)\s+(?:in|on|of|from)\s+(.+)$", re.IGNORECASE)
@@ -57,16 +60,25 @@ def read(request: str, windows: list[Window]) -> str | None:
         return None
     said_text, quoted = held(unframed(request))
     lines: list[str] = []
-    verb, last = "", ""
+    verb, last, answered = "", "", ""
     for part in CLAUSES.split(said_text):
         part = strip_words(part, "polite")
         if not part:
             continue
         if NEGATION.search(part):
+            instead = answering(negated(part), sorted(windows, key=lambda w: w.title != last))
+            if instead is not None:  # "close it without saving": its Don't Save
+                lines.append(call_code("press", instead[0].name, window="" if instead[1]
+                                       is windows[0] else instead[1].title))
+                verb, last, answered = "", instead[1].title, instead[1].title
+                continue
             if _verb(part)[0] is not None or _names(part, windows, quoted):
                 return None  # "don't press Yes": the model weighs it
             continue  # "don't delete anything; say no": what not to do, to no control
         said, rest = _verb(part)
+        if said == "close" and answered and (strip_words(rest, "articles") in PRONOUNS or getattr(
+                _window(rest, windows, quoted), "title", None) == answered):
+            continue  # "don't save, just close it": the answer closed it
         if said is not None and not rest:  # "Tick, Photos and Music", as Whisper writes it
             verb = said
             continue
@@ -107,6 +119,28 @@ def unframed(request: str) -> str:
             break
         sentences.pop(0)
     return " ".join(sentences)
+
+
+def stem(word: str) -> str:
+    """A verb's stem, as its forms share it: "save", "saving", "Save" are "sav"."""
+    return word.casefold().removesuffix("ing").removesuffix("e")
+
+
+def negated(text: str) -> set[str]:
+    """The stems of the verbs `text` says not to do: {"sav"} for "don't save that" and for
+    "close it without saving"."""
+    return {stem(word) for word in NEGATED.findall(text) if len(word) > 2}
+
+
+def answering(stems: set[str], windows: list[Window]) -> tuple[Control, Window] | None:
+    """The first button on screen whose name says not to do one of `stems` ("Don't Save",
+    "Close without Saving"): what a person who said so means."""
+    for window in windows:
+        for control in window.controls:
+            if stems and control.enabled and finding.is_kind(control, "button") \
+                    and negated(control.name) & stems:
+                return control, window
+    return None
 
 
 def _names(part: str, windows: list[Window], quoted: list[str]) -> bool:

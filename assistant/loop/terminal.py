@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from assistant.computer import dark
 from assistant.loop.screen import window_titles
 from assistant.tomlread import tomllib
 
@@ -41,5 +42,5 @@ def asked_for(request: str) -> str | None:
 def typed(code: str, title: str) -> str:
     """The verbs' code that types the shell `code` into the window `title`, Enter after
     each line."""
-    lines = [line for line in code.strip().splitlines() if line.strip()]
+    lines = [line for line in dark.unprompted(code.strip()).splitlines() if line.strip()]
     return "\n".join(f"computer.type({line + chr(10)!r}, window={title!r})" for line in lines)

@@ -17,7 +17,7 @@ from assistant.checks.state import TurnState
 from assistant.checks.verdicts import Refuse, Rewrite
 from assistant.events import Error, Notice
 from assistant.llm import CodeCall
-from assistant.loop import screen, terminal
+from assistant.loop import commands, screen, terminal
 from assistant.loop.turn import (
     CORRECTION,
     MALFORMED_AGAIN,
@@ -28,7 +28,6 @@ from assistant.loop.turn import (
 )
 from assistant.texts import text
 
-NEGATED = re.compile(r"\b(?:don'?t|do not|never|without|not)\s+(\w+)", re.IGNORECASE)
 PRESSED = re.compile(r"""computer\.press\(\s*["']([^"']+)["']""")
 
 
@@ -107,19 +106,25 @@ def _offscreen(language: str, code: str, state: TurnState) -> Refuse | None:
 
 def _negated(code: str, state: TurnState) -> Refuse | None:
     """A press of a button the request said not to press ("Don't save that!", and the
-    code presses Save in the close prompt): told, not run (rule screen.negated). A small
-    model reads the verb and drops the "don't"."""
+    code presses Save in the close prompt): told, not run (rule screen.negated), with the
+    button on screen that says the request's own words when there is one ("Don't
+    Save"). A small model reads the verb and drops the "don't"."""
     if not state.desktop:
         return None
-    stems = {word.casefold().removesuffix("ing") for word in NEGATED.findall(
-        state.request.text)}
+    stems = commands.negated(state.request.text)
     for button in PRESSED.findall(code):
-        first = (button.split() or [""])[0].casefold()
-        said = next((stem for stem in stems if len(stem) > 2 and first.startswith(stem)), None)
-        if said is not None:
-            return Refuse("screen.negated", text("screen.negated").format(button=button),
-                          f"Not run: the request says not to {said}, and this code presses "
-                          f"{button!r}; the model was told.")
+        first = (button.split() or [""])[0]
+        said = commands.stem(first)
+        if said not in stems:
+            continue
+        from assistant.computer import tree
+
+        instead = commands.answering({said}, tree.windows())
+        told = text("screen.negated").format(button=button) if instead is None else \
+            text("screen.negated_instead").format(button=button, instead=instead[0].name)
+        return Refuse("screen.negated", told,
+                      f"Not run: the request says not to {first.casefold()}, and this code presses "
+                      f"{button!r}; the model was told.")
     return None
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from assistant.computer.dark import unprompted
 from assistant.safety.findings import Finding, Scope
 
 # The `computer` package's calls (README: The desktop), and those of the libraries code
@@ -149,7 +150,7 @@ class Typist:
         """What the typed text would do in a terminal (or an editor's `:!` command line),
         said as typed; typed after the assistant's own files were opened (`found` says
         so), it changes them."""
-        text = EDITOR_COMMAND.sub("", "".join(self.typed))
+        text = unprompted(EDITOR_COMMAND.sub("", "".join(self.typed)))  # as a terminal runs it
         if not text.strip():
             return []
         typed = [Finding(f.family, f.level, f.part, f.why + " (typed as keys)")

@@ -277,8 +277,9 @@ def test_a_request_that_says_a_buttons_words_presses_it_without_the_model(
     assert [p.code for p in asked] == ['computer.press("Remind me tomorrow")']
 
 
-def test_a_press_of_the_button_the_request_says_not_to_press_is_told_not_run(
+def test_a_press_of_the_button_the_request_says_not_to_press_is_told_with_the_one_that_says_so(
         server: LLMServer) -> None:
+    """The model presses Save; it is told, with the dialog's Don't Save to press instead."""
     asked: list[Proposal] = []
     server.add(tool_call("python", 'computer.press("Save")'),
                tool_call("python", 'computer.press("Don\'t Save")'), text("Closed unsaved."))
@@ -286,8 +287,11 @@ def test_a_press_of_the_button_the_request_says_not_to_press_is_told_not_run(
                  "--ok-label=Save", "--cancel-label=Don't Save") as dialog:
         dialog.focused("Question")
         with make(server, asked) as assistant:
-            events = list(assistant.turn("Don't save that! Just close the question."))
+            events = list(assistant.turn("Don't save that! Just get rid of the question."))
         assert dialog.running()  # Save was never pressed
+    [told] = [m["content"] for m in server.chat_requests[1].body["messages"]
+              if "presses 'Save'" in str(m.get("content"))]
+    assert """computer.press("Don't Save")""" in told
     [proposal] = asked  # the press of Save never reached the person
     assert proposal.code == 'computer.press("Don\'t Save")' and proposal.risk == "high"
     assert "screen.negated" in [e.rule for e in events if isinstance(e, RuleFired)]

@@ -59,6 +59,25 @@ def test_type_where_the_focus_is_and_into_the_terminal_named_as_a_field(
                and _holds(tmp_path / "b.txt", "second\n"), "the shell wrote a.txt, b.txt", 10)
 
 
+def test_a_shell_prompt_copied_before_a_command_is_left_out_and_the_approval_says_so(
+        terminal: Program, tmp_path: Path) -> None:
+    """A small model copied "root@vm:/tmp/work# ls *.log" off the screen; the shell would
+    run a command named "root@vm:/tmp/work#"."""
+    code = 'computer.type("root@vm:/tmp/work# echo copied > c.txt\\n", window="xterm")'
+    assert [each.sentence for each in aim.foresee(code)] == [
+        "Types 'echo copied > c.txt\\n' into the window 'xterm'"]
+    computer.type("root@vm:/tmp/work# echo copied > c.txt\n", window="xterm")
+    wait_until(lambda: _holds(tmp_path / "c.txt", "copied\n"), "the shell wrote c.txt", 10)
+
+
+def test_read_gives_the_terminals_text_off_the_screen(terminal: Program, ocr_engine: str
+                                                     ) -> None:
+    computer.type("echo seven-seven-three-one\n", window="xterm")
+    wait_until(lambda: "seven-seven-three-one" in computer.read("xterm").split(
+        "echo", 1)[-1], "the echoed word read off the terminal", 10)
+    assert computer.read("xterm").startswith('Window "xterm" (publishes no controls')
+
+
 def test_a_control_asked_for_in_the_terminal_says_to_type_into_it(terminal: Program) -> None:
     with pytest.raises(finding.NotOnScreen) as caught:
         computer.press("OK", window="xterm")

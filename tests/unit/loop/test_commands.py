@@ -138,6 +138,21 @@ def test_a_clause_that_is_a_buttons_whole_name_presses_it() -> None:
     assert read("remind me next week", [update]) is None
 
 
+def test_a_request_not_to_do_something_presses_the_button_that_says_so() -> None:
+    """"Don't save that! Just close it" over a close prompt: its Don't Save, which closes
+    it; no such button on screen, and the request is the model's."""
+    prompt = Window("Save Changes", "dialog", True, 12, [
+        control("Do you want to save the changes before closing?", "label"),
+        control("Cancel", "push button"), control("Don't Save", "push button"),
+        control("Save", "push button")])
+    assert read("Don't save that! Just close it.", [prompt]) == 'computer.press("Don\'t Save")'
+    assert read("close it without saving", [prompt]) == 'computer.press("Don\'t Save")'
+    assert read("Don't save. Close the save changes dialog.", [prompt]) == \
+        'computer.press("Don\'t Save")'
+    assert read("Don't save that! Just close it.", [EXPORT]) is None
+    assert read("Don't cancel. Close it.", [prompt]) is None
+
+
 def test_a_window_is_named_by_whole_words_of_its_title() -> None:
     edits = Window("Unsaved edits", "dialog", True, 11, [control("Cancel", "push button")])
     assert read("close it", [edits]) is None  # "it" is no word of "Unsaved edits"

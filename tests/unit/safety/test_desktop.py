@@ -42,6 +42,7 @@ def test_acting_on_the_desktop_asks_a_person(code: str) -> None:
     "computer.keyboard.press('enter')",
     "computer.clipboard.write('rm -rf ~')\ncomputer.keyboard.hotkey('ctrl', 'shift', 'v')",
     "import pyautogui\npyautogui.typewrite('rm -rf ~\\n')",
+    "computer.type('root@vm:/tmp/work# rm -rf ~\\n', window='Terminal')",  # a prompt copied
 ])
 def test_typed_delete_of_home_is_what_the_command_is(code: str) -> None:
     verdict = assess(code, "python")
