@@ -38,9 +38,15 @@ CONFIRM = ("replace", "overwrite", "already exists")
 
 def editor(window: str | None = None) -> tuple[Window, Control]:
     """The editor window titled like `window` (else the focused one, else the only one)
-    and its text area: an editable field of many lines."""
+    and its text area: an editable field of many lines. A `window` no window is titled
+    like is let go when one editor alone is on screen, as finding.find lets it go for a
+    control: what is changed is said from the screen before anyone approves it."""
     found = tree.windows(window)
     if window is not None and not found:
+        everywhere = [(w, area) for w in tree.windows() for area in [text_area(w)]
+                      if area is not None]
+        if len(everywhere) == 1:  # a title copied wrong (the text it holds): the one editor
+            return everywhere[0]
         raise NotOnScreen(f"no window titled {window!r}; {titles()}")
     editors = [(w, area) for w in found for area in [text_area(w)] if area is not None]
     if not editors:

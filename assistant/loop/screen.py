@@ -51,6 +51,13 @@ POINTS = re.compile(
 # Words of a title that name no window in particular.
 COMMON = frozenset({"the", "and", "for", "with", "new", "untitled", "file", "files", "folder",
                     "window", "dialog", "home", "root", "work", "mousepad", "chromium"})
+# Code that writes a file, by language, and a file's name in a window's title
+# ("guests.txt - Mousepad").
+WRITES = {"python": re.compile(r"""open\([^)]*,\s*(?:mode\s*=\s*)?["'][wax]|"""
+                               r"\.write_(?:text|bytes)\(|\bshutil\.(?:copy|move)"),
+          "shell": re.compile(r"(?<![<>2&])>>?\s*[\w\"'/.~$]|\bsed\s+(?:-\w+\s+)*-i|\btee\b|"
+                              r"\b(?:cp|mv)\s")}
+FILE_NAME = re.compile(r"[\w-][\w.-]*\.[A-Za-z]\w{0,7}")
 UNTRUSTED = text("screen.untrusted")
 REMOVED = text("screen.removed")
 
@@ -228,6 +235,21 @@ def window_titles(programs: Iterable[str] | None = None) -> list[str]:
         return [w["title"] for w in windows.list() if w["title"]]
     except Exception:  # no display, or no X (Wayland, no Xlib)
         return []
+
+
+def written_behind(language: str, code: str) -> tuple[str, str] | None:
+    """The file `code` writes (open(..., "w"), write_text, a shell redirect, sed -i) that
+    a window on screen has open, by its name in the title ("guests.txt - Mousepad"), and
+    that window's title; None when it writes none."""
+    writes = WRITES.get(language)
+    if writes is None or not writes.search(code):
+        return None
+    for title in window_titles():
+        for name in FILE_NAME.findall(title):
+            base = name.rsplit("/", 1)[-1]
+            if re.search(rf"(?<![\w.-]){re.escape(base)}(?![\w-])", code):
+                return base, title
+    return None
 
 
 def guide() -> str:

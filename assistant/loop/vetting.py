@@ -91,10 +91,17 @@ def _offscreen(language: str, code: str, state: TurnState) -> Refuse | None:
     started Mousepad again and appended to the file behind the editor's back; asked to
     use a page in the browser, it started a second browser, then fetched the page with
     requests. Neither is seen on screen, and the user would be asked to approve a run
-    that cannot do what they asked."""
-    if not (state.desktop and not state.acted) \
-            or language not in ("python", "shell") or "computer." in code \
-            or not screen.points_at_windows(state.request.text):
+    that cannot do what they asked. Code that writes a file open in a window on screen
+    is told so whatever the request (it wrote the guest list, then pressed Ctrl+S in the
+    editor, which saved its own text over it)."""
+    if not (state.desktop and not state.acted) or language not in ("python", "shell"):
+        return None
+    held = screen.written_behind(language, code)
+    if held is not None:
+        return Refuse("screen.offscreen", text("screen.offscreen_file").format(*held),
+                      f"Not run: this code writes {held[0]}, which is open in the window "
+                      f"{held[1]!r}; the model was asked to change it there.")
+    if "computer." in code or not screen.points_at_windows(state.request.text):
         return None
     title = terminal.asked_for(state.request.text)  # python for the terminal: its shell
     told = text("screen.offscreen_terminal").format(title) if title else \

@@ -225,9 +225,11 @@ def test_the_approval_names_the_editor_each_editing_call_acts_on(tmp_path: Path)
         [as_name] = foresee('computer.save("letter.txt", "copy.txt")')
         assert as_name.sentence.startswith(f"Saves the text of the window {title!r} as the "
                                            "file 'copy.txt'")
-        [miss] = foresee('computer.save(window="Budget - Calc")')
-        assert miss.sentence.startswith("Would save a file, but finds no editor now (no "
-                                        "window titled 'Budget - Calc'; ")
+        [copied] = foresee('computer.save(window="See you on Monday.")')  # its text as a
+        assert copied.sentence == f"Saves the file of the window {title!r}"  # title: the one
+    [miss] = foresee('computer.save(window="letter.txt")')  # editor; none, and it is a miss
+    assert miss.sentence.startswith("Would save a file, but finds no editor now (no window "
+                                    "titled 'letter.txt'; ")
 
 
 def test_replace_of_a_word_not_in_the_text_says_how_the_text_begins(tmp_path: Path) -> None:
@@ -349,3 +351,31 @@ def test_a_replace_of_a_word_the_text_lacks_is_left_to_the_model(
         asked, _ = on_desktop(server, "In the letter open in Mousepad, change Tuesday to "
                                       "Friday and save the file.")
     assert asked == [] and server.chat_requests  # not read: the model was asked
+
+
+def test_code_that_writes_the_file_open_in_the_editor_is_told_to_change_it_there(
+        server: LLMServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A small model wrote guests.txt itself, then saved the editor (whose own text went
+    back over it): told, never asked; then it replaces in the editor, and one editor on
+    screen takes a save whose title was copied wrong (the text it holds)."""
+    monkeypatch.chdir(tmp_path)
+    guests = tmp_path / "guests.txt"
+    guests.write_text("Guest list\nTom Becker\nJun Park\n")
+    behind = ('with open("guests.txt", "w") as f:\n    f.write("Guest list\\nPriya Becker\\n'
+              'Jun Park\\n")\ncomputer.save(window="guests.txt")')
+    server.add(tool_call("python", behind),
+               tool_call("python", 'computer.replace("Tom", "Priya", window="guests.txt")\n'
+                                   'computer.save(window="Guest list Tom Becker")'),
+               text("Priya is on the list."))
+    with Program("mousepad", str(guests)) as editor:
+        title = editor.titled("guests.txt")
+        asked, events = on_desktop(server, "Put Priya Becker in place of Tom Becker on my "
+                                           "guest list and save it.")
+        wait_until(lambda: _holds(guests, "Guest list\nPriya Becker\nJun Park\n"),
+                   "guests.txt saved by the editor with Priya", 10)
+    assert [p.code for p in asked] == [
+        'computer.replace("Tom", "Priya", window="guests.txt")\n'
+        'computer.save(window="Guest list Tom Becker")']
+    said = str(server.chat_requests[1].body["messages"])
+    assert "guests.txt is open in the window" in said and title in said
+    assert "screen.offscreen" in [e.rule for e in events if isinstance(e, RuleFired)]
