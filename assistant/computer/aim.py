@@ -209,7 +209,8 @@ def _type(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
     if dated:
         return dated
     target = _window(window) if window is not None else _focused()
-    after = " after its text" if keywords.get("at") == "end" else ""
+    after = {"end": " after its text", "start": " before its text"}.get(
+        verbs.PLACES.get(keywords.get("at")) or "", "")
     if target is not None:
         return [Aim(f"Types {said} into {target.kind()}{after}", window=target.title,
                     verb="write")]

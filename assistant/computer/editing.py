@@ -23,9 +23,10 @@ from pathlib import Path
 from typing import TypeVar
 
 from assistant.computer import a11y, finding, keyboard, tree
+from assistant.computer.acting import fill_in, front
 from assistant.computer.finding import NotOnScreen, titles
 from assistant.computer.tree import Control, Window
-from assistant.computer.verbs import _fill, _front, press, said, text_area
+from assistant.computer.verbs import press, said, text_area
 
 __all__ = ["editor", "replace", "save", "save_as"]
 
@@ -129,7 +130,7 @@ def save(target: str | None = None, name: str | None = None, *,
     if name is not None:
         return save_as(name, window)
     shown, _ = editor(window)
-    _front(shown)
+    front(shown)
     before = {w.title for w in tree.windows()}
     keyboard.hotkey("ctrl", "s")
     deadline = time.monotonic() + WAIT_S / 2
@@ -178,7 +179,7 @@ def _into_chooser(chooser: Window, name: str | None) -> str:
         raise NotOnScreen(f"{chooser.kind()} asks for the file's name: "
                           f'computer.save("name.txt", window={chooser.title!r})')
     path = _path(name)
-    _fill(finding.matches(chooser.controls, "Name", "field")[0], chooser, str(path))
+    fill_in(finding.matches(chooser.controls, "Name", "field")[0], chooser, str(path))
     button = "Save" if has_save(chooser) else "OK"
     press(button, window=chooser.title)
     return f"Gave {str(path)!r} to {chooser.kind()} and pressed {button}."
@@ -217,7 +218,7 @@ def save_as(name: str, window: str | None = None) -> str:
     path = _path(name)
     shown, _ = editor(window)
     existed = path.stat().st_mtime_ns if path.exists() else None
-    _front(shown)
+    front(shown)
     before = {w.title for w in tree.windows()}
     keyboard.hotkey("ctrl", "shift", "s")
     chooser = _wait(lambda: _chooser(before), f"{shown.kind()} opened no Save As dialog "
@@ -226,7 +227,7 @@ def save_as(name: str, window: str | None = None) -> str:
         [c for c in chooser.controls if c.field and c.enabled]
     if not field:
         raise NotOnScreen(f"no name field in {chooser.kind()}")
-    _fill(field[0], chooser, str(path))
+    fill_in(field[0], chooser, str(path))
     if has_save(chooser):
         press("Save", window=chooser.title)  # once the name has enabled it
     else:

@@ -23,7 +23,7 @@ from functools import wraps
 from pathlib import Path
 from typing import ParamSpec
 
-from assistant.computer import a11y, dark, dates, finding, keyboard, textmatch, tree
+from assistant.computer import a11y, acting, dark, dates, finding, keyboard, textmatch, tree
 from assistant.computer import windows as x_windows
 from assistant.computer.finding import NotOnScreen, find, titles
 from assistant.computer.said import Said
@@ -37,6 +37,10 @@ __all__ = ["choose", "close", "fill", "focus", "key", "press", "read", "tick", "
 
 ACTIONS = ("click", "press", "activate", "toggle", "jump")
 LOCATION_S = 3.0  # for a file chooser's location field to show after Ctrl+L
+# Where in an editor's text `type(..., at=)` types, in the words models write.
+PLACES: dict[str | None, str | None] = {
+    None: None, "cursor": None, "end": "end", "bottom": "end", "start": "start",
+    "top": "start", "beginning": "start"}
 
 
 def said(verb: Callable[P, str]) -> Callable[P, Said]:
@@ -52,64 +56,6 @@ def _no_tree() -> str:
     return why if not up else "click it by its text instead: computer.mouse.click('Name')"
 
 
-def _element(control: Control) -> a11y.Element:
-    return a11y.Element(control.name, control.role, control.box, control.states,
-                        control.window, 0, control.ref)
-
-
-def _do(control: Control, window: Window) -> None:
-    """The control's own action (works behind other windows), else a click on it. A menu
-    item is clicked: through its action, GTK runs the dialog it opens (Save As) inside
-    the accessibility call, and the dialog publishes no controls while it is open."""
-    if not control.enabled:
-        raise _disabled(control, window)
-    if control.role != "menu item":
-        try:
-            a11y.act(_element(control))
-            return
-        except LookupError:  # it offers no action
-            pass
-    from assistant.computer import mouse
-
-    _front(window)
-    mouse._act("click", *control.center())
-
-
-def _disabled(control: Control, window: Window) -> LookupError:
-    """A press of a greyed-out button, with what in its window may enable it: a small
-    model told only "do what enables it first" pressed the same OK three times over an
-    unticked "I accept" box."""
-    boxes = [c.name for c in window.controls if c.name and not c.checked
-             and c.enabled and finding.is_kind(c, "tick box")]
-    empty = [c.name for c in window.controls if c.field and c.name and c.enabled
-             and not c.value]
-    might = "; ".join(part for part in (
-        f"unticked there: {', '.join(repr(n) for n in boxes[:5])}" if boxes else "",
-        f"empty fields there: {', '.join(repr(n) for n in empty[:5])}" if empty else "") if part)
-    return LookupError(f"{control.role} {control.name!r} in {window.kind()} is disabled "
-                       "(greyed out): do what enables it first"
-                       + (f" ({might})" if might else ""))
-
-
-def _front(window: Window | str) -> str:
-    """Bring the window forward and wait until it has the focus (keys go there); its
-    title. A title no window has is a miss that names the open ones."""
-    title = window.title if isinstance(window, Window) else window
-    try:
-        title = x_windows.focus(title)["title"]
-    except LookupError:
-        if isinstance(window, Window):
-            return title
-        raise NotOnScreen(f"no window titled {title!r}; {titles()}") from None
-    deadline = time.monotonic() + 1.0
-    while time.monotonic() < deadline:
-        active = x_windows.active()
-        if active and active["title"] == title:
-            break
-        time.sleep(0.02)
-    return title
-
-
 @said
 def press(name: str, window: str | None = None) -> str:
     """Press the button `name` (a link, tab or menu item too); a key name with no such
@@ -123,9 +69,9 @@ def press(name: str, window: str | None = None) -> str:
         time.sleep(0.1)  # into enables its dialog's button a moment later
         control, where = pressed(name, window) or found
     if control.role == "page tab":  # its action does not bring a GTK notebook's page up
-        _select(control, where)
+        acting.select(control, where)
     else:
-        _do(control, where)
+        acting.do(control, where)
     finding.acted()  # what it opens is waited for by the next call
     return f"Pressed {control.name} in {where.kind()}."
 
@@ -180,16 +126,16 @@ def choose(item: str, window: str | None = None, into: str | None = None) -> str
         if box is not None and finding.is_kind(box[0], "tick box"):  # "choose I agree"
             return _set(box[0].name, box[1].title, True)
         control, where, combo = _in_combo(item, window)
-        a11y.act(_element(control))
-        _closed(combo)
+        a11y.act(acting.element(control))
+        acting.closed(combo)
         return f"Chose {control.name} in {where.kind()}."
     if control.toggle or control.role in ("radio button", "radio menu item"):
         if not control.checked:
-            _do(control, where)
+            acting.do(control, where)
     elif control.role in ("table cell", "page tab"):
-        _select(control, where)
+        acting.select(control, where)
     else:
-        _do(control, where)
+        acting.do(control, where)
         finding.acted()  # a menu item's dialog is waited for by the next call
     return f"Chose {control.name} in {where.kind()}."
 
@@ -211,41 +157,10 @@ def _dated(text: str, window: str | None) -> str | None:
     if found is None:
         return None
     control, where, want = found
-    _front(where)
-    a11y.focus(_element(control))
+    acting.front(where)
+    a11y.focus(acting.element(control))
     date = dates.pick(control.box, want)
     return f"Chose {dates.said(date)} in the calendar in {where.kind()}."
-
-
-def _closed(combo: Control | None) -> None:
-    """A drop-down left open once its entry is chosen (Chromium's list for a page's
-    <select>: the choice is made, the list's own highlight is not) is closed by Esc,
-    which keeps the choice (Enter would take the highlight); a GTK one closes itself."""
-    if combo is None:
-        return
-    time.sleep(0.2)
-    try:
-        still = combo.ref.get_state_set().contains(a11y._atspi().StateType.EXPANDED)
-    except Exception:  # gone with its window
-        return
-    if still:
-        keyboard.press("esc")
-
-
-def _select(control: Control, where: Window) -> None:
-    """A list row: selected through the list's own selection, else clicked."""
-    table = control.ref.get_parent() if control.ref is not None else None
-    try:
-        index = control.ref.get_index_in_parent()
-        if table is not None and "Selection" in table.get_interfaces() and \
-                a11y._atspi().Selection.select_child(table, index):
-            return
-    except Exception:  # the list has no selection of its own: a click selects the row
-        pass
-    from assistant.computer import mouse
-
-    _front(where)
-    mouse._act("click", *control.center())
 
 
 def _in_combo(item: str, window: str | None) -> tuple[Control, Window, Control | None]:
@@ -253,33 +168,10 @@ def _in_combo(item: str, window: str | None) -> tuple[Control, Window, Control |
     drop-down, opened to show its entries."""
     for each in tree.windows(window):
         for combo in (c for c in each.controls if c.role == "combo box"):
-            entry = _opened(combo, each, item)
+            entry = acting.opened(combo, each, item)
             if entry is not None:
                 return entry, each, combo
     return (*find(item, "item", window), None)  # raises, naming what is there
-
-
-def _opened(combo: Control, where: Window, item: str) -> Control | None:
-    """The entry `item` of the drop-down `combo`, opened; None (closed again) when it
-    has none so named."""
-    _do(combo, where)
-    time.sleep(0.3)
-    try:
-        return find(item, "item", None, settle=False)[0]
-    except NotOnScreen:
-        keyboard.press("esc")
-        return None
-
-
-def _pick(combo: Control, where: Window, item: str) -> None:
-    """Choose `item` in the drop-down `combo` (a page's <select> typed into by a form's
-    mapping); a miss names the window's drop-down entries there are not."""
-    entry = _opened(combo, where, item)
-    if entry is None:
-        raise NotOnScreen(f"no entry {item!r} in the drop-down {combo.name!r} in "
-                          f"{where.kind()}: choose one it lists")
-    a11y.act(_element(entry))
-    _closed(combo)
 
 
 @said
@@ -307,7 +199,7 @@ def _set(name: str, window: str | None, checked: bool) -> str:
     done = "Ticked" if checked else "Unticked"
     if control.checked == checked:
         return f"{control.name} in {where.kind()} was already {done.lower()}."
-    _do(control, where)
+    acting.do(control, where)
     return f"{done} {control.name} in {where.kind()}."
 
 
@@ -315,11 +207,14 @@ def _set(name: str, window: str | None, checked: bool) -> str:
 def type(text: str, into: str | None = None, window: str | None = None,
          at: str | None = None) -> str:
     """Type `text` into the field labelled `into` (it then holds just that text), into the
-    window titled `window` (an editor's text area, at its cursor, or `at="end"` after its
-    text; a terminal, whose window publishes no controls), or else where the keyboard
-    focus is. An editor's text area named by the text it holds is typed into at its end."""
-    if at not in (None, "end", "cursor"):
-        raise ValueError(f'at={at!r}: say at="end" (after the text) or leave it out')
+    window titled `window` (an editor's text area, at its cursor, `at="end"` after its
+    text or `at="start"` before it; a terminal, whose window publishes no controls), or
+    else where the keyboard focus is. An editor's text area named by the text it holds is
+    typed into at its end."""
+    if at not in PLACES:
+        raise ValueError(f'at={at!r}: say at="end" (after the text), at="start" (before '
+                         'it) or leave it out')
+    at = PLACES[at]
     if into is not None:
         try:
             control, where = find(into, "field", window)
@@ -335,14 +230,14 @@ def type(text: str, into: str | None = None, window: str | None = None,
             raise miss from None
         name = repr(control.name) if control.name else f"the {field_word(control)}"
         if control.role == "combo box" and "editable" not in control.states:
-            _pick(control, where, text)  # a drop-down takes no text: its entry is chosen
+            acting.pick(control, where, text)  # a drop-down takes no text: its entry is chosen
             return f"Chose {text} in {name} in {where.kind()}."
-        _fill(control, where, text)
+        acting.fill_in(control, where, text)
         return f"Typed {_shown(text, control)} into {name} in {where.kind()}."
     if window is not None:
         target = tree.window(window)
         if target is None:  # no controls to name: the keys go to the window
-            title = _front(window)
+            title = acting.front(window)
             text = dark.unprompted(text)
             keyboard.write(text)
             return f"Typed {text!r} into the window {title!r}."
@@ -352,12 +247,12 @@ def type(text: str, into: str | None = None, window: str | None = None,
         lone = finding.lone_field(target)
         if lone is not None and "multi line" not in lone.states:  # a dialog's one field
             return type(text, into=lone.name or field_word(lone), window=target.title)
-        _front(target)
+        acting.front(target)
         _to_text_area(target)
-        if at == "end":
-            keyboard.hotkey("ctrl", "end")
+        if at is not None:
+            keyboard.hotkey("ctrl", "end" if at == "end" else "home")
         keyboard.write(text)
-        after = " after its text" if at == "end" else ""
+        after = {"end": " after its text", "start": " before its text"}.get(at or "", "")
         return f"Typed {text!r} into {target.kind()}{after}."
     keyboard.write(text)
     return f"Typed {text!r} where the keyboard focus is."
@@ -378,7 +273,7 @@ def _to_text_area(window: Window) -> None:
         return
     area = text_area(window)
     if area is not None:
-        a11y.focus(_element(area))
+        a11y.focus(acting.element(area))
 
 
 def text_area(window: Window) -> Control | None:
@@ -389,28 +284,6 @@ def text_area(window: Window) -> Control | None:
 
 def _shown(text: str, control: Control) -> str:
     return f"{len(text)} characters" if control.role == "password text" else repr(text)
-
-
-def _fill(control: Control, where: Window, text: str) -> None:
-    """The field holds `text`: through its editable text, else clicked, cleared and typed."""
-    if not control.enabled:
-        raise _disabled(control, where)
-    if control.role == "slider":
-        a11y.set_number(_element(control), text)
-        return
-    if a11y.put_text(_element(control), text):
-        if control.role == "spin button":  # its value is taken from its text on activate
-            a11y.act(_element(control))
-        return
-    from assistant.computer import mouse
-
-    _front(where)
-    mouse._act("click", *control.center())
-    a11y.focused(_element(control))  # keys typed before the focus moves go elsewhere
-    keyboard.hotkey("ctrl", "a")
-    keyboard.write(text)
-    if control.role != "password text":  # it shows bullets
-        a11y.holds(_element(control), text)  # the next call finds the field as typed
 
 
 @said
@@ -436,7 +309,7 @@ def focus(title: str) -> str:
     """Bring the window titled like `title` forward, with the keyboard focus."""
     target = tree.window(title)
     if target is not None:
-        _front(target)
+        acting.front(target)
         return f"{target.title!r} is in front."
     shown = x_windows.focus(title)
     return f"{shown['title']!r} is in front."
@@ -482,7 +355,7 @@ def locate(name: str, window: str | None = None) -> str | None:
     path = Path(os.path.expanduser(name.strip()))
     path = path if path.is_absolute() else Path.cwd() / path
     field = _location(target)
-    _fill(field, target, str(path))
+    acting.fill_in(field, target, str(path))
     buttons = finding.names(target, "button")
     return (f"Typed {str(path)!r} into the location of {target.kind()}; its buttons: "
             f"{buttons}.")
@@ -494,7 +367,7 @@ def _location(chooser: Window) -> Control:
     named = finding.matches(chooser.controls, "Name", "field")
     if named:
         return named[0]
-    _front(chooser)
+    acting.front(chooser)
     keyboard.hotkey("ctrl", "l")
     deadline = time.monotonic() + LOCATION_S
     while True:

@@ -34,18 +34,21 @@ FILE_NAME = re.compile(r"^[\w.-]+\.\w{1,8}$")  # soup.txt, a name with its exten
 TYPE = re.compile(rf"^(?:{'|'.join(EDITS['type'])})\s+\x00(\d+)(?:\s+(?:in|into|to|on)\s+(.+))?$",
                   re.IGNORECASE)
 ADD = re.compile(rf"^(?:{'|'.join(EDITS['add'])})\s+(\x00\d+)(?:\s+as\s+(?:a|the)\s+"
-                 r"(?:new\s+)?(?:last\s+)?line)?(?:\s+(?:to|at the end of|of|in|into|on)\s+(.+))?$",
-                 re.IGNORECASE)
+                 r"(?:new\s+)?(?:last\s+|(first)\s+)?line)?"
+                 r"(?:\s+(?:to|at the end of|of|in|into|on)\s+(.+))?$", re.IGNORECASE)
 EVERYWHERE = "|".join(re.escape(w) for w in sorted(EDITS["everywhere"], key=len, reverse=True))
 REPLACE = re.compile(rf"^(?:{'|'.join(EDITS['replace'])})\s+(?:(?:the|every|each|all)\s+)?"
                      r"(?:words?\s+)?(.+?)\s+(?:with|to|into|by)\s+(.+?)"
                      rf"(?:\s+(?:{EVERYWHERE}))?$", re.IGNORECASE)
-# "put eggs on the end of the list", "add a line saying call Bob at the bottom": a line,
-# quoted or a few bare words, after the text.
-AT_END = re.compile(rf"^(?:{'|'.join(EDITS['add'] + EDITS['type'])})\s+(?:a\s+(?:new\s+)?line\s+"
-                    r"(?:saying|that says|reading|with)\s+)?(.+?)(?:\s+as\s+(?:a|the)\s+"
-                    r"(?:new\s+)?(?:last\s+)?line)?\s+(?:on|at|to|onto)\s+(?:the\s+)?(?:very\s+)?"
-                    r"(?:end|bottom)(?:\s+of\s+(.+))?$", re.IGNORECASE)
+# "put eggs on the end of the list", "add a line saying call Bob at the bottom", "put
+# passport at the very top of my list": a line, quoted or a few bare words, after the
+# text or before it.
+AT_PLACE = re.compile(rf"^(?:{'|'.join(EDITS['add'] + EDITS['type'])})\s+(?:a\s+(?:new\s+)?"
+                      r"line\s+(?:saying|that says|reading|with)\s+)?(.+?)(?:\s+as\s+(?:a|the)"
+                      r"\s+(?:new\s+)?(?:last\s+|first\s+)?line)?\s+(?:on|at|to|onto)\s+(?:the\s+)?"
+                      r"(?:very\s+)?(end|bottom|top|beginning|start)(?:\s+of\s+(.+))?$",
+                      re.IGNORECASE)
+START = frozenset({"first", "top", "beginning", "start"})
 # "delete the line that says Feed the cat", "remove the line with milk": the one line of
 # the text that holds the words.
 DELETE = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(?:the\s+)?line\s+(?:that\s+says\s+|"
@@ -98,11 +101,13 @@ def _edit(part: str, quoted: list[str], text: str, title: str) -> str | None:
             return None
         end = "end" if text.strip() else ""  # typed after the text it holds
         return call_code("type", quoted[int(typed[1])], window=title, at=end)
-    added = ADD.match(part) or AT_END.match(part)
-    if added:
+    added = ADD.match(part) or AT_PLACE.match(part)
+    if added:  # ADD: the text, "first" or not, where; AT_PLACE: the text, the place, where
         line = _said(added[1], quoted, words=6)
-        if line is None or (added[2] is not None and not _names_editor(added[2], title)):
+        if line is None or (added[3] is not None and not _names_editor(added[3], title)):
             return None
+        if (added[2] or "").casefold() in START:
+            return call_code("type", line + "\n", window=title, at="start")
         before = "" if not text or text.endswith("\n") else "\n"
         return call_code("type", before + line + "\n", window=title, at="end")
     deleted = DELETE.match(part)

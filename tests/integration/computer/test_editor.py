@@ -379,3 +379,19 @@ def test_code_that_writes_the_file_open_in_the_editor_is_told_to_change_it_there
     said = str(server.chat_requests[1].body["messages"])
     assert "guests.txt is open in the window" in said and title in said
     assert "screen.offscreen" in [e.rule for e in events if isinstance(e, RuleFired)]
+
+
+def test_a_line_typed_at_the_start_goes_before_the_text_and_the_approval_says_so(
+        tmp_path: Path) -> None:
+    packing = tmp_path / "packing.txt"
+    packing.write_text("sun cream\nsandals\n")
+    with Program("mousepad", str(packing)) as editor:
+        title = editor.titled("packing.txt")
+        code = 'computer.type("passport\\n", window="packing.txt", at="top")'
+        assert [aim.sentence for aim in foresee(code)] == [
+            f"Types 'passport\\n' into the window {title!r} before its text"]
+        assert computer.type("passport\n", window="packing.txt", at="top") == \
+            f"Typed 'passport\\n' into the window {title!r} before its text."
+        computer.save(window="packing.txt")
+        wait_until(lambda: _holds(packing, "passport\nsun cream\nsandals\n"),
+                   "packing.txt saved with passport first", 10)

@@ -49,6 +49,11 @@ DIALOG = Window("Export", "dialog", False, 3,
      'computer.save(window="letter.txt - Mousepad")'),
     ("add a line saying call Bob at the bottom", [NOTE],
      'computer.type("call Bob\\n", window="note.txt - Mousepad", at="end")'),
+    ("Put passport at the very top of my list in Mousepad. Save it when you're done.",
+     [LETTER], 'computer.type("passport\\n", window="letter.txt - Mousepad", at="start")\n'
+               'computer.save(window="letter.txt - Mousepad")'),
+    ('add "To do" as the first line of the letter', [LETTER],
+     'computer.type("To do\\n", window="letter.txt - Mousepad", at="start")'),
     ("Delete the line that says see you and save it.", [LETTER],
      'computer.replace("See you on Monday at noon.", "", window="letter.txt - Mousepad")\n'
      'computer.save(window="letter.txt - Mousepad")'),
