@@ -159,6 +159,21 @@ def _drop_downs(controls: list[Control]) -> list[Control]:
     return kept
 
 
+def _lists(combo: Any, name: str) -> bool:
+    """Whether the drop-down `combo` has an entry named `name`: GTK names a drop-down by
+    the entry it shows ("Check-up"), where a person names it by the label beside it
+    ("Visit type") and a page's <select> gives that entry as its value."""
+    for i in range(min(combo.get_child_count(), 2)):
+        menu = combo.get_child_at_index(i)
+        if menu is None or menu.get_role_name() != "menu":
+            continue
+        for j in range(min(menu.get_child_count(), 200)):
+            entry = menu.get_child_at_index(j)
+            if entry is not None and (entry.get_name() or "").strip() == name:
+                return True
+    return False
+
+
 def _actions(node: Any, atspi: Any) -> list[str]:
     import warnings
 
@@ -205,6 +220,8 @@ def _read(atspi: Any, frame: Any, title: str, deadline: float) -> list[Control]:
             toggle = role == "table cell" and not name and "toggle" in _actions(node, atspi)
             if role == "calendar":  # it publishes no more than its box: its heading, by OCR
                 value = str(dates.heading(box) or "")
+            if role == "combo box" and name and not value and _lists(node, name):
+                name, value = "", name  # named by the entry it shows: by its label instead
         except Exception:  # gone while we looked
             continue
         if name or value or toggle or role in SWITCHES or role == "calendar" or \

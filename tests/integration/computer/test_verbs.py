@@ -118,6 +118,20 @@ def test_choose_a_row_of_a_radio_list_and_an_entry_of_a_drop_down() -> None:
         assert order.result() == (0, "Large|TRUE|")
 
 
+def test_a_drop_down_is_named_by_its_label_and_shows_its_entry_as_its_value() -> None:
+    """GTK names a drop-down by the entry it shows; the screen names it by its label, as
+    a person does, and a form's mapping chooses its entry by that label."""
+    with Program("yad", "--form", "--title=Dentist", "--field=Patient name",
+                 "--field=Visit type:CB", "", "Check-up!Cleaning!Filling") as form:
+        form.shown("Dentist")
+        assert '  drop-down "Visit type" = "Check-up"' in computer.screen().splitlines()
+        said = computer.fill({"Patient name": "Omar Haddad", "Visit type": "Cleaning"})
+        assert said.endswith("Chose Cleaning in 'Visit type' in the window 'Dentist'.")
+        assert '  drop-down "Visit type" = "Cleaning"' in computer.read("Dentist").splitlines()
+        computer.press("OK")
+        assert form.result() == (0, "Omar Haddad|Cleaning|")
+
+
 def test_fill_a_form_and_type_into_a_field_by_its_label() -> None:
     with Program("zenity", "--forms", "--title=Sign in", "--text=Who are you",
                  "--add-entry=Your name:", "--add-password=Password:") as form:
