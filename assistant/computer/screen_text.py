@@ -91,7 +91,8 @@ def field_word(control: Control) -> str:
 def _lines(window: Window, chars: int = TEXT_CHARS) -> list[str]:
     """A line for each text and control, but a browser's own (its page's are said) other
     than its address field, and a link's text said again as a text after it; a list's row
-    is one line, its first cell's name with the others after it (a file's size, type)."""
+    is one line, its first cell's name (or its tick box) with the others after it (a
+    file's size, type; an invoice's supplier, amount)."""
     toggled = {c.name for c in window.controls if c.toggle}
     lines: list[str] = []
     rows: dict[int, tuple[int, Control, list[str]]] = {}  # a row's top: its line, cells
@@ -105,16 +106,19 @@ def _lines(window: Window, chars: int = TEXT_CHARS) -> list[str]:
         if control.role in tree.TEXTS and control.name == named:
             continue
         named = control.name if control.role not in tree.TEXTS else ""
-        if control.role == "table cell" and not control.toggle and control.name:
-            if control.box.top in rows and control.box.top > tree.UNPLACED:
+        if control.role == "table cell" and control.name:
+            if not control.toggle and control.box.top in rows \
+                    and control.box.top > tree.UNPLACED:
                 rows[control.box.top][2].append(_cut(control.name, SHORT_CHARS))
                 continue
-            rows[control.box.top] = (len(lines), control, [])
+            rows[control.box.top] = (len(lines), control, [])  # a tick box's: its row
         line = control_line(control, chars)
         if line not in lines or control.role == "table cell":  # two rows may read alike
             lines.append(line)
     for at, first, cells in rows.values():
-        if cells:
+        if cells and first.toggle:  # row "INV-1041" [ ]: Harbor Supply, 120.00
+            lines[at] = f'{control_line(first)}: {", ".join(cells)}'
+        elif cells:
             lines[at] = f'row "{_cut(first.name)}": {", ".join(cells)}{_states(first)}'
     return lines
 

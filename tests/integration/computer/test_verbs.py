@@ -102,6 +102,21 @@ def test_tick_and_untick_rows_of_a_check_list() -> None:
         assert listed.result() == (0, "Photos|Music")
 
 
+def test_a_check_list_row_of_many_columns_is_one_line_with_its_tick_box() -> None:
+    with Program("yad", "--list", "--checklist", "--title=Invoices", "--width=520", "--column=Paid",
+                 "--column=Invoice", "--column=Supplier", "--column=Amount",
+                 "FALSE", "INV-1041", "Harbor Supply", "120.00",
+                 "FALSE", "INV-1042", "Northwind Paper", "86.50") as listed:
+        listed.shown("Invoices")
+        lines = computer.screen().splitlines()
+        assert '  row "INV-1041" [ ]: Harbor Supply, 120.00' in lines
+        assert '  row "INV-1042" [ ]: Northwind Paper, 86.50' in lines
+        computer.tick("INV-1042")
+        assert '  row "INV-1042" [x]: Northwind Paper, 86.50' in computer.screen().splitlines()
+        computer.press("OK")
+        assert listed.result() == (0, "TRUE|INV-1042|Northwind Paper|86.50|")
+
+
 def test_choose_a_row_of_a_radio_list_and_an_entry_of_a_drop_down() -> None:
     with Program("zenity", "--list", "--radiolist", "--title=Theme", "--text=Pick a theme",
                  "--column=Pick", "--column=Theme", "TRUE", "Light", "FALSE", "Dark") as theme:
