@@ -44,6 +44,9 @@ ON_SCREEN = re.compile(
     r"remove|skip|apply|agree|go to|enable|disable|quit|reject|allow|deny|install|postpone|"
     r"remind|snooze|discard|keep|give|put|start|create|make|mark|move|finish|complete)\b|"
     r"\bcheck (the |off )", re.IGNORECASE)
+# A question rather than a command: "what does it say?", "is the box ticked".
+QUESTION = re.compile(r"\?\s*$|^\s*(?:what|which|who|whose|when|where|why|how|is|are|does|"
+                      r"do|did|can you tell|tell me|read)\b", re.IGNORECASE)
 # A request for a figure: "how many", "tell me the sum".
 FIGURE_ASKED = re.compile(
     r"\bhow (many|much|big|large|long|old)\b|\b(tell|give|show) me (the|how)\b"

@@ -51,6 +51,7 @@ POINTS = re.compile(
 # Words of a title that name no window in particular.
 COMMON = frozenset({"the", "and", "for", "with", "new", "untitled", "file", "files", "folder",
                     "window", "dialog", "home", "root", "work", "mousepad", "chromium"})
+DIALOG_CONTROLS = 30  # a window of more controls is a program's, not a dialog's
 # Code that writes a file, by language, and a file's name in a window's title
 # ("guests.txt - Mousepad").
 WRITES = {"python": re.compile(r"""open\([^)]*,\s*(?:mode\s*=\s*)?["'][wax]|"""
@@ -95,7 +96,7 @@ class ScreenFeed:
         if mode != "auto":
             return mode == "always"
         return bool(ABOUT_SCREEN.search(request) or ACTS_ON_SCREEN.search(request)) or \
-            names_a_window(request) or says_a_button(request)
+            names_a_window(request) or says_a_button(request) or waits_for_answer()
 
     def wanted_after(self, codes: list[str]) -> bool:
         """Whether runs changed what the LLM should see (they drove the desktop)."""
@@ -199,6 +200,28 @@ def points_at_windows(request: str) -> bool:
     """Whether the request points at something displayed: it says so ("in the editor",
     "the page that's open"), names a window's title or says a button's name."""
     return bool(POINTS.search(request)) or names_a_window(request) or says_a_button(request)
+
+
+def waits_for_answer() -> bool:
+    """Whether the focused window is a dialog that waits for an answer: a dialog, or a
+    small window of buttons with no menus (yad's, zenity's), not the assistant's own. A
+    person who speaks over one speaks to it ("book me in for a cleaning", "print just
+    the page I'm looking at"), with no word about the screen (False without a display)."""
+    if not window_titles():
+        return False
+    from assistant.computer import finding, tree
+    from assistant.computer.windows import own
+
+    try:
+        focused = tree.window()
+    except Exception:  # no accessibility bus
+        return False
+    if focused is None or not focused.active or own(focused.title):
+        return False
+    controls = focused.controls
+    return focused.role in ("dialog", "alert", "file chooser") or (
+        len(controls) <= DIALOG_CONTROLS and any(finding.is_kind(c, "button") for c in controls)
+        and not any(c.role in ("menu", "menu bar", "menu item") for c in controls))
 
 
 def says_a_button(request: str) -> bool:

@@ -12,13 +12,14 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Generator, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from assistant.actions.apply import allows, applies
 from assistant.checks.peek import peek
 from assistant.checks.peek import wanted as peek_wanted
-from assistant.checks.requested import Request
+from assistant.checks.requested import QUESTION, Request
 from assistant.checks.rules import turn_rules
 from assistant.checks.state import TurnState
 from assistant.checks.verdicts import Annotate, Rewrite
@@ -36,7 +37,7 @@ from assistant.llm import LLM, Reply
 from assistant.loop.ask import ask, received
 from assistant.loop.history import answered, reviewed
 from assistant.loop.prompt import answer_in, system_message
-from assistant.loop.screen import ScreenFeed, look, screen_wanted, show_screen
+from assistant.loop.screen import ScreenFeed, look, screen_wanted, show_screen, waits_for_answer
 from assistant.loop.turn import STOP_NOTICES
 from assistant.messages import is_results_message
 from assistant.safety.inputs import request_problem
@@ -175,6 +176,9 @@ class Session:
         self._snapshot()
         if screen_wanted(self.screen, state.rules, request.text):
             yield from look(self.screen)
+            if not request.on_screen and not QUESTION.search(request.text) \
+                    and waits_for_answer():  # a command spoken over a dialog is to it
+                state.request = replace(request, on_screen=True)
         if self.tools is not None:  # servers start on first need; one that fails is said
             for problem in self.tools.start():
                 yield Notice(problem)

@@ -323,3 +323,29 @@ def test_with_the_rule_off_the_model_is_asked(server: LLMServer) -> None:
             list(assistant.turn("click Yes"))
         assert dialog.result() == (0, "")
     assert len(server.chat_requests) >= 1
+
+
+def test_a_command_spoken_over_a_waiting_dialog_is_to_it_and_a_question_is_answered(
+        server: LLMServer) -> None:
+    """No word of the request names the screen: the dialog in front waits for an answer,
+    so it is attached, and an answer over nothing done is sent back; a question over it
+    is answered as asked."""
+    asked: list[Proposal] = []
+    server.add(text("14"), tool_call("python", 'computer.press("This page only")'),
+               text("Printing that page."), text("It asks where to print."))
+    with Program("yad", "--title=Print", "--text=Print the minutes (14 pages)?",
+                 "--button=All 14 pages:10", "--button=This page only:20",
+                 "--button=Cancel:1") as dialog:
+        dialog.focused("Print")
+        with make(server, asked, off="screen.command,screen.done") as assistant:
+            list(assistant.turn("only the current one, not all of them"))
+            assert dialog.result()[0] == 20
+    assert 'button "This page only"' in str(server.chat_requests[0].body["messages"])
+    assert "Nothing was done on screen" in str(server.chat_requests[1].body["messages"][-1])
+    assert [p.code for p in asked] == ['computer.press("This page only")']
+    with Program("yad", "--title=Print", "--text=Print the minutes?", "--button=OK:0") as again:
+        again.focused("Print")
+        with make(server, asked) as assistant:
+            events = list(assistant.turn("what does the print dialog want"))
+        assert again.running()
+    assert [e.text for e in events if isinstance(e, TurnEnd)] == ["It asks where to print."]
