@@ -32,6 +32,7 @@ VERBS = {
     "click": ("mouse", "click"), "double_click": ("mouse", "double_click"),
     "write": ("verbs", "type"), "typewrite": ("keyboard", "typewrite"),
     "hotkey": ("verbs", "key"), "select": ("verbs", "choose"),
+    "get": ("values", "get"), "set": ("values", "set"),
 }
 # What a miss lists: the verbs themselves, not the other names for them.
 OWN = ("press", "choose", "tick", "untick", "type", "fill", "replace", "save", "save_as",

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from assistant.computer import dark, editing, finding, keyboard, textmatch, tree, verbs
+from assistant.computer import dark, editing, finding, keyboard, textmatch, tree, values, verbs
 from assistant.computer.screen_text import field_word
 from assistant.computer.tree import Window
 
@@ -289,6 +289,27 @@ def _replace(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
                 window=target.title, verb="write")]
 
 
+def _set(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
+    name, value = [*args, None, None][:2]
+    name, value = keywords.get("name", name), keywords.get("value", value)
+    window = keywords.get("window")
+    said = _typed(value) if isinstance(value, str) else "text made when the code runs"
+    if not (name is None or isinstance(name, str)) or not (
+            window is None or isinstance(window, str)):
+        return _unknown(f"Sets a text to {said}, in a place")
+    try:
+        control, where = values.holder(name, window)
+    except verbs.NotOnScreen as miss:
+        return [Aim(f"Would set {name!r} to {said}, which is not on screen now ({miss})")]
+    if "multi line" in control.states:
+        return [Aim(f"Replaces the whole text of {where.kind()} with {said}, not saving it",
+                    window=where.title, verb="write")]
+    label = repr(control.name) if control.name else f"the {field_word(control)}"
+    return [Aim(f"Types {said} into {label} in {where.title!r}", window=where.title,
+                verb="type", value=value if isinstance(value, str) else "",
+                target=control.name or field_word(control))]
+
+
 def _save(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
     target, name = [*args, None, None][:2]
     given = (target, keywords.get("name", name), keywords.get("window"))
@@ -376,5 +397,5 @@ READERS = {  # the call, as written after `computer.`, and how it is read
     "double_click": _click, "mouse.click": _click, "mouse.double_click": _click,
     "keyboard.write": _type, "keyboard.typewrite": _type, "keyboard.press": _keys,
     "keyboard.hotkey": _keys, "windows.close": _close, "windows.focus": _focus,
-    "replace": _replace, "save": _save, "save_as": _save_as,
+    "replace": _replace, "save": _save, "save_as": _save_as, "set": _set,
 }

@@ -395,3 +395,24 @@ def test_a_line_typed_at_the_start_goes_before_the_text_and_the_approval_says_so
         computer.save(window="packing.txt")
         wait_until(lambda: _holds(packing, "passport\nsun cream\nsandals\n"),
                    "packing.txt saved with passport first", 10)
+
+
+def test_get_and_set_the_whole_text_as_models_write_it_then_save(tmp_path: Path) -> None:
+    """computer.get("text_area"), the text changed in Python, computer.set(...): what a
+    small model wrote, unasked, to fix a typo in the note open in Mousepad."""
+    note = tmp_path / "neighbours.txt"
+    note.write_text("Hello,\nCould one of you recieve it?\n")
+    with Program("mousepad", str(note)) as editor:
+        title = editor.titled("neighbours.txt")
+        text = computer.get("text_area")
+        assert text == "Hello,\nCould one of you recieve it?\n"
+        code = 'computer.set("text_area", "Hello,\\nCould one of you receive it?\\n")'
+        assert [aim.sentence for aim in foresee(code)] == [
+            f"Replaces the whole text of the window {title!r} with "
+            "'Hello,\\nCould one of you receive it?\\n', not saving it"]
+        assert computer.set("text_area", text.replace("recieve", "receive")) == \
+            f"Set the whole text of the window {title!r} (36 characters); not saved yet."
+        assert computer.get(window="neighbours.txt").endswith("receive it?\n")
+        computer.save(window="neighbours.txt")
+        wait_until(lambda: _holds(note, "Hello,\nCould one of you receive it?\n"),
+                   "neighbours.txt saved with the typo fixed", 10)

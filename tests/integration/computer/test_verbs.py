@@ -164,6 +164,20 @@ def test_fill_a_form_and_type_into_a_field_by_its_label() -> None:
         assert entry.result() == (0, "new.txt")
 
 
+def test_set_and_get_a_field_and_a_drop_down_by_label_as_models_write_them() -> None:
+    with Program("yad", "--form", "--title=Dentist", "--field=Patient name",
+                 "--field=Visit type:CB", "Ann", "Check-up!Cleaning") as form:
+        form.shown("Dentist")
+        assert computer.get("Patient name") == "Ann"
+        assert computer.set("Patient name", "Omar Haddad") == \
+            "Set 'Patient name' in the window 'Dentist' to 'Omar Haddad'."
+        assert computer.set("Visit type", "Cleaning") == \
+            "Chose Cleaning in 'Visit type' in the window 'Dentist'."
+        assert computer.get("Visit type") == "Cleaning"
+        computer.press("OK")
+        assert form.result() == (0, "Omar Haddad|Cleaning|")
+
+
 def test_fill_ticks_a_check_box_named_with_true_and_types_the_rest() -> None:
     with Program("yad", "--form", "--title=Newsletter", "--field=Email",
                  "--field=Send me news:CHK", "", "FALSE") as form:
