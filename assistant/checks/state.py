@@ -171,8 +171,10 @@ class TurnState:
         """Whether this proposal runs, before anyone is asked, and how often it came in a
         row: "told", it is the code of the last try and nothing ran since (the model reads
         that try's result); "stop", the REPEATS_BEFORE_STOP-th such proposal. Code that
-        drives the desktop runs again (the screen changes without any code; Tab twice is
-        two steps), except after it succeeded and
+        drives the desktop and succeeded runs again (the screen changes without any code;
+        Tab twice is two steps), but not code that failed (a name not on screen misses
+        again; the calls before it act again: a small model opened a new document with
+        each of three runs of the same failing block), nor code that succeeded and
         - it sets states (choose, tick, type into a field) the screen showed done: a block
           run again whole (type the note, ctrl+s) is the job done twice;
         - it only types lines ended by Enter into windows: a terminal's commands, run twice;
@@ -181,8 +183,8 @@ class TurnState:
         last = self.tries[-1] if self.tries else None
         if last is None or last.key != (language, code):
             return "run", 0
-        if "computer." in code and not (last.end.exit_status == 0 and (
-                self._settled(code) or ENTERED.fullmatch(code) or self._twice(last.key))):
+        if "computer." in code and last.end.exit_status == 0 and not (
+                self._settled(code) or ENTERED.fullmatch(code) or self._twice(last.key)):
             return "run", 0
         told = sum(1 for each in self.rules.fired[last.fired:]
                    if each.action == "refuse" and each.rule in AGAIN)

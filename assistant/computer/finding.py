@@ -38,6 +38,10 @@ SETTLE_S = 2.0  # how long after a verb acted a control it may have opened is wa
 _settled_at = 0.0
 
 
+# The buttons that confirm what a dialog's controls were set to.
+CONFIRMS = frozenset({"ok", "apply", "done", "confirm", "submit", "yes", "continue"})
+
+
 class NotOnScreen(LookupError):
     """What was named is not there; the message says what is."""
 
@@ -223,16 +227,31 @@ def no_controls(title: str, kind: str) -> str:
 
 def _miss(name: str, kind: str, within: Window | None, found: list[Window]) -> str:
     """"no button 'Maybe' in the dialog 'Export'; its buttons: No, Yes" (or those of
-    every window, each named)."""
+    every window, each named). A confirm button a window has none of (OK after a choice
+    in a program's window, as the guide's dialog example has it) is said to be needed
+    there by nothing."""
     plural = f"{kind}es" if kind.endswith("x") else f"{kind}s"
     if within is not None:
         listed = names(within, kind)
         there = f"its {plural}: {listed}" if listed else f"it has no {plural}"
-        return f"no {kind} {name!r} in {within.kind()}; {there}"
+        return f"no {kind} {name!r} in {within.kind()}{_unneeded(name, kind, within)}; {there}"
     said = [f"in {w.kind()}: {names(w, kind)}" for w in found if names(w, kind)]
     if said:
-        return f"no {kind} {name!r} on screen; {plural} {'; '.join(said)}"
+        unneeded = _unneeded(name, kind, found[0]) if found[0].active else ""
+        return f"no {kind} {name!r} on screen{unneeded}; {plural} {'; '.join(said)}"
     return f"no {kind} {name!r} on screen; no window shows any {plural}{_instead(found)}"
+
+
+def _unneeded(name: str, kind: str, window: Window) -> str:
+    """What a miss of a confirm button adds when `window` is a program's (it has menus)
+    with no confirm button at all; a dialog's buttons are its answers, said as they are."""
+    if kind != "button" or textmatch.normalize(name) not in CONFIRMS \
+            or not any(c.role in ("menu", "menu bar") for c in window.controls) or any(
+                textmatch.normalize(c.name) in CONFIRMS for c in window.controls
+                if is_kind(c, "button")):
+        return ""
+    return (f" (it has no button to confirm with: what is set in {window.kind()} takes "
+            f"effect at once, so leave the press of {name!r} out)")
 
 
 def _instead(found: list[Window]) -> str:

@@ -118,6 +118,18 @@ def test_a_miss_names_the_switches_and_tabs_there(factory: Program) -> None:
     assert "Row 1" in str(caught.value)
 
 
+def test_a_press_of_ok_in_a_program_window_without_one_says_to_leave_it_out(
+        factory: Program) -> None:
+    """A small model copies the guide's "choose Dark and press OK" into a program's
+    window, which takes a choice at once."""
+    computer.choose("Page 2")
+    with pytest.raises(finding.NotOnScreen) as caught:
+        computer.press("OK", window=TITLE)
+    assert str(caught.value).startswith(
+        f"no button 'OK' in the window {TITLE!r} (it has no button to confirm with: what is "
+        f"set in the window {TITLE!r} takes effect at once, so leave the press of 'OK' out)")
+
+
 def test_the_approval_and_the_screen_after_name_the_switch_and_the_number_field(
         factory: Program) -> None:
     computer.choose("Page 2")

@@ -120,6 +120,16 @@ def test_desktop_code_that_succeeded_twice_in_a_row_is_told_the_third_time(
     assert state.rerun("shell", press) == ("run", 0)
 
 
+def test_desktop_code_that_failed_is_told_not_run_again(tmp_path: Path) -> None:
+    """A name not on screen misses again, and the calls before it act again (three runs
+    of one failing block opened three new documents)."""
+    state = turn("put passport at the top of my list", tmp_path)
+    block = 'computer.press("File")\ncomputer.choose("New")\ncomputer.press("Save")'
+    ran(state, "NotOnScreen: no button 'Save' on screen", status=1, code=block)
+    assert state.rerun("shell", block) == ("told", 2)
+    assert state.rerun("shell", 'computer.save(window="list.txt")') == ("run", 0)
+
+
 def test_code_that_only_types_into_windows_is_told_not_typed_again(tmp_path: Path) -> None:
     state = turn("in the terminal, make a folder photos", tmp_path)
     typed = 'computer.type("mkdir photos\\n", window="Shell")'
