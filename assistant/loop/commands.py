@@ -34,6 +34,8 @@ NEGATION = re.compile(r"\b(?:don'?t|do not|never|not|without|won'?t)\b|n't\b", r
 # The verb a negation is said of: "don't save", "without saving", a button "Don't Save".
 NEGATED = re.compile(r"\b(?:don'?t|do not|never|without|not)\s+(\w+)", re.IGNORECASE)
 PRONOUNS = frozenset({"it", "this", "that", "them"})
+WITHOUT = re.compile(r"^(.+?)\s+without\s+\w+ing\b(?:\s+(?:anything|it|them|that|this))?$",
+                     re.IGNORECASE)  # close it without saving: the close, and what it is not
 CLAUSES = re.compile(r"\s*(?:[,;!?]|\.(?:\s|$)|\band then\b|\bthen\b|\band\b)\s*",
                      re.IGNORECASE)
 SCOPE = re.compile(r"^(.*?)\s+(?:in|on|of|from)\s+(.+)$", re.IGNORECASE)
@@ -72,9 +74,13 @@ def read(request: str, windows: list[Window]) -> str | None:
                                        is windows[0] else instead[1].title))
                 verb, last, answered = "", instead[1].title, instead[1].title
                 continue
-            if _verb(part)[0] is not None or _names(part, windows, quoted):
+            closing = WITHOUT.match(part)
+            if closing and _verb(closing[1])[0] == "close" and not _names(part, windows, quoted):
+                part = closing[1]  # "get rid of it without deleting anything": closed
+            elif _verb(part)[0] is not None or _names(part, windows, quoted):
                 return None  # "don't press Yes": the model weighs it
-            continue  # "don't delete anything; say no": what not to do, to no control
+            else:
+                continue  # "don't delete anything; say no": what not to do, to no control
         said, rest = _verb(part)
         if said == "close" and answered and (strip_words(rest, "articles") in PRONOUNS or getattr(
                 _window(rest, windows, quoted), "title", None) == answered):
@@ -264,6 +270,9 @@ def _line(verb: str, rest: str, quoted: list[str], windows: list[Window]) -> Cal
     """One clause as a verb's call, or None."""
     if verb == "close":
         window = _window(rest, windows, quoted)
+        said = set(strip_words(strip_words(rest, "windows"), "articles").casefold().split())
+        if window is None and said <= PRONOUNS:  # "close it", "get rid of that dialog"
+            window = windows[0]  # the one in front
         return ("close", (window.title,), {}, "") if window is not None else None
     if verb == "type":
         return _typed(rest, quoted, windows)

@@ -149,14 +149,26 @@ def test_a_request_not_to_do_something_presses_the_button_that_says_so() -> None
     assert read("close it without saving", [prompt]) == 'computer.press("Don\'t Save")'
     assert read("Don't save. Close the save changes dialog.", [prompt]) == \
         'computer.press("Don\'t Save")'
-    assert read("Don't save that! Just close it.", [EXPORT]) is None
+    assert read("Don't save that! Just close it.", [EXPORT]) == 'computer.close("Export")'
     assert read("Don't cancel. Close it.", [prompt]) is None
 
 
-def test_a_window_is_named_by_whole_words_of_its_title() -> None:
-    edits = Window("Unsaved edits", "dialog", True, 11, [control("Cancel", "push button")])
-    assert read("close it", [edits]) is None  # "it" is no word of "Unsaved edits"
-    assert read("close the edits dialog", [edits]) == 'computer.close("Unsaved edits")'
+def test_a_window_is_named_by_whole_words_of_its_title_or_as_it() -> None:
+    edits = Window("Unsaved edits", "dialog", False, 11, [control("Cancel", "push button")])
+    assert read("close it", [EXPORT, edits]) == 'computer.close("Export")'  # the one in
+    assert read("close the edits dialog", [edits]) == 'computer.close("Unsaved edits")'  # front
+
+
+def test_a_close_said_without_doing_something_closes_when_no_button_says_so() -> None:
+    """yad's close is its own answer (252): "get rid of that dialog without deleting
+    anything" over Move to Trash and Delete permanently."""
+    photos = Window("Delete photos", "dialog", True, 13, [
+        control("Delete the 4 selected photos?", "label"),
+        control("Move to Trash", "push button"), control("Delete permanently", "push button")])
+    request = ("I don't want to delete those photos. Get rid of that dialog without "
+               "deleting anything.")
+    assert read(request, [photos]) == 'computer.close("Delete photos")'
+    assert read("close it without pressing Delete permanently", [photos]) is None  # a name
 
 
 def test_nothing_on_screen_reads_nothing() -> None:
