@@ -240,8 +240,7 @@ def type(text: str, into: str | None = None, window: str | None = None,
             title = acting.front(window)
             text = dark.unprompted(text)
             keyboard.write(text)
-            shown = dark.after_command(title) if text.endswith("\n") else ""
-            return f"Typed {text!r} into the window {title!r}.{shown}"
+            return f"Typed {text!r} into the window {title!r}."
         dated = _dated(text, window)
         if dated is not None:
             return dated

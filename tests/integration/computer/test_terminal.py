@@ -41,13 +41,11 @@ def _holds(path: Path, text: str) -> bool:
     return path.exists() and path.read_text() == text
 
 
-def test_type_into_the_terminal_by_its_title_runs_the_command_and_reads_it_back(
-        terminal: Program, tmp_path: Path, ocr_engine: str) -> None:
+def test_type_into_the_terminal_by_its_title_runs_the_command(terminal: Program,
+                                                              tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("")
-    said = computer.type("ls > listing.txt\n", window="xterm")
-    assert said.startswith("Typed 'ls > listing.txt\\n' into the window 'xterm'.\n"
-                           "Its last lines now, read off the screen:\n")  # the command shown
-    assert computer.type("ls", window="xterm") == "Typed 'ls' into the window 'xterm'."
+    assert computer.type("ls > listing.txt\n", window="xterm") == \
+        "Typed 'ls > listing.txt\\n' into the window 'xterm'."
     listing = tmp_path / "listing.txt"
     wait_until(lambda: listing.exists() and "notes.txt\n" in listing.read_text(),
                "the shell listed its folder in listing.txt", 10)
@@ -116,7 +114,7 @@ def test_the_screen_text_gives_a_dialog_over_the_terminal_its_own_words(
 
 def test_shell_code_for_a_request_to_use_the_terminal_is_typed_into_it(
         terminal: Program, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        server: LLMServer, ocr_engine: str) -> None:
+        server: LLMServer) -> None:
     """The command runs in the terminal's shell (its folder), not in the assistant's own;
     the approval shows the typing, and the same command proposed again is not typed again."""
     own = tmp_path / "own"
@@ -138,9 +136,8 @@ def test_shell_code_for_a_request_to_use_the_terminal_is_typed_into_it(
     assert any(isinstance(e, Notice) and "the command is typed there" in e.text
                for e in events)
     [end] = [e for e in events if isinstance(e, RunEnd)]
-    told = " ".join(str(m.get("content")) for m in server.chat_requests[1].body["messages"])
+    told = str(server.chat_requests[1].body["messages"])
     assert end.exit_status == 0 and "Typed into the terminal window 'xterm'" in told
-    assert "Its last lines now, read off the screen:" in told and "mkdir photos" in told
 
 
 @pytest.mark.parametrize("asked", [
