@@ -30,6 +30,7 @@ from assistant.texts import text
 
 if TYPE_CHECKING:
     from assistant.checks.rules import Rules
+    from assistant.computer.tree import Window
 
 ABOUT_SCREEN = re.compile(
     r"\b(screen|click|button|window|dialog|menu|icon|mouse|cursor|desktop|scroll|"
@@ -202,20 +203,28 @@ def points_at_windows(request: str) -> bool:
     return bool(POINTS.search(request)) or names_a_window(request) or says_a_button(request)
 
 
+def _focused() -> Window | None:
+    """The focused window with its controls; None without a display or an accessibility
+    bus."""
+    if not window_titles():
+        return None
+    from assistant.computer import tree
+
+    try:
+        return tree.window()
+    except Exception:  # no accessibility bus
+        return None
+
+
 def waits_for_answer() -> bool:
     """Whether the focused window is a dialog that waits for an answer: a dialog, or a
     small window of buttons with no menus (yad's, zenity's), not the assistant's own. A
     person who speaks over one speaks to it ("book me in for a cleaning", "print just
     the page I'm looking at"), with no word about the screen (False without a display)."""
-    if not window_titles():
-        return False
-    from assistant.computer import finding, tree
+    from assistant.computer import finding
     from assistant.computer.windows import own
 
-    try:
-        focused = tree.window()
-    except Exception:  # no accessibility bus
-        return False
+    focused = _focused()
     if focused is None or not focused.active or own(focused.title):
         return False
     controls = focused.controls
@@ -228,14 +237,10 @@ def says_a_button(request: str) -> bool:
     """Whether the request says the whole name of a button of the focused window
     ("Remind me tomorrow." over a dialog with that button): a person answers a dialog by
     its button's words, with no word about the screen (False without a display)."""
-    if not window_titles():
-        return False
-    from assistant.computer import finding, textmatch, tree
+    from assistant.computer import finding, textmatch
 
-    try:
-        focused = tree.window()
-    except Exception:  # no accessibility bus
-        return False
+    focused = _focused()
+
     def words(text: str) -> str:
         return f" {' '.join(finding.WORDS.findall(textmatch.normalize(text)))} "
 
