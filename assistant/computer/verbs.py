@@ -324,7 +324,7 @@ def read(title: str | None = None) -> str:
     if target is None:
         silent = finding.dark(title) if title is not None else finding.dark_active()
         if silent is not None:  # a terminal: its text, read off the screen
-            return dark.shows(silent)
+            return screen_text.read_off(silent)
         if title is not None:
             raise NotOnScreen(f"no window titled {title!r}; {titles()}")
         raise NotOnScreen(f"no window publishes its controls: {_no_tree()}")
