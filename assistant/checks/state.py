@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 REPEATS_BEFORE_STOP = 3
 # The verbs that set a state (a second call changes nothing once the screen shows it).
 SETTING_CALL = re.compile(r"computer\.(?:choose|tick|untick|fill|type|write)\(")
+# A request for a switch off (else on): a press that left it so settled it.
+OFF = re.compile(r"\b(?:off|hide|disable|untick|uncheck|deselect)\b", re.IGNORECASE)
 # Code that only types lines ended by Enter into windows (a terminal's commands): run
 # again, it runs each command twice.
 ENTERED = re.compile(r"""(?:computer\.type\((['"])(?:(?!\1)[^\n])*\\n\1, window=[^\n]*\)\n?)+""")
@@ -217,10 +219,14 @@ class TurnState:
                                       and each.end.exit_status == 0 for each in last)
 
     def _settled(self, code: str) -> bool:
-        """The code sets states (its typing all into fields), and the last run's screen
-        facts show nothing undone."""
+        """The code sets states (its typing all into fields; a press the screen shows left
+        a switch as the request wants it), and the last run's screen facts show nothing
+        undone."""
         typed = code.count("computer.type(") + code.count("computer.write(")
-        return bool(SETTING_CALL.search(code)) and typed == code.count("into=") and \
+        wanted = "off" if OFF.search(self.request.text) else "on"
+        sets = bool(SETTING_CALL.search(code)) or any(
+            fact.toggled == wanted for fact in self.screen)
+        return sets and typed == code.count("into=") and \
             self.screen_after == self.runs and bool(self.screen) and \
             not any(fact.undone for fact in self.screen)
 

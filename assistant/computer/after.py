@@ -34,11 +34,13 @@ CLOSERS = ANSWERS | {"yes", "no", "open", "save", "send", "submit", "close", "do
 @dataclass(frozen=True)
 class Fact:
     """One thing the screen shows; `undone`: a call's effect it does not show; `change`:
-    a window "gone" or "open" since the run began."""
+    a window "gone" or "open" since the run began; `toggled`: "on" or "off", the state a
+    press left a switch or box in."""
 
     sentence: str
     undone: bool = False
     change: str = ""
+    toggled: str = ""
 
 
 @dataclass(frozen=True)
@@ -144,13 +146,20 @@ def _fact(aim: Aim, window: Window | None, then: list[Shown]) -> Fact | None:
 
 def _pressed(window: Window, aim: Aim, kind: str) -> Fact:
     """A tab pressed shows as selected (a small model that read only "still open" pressed
-    it again, to the time limit); any other press, as its window still open."""
+    it again, to the time limit); a switch or box pressed, as on or off (pressed again,
+    it flips back: a small model asked to switch Record on pressed it six times); any
+    other press, as its window still open."""
     hits = finding.matches(window.controls, aim.target, "button") if aim.target else []
     tabs = [c for c in hits if c.role == "page tab" and c.name == hits[0].name]
     if tabs:
         shown = any("selected" in c.states for c in tabs)
         return Fact(f"the tab {tabs[0].name!r} is {'now' if shown else 'not'} selected in "
                     f"{kind}", undone=not shown)
+    flips = [c for c in (finding.matches(window.controls, aim.target, "tick box")
+                         if aim.target else []) if c.role != "radio button" and not c.toggle]
+    if flips:
+        state = "on" if flips[0].checked else "off"
+        return Fact(f"{flips[0].name!r} is now {state} in {kind}", toggled=state)
     return Fact(f"{kind} is still open")
 
 

@@ -184,3 +184,19 @@ def test_a_password_typed_is_said_by_its_length_and_not_undone() -> None:
     assert [(f.sentence, f.undone) for f in facts] == [
         ("the field 'Password:' in the dialog 'Sign in' holds 6 characters", False),
         ("the dialog 'Sign in' is still open, with the buttons Cancel, OK", False)]
+
+
+def test_a_box_pressed_is_said_on_or_off_as_the_screen_shows_it() -> None:
+    """press() on a form's box flips it: the fact says the state it is in now."""
+    with Program("yad", "--form", "--title=Table", "--field=Window seat:CHK", "FALSE") as form:
+        form.shown("Table")
+        code = 'computer.press("Window seat")'
+        aims, then = aim.foresee(code), after.before()
+        computer.press("Window seat")
+        on = after.after(aims, then)[0]
+        computer.press("Window seat")
+        off = after.after(aims, then)[0]
+        assert form.running()
+    assert (on.sentence, on.toggled) == ("'Window seat' is now on in the window 'Table'", "on")
+    assert (off.sentence, off.toggled) == ("'Window seat' is now off in the window 'Table'",
+                                           "off")

@@ -99,6 +99,24 @@ def test_desktop_code_that_only_sets_states_the_screen_shows_done_is_told_not_ru
     assert state.rerun("shell", note) == ("told", 2)
 
 
+def test_a_press_the_screen_shows_left_a_switch_as_asked_is_told_not_run_again(
+        tmp_path: Path) -> None:
+    """Pressed again, a switch flips back: once the screen shows it on for "switch Record
+    on" (off for "turn it off"), the same press is told; left the other way, it runs."""
+    from assistant.computer.after import Fact
+
+    press = 'computer.press("Record", window="Factory")'
+    for request, shown, again in (("switch the Record button on", "on", "told"),
+                                  ("switch the Record button on", "off", "run"),
+                                  ("turn the statusbar off", "off", "told"),
+                                  ("turn the statusbar off", "on", "run")):
+        state = turn(request, tmp_path)
+        ran(state, "Pressed Record in the window 'Factory'.", code=press)
+        state.on_screen((Fact(f"'Record' is now {shown} in the window 'Factory'",
+                              toggled=shown),))
+        assert state.rerun("shell", press)[0] == again, (request, shown)
+
+
 def test_desktop_code_that_succeeded_twice_in_a_row_is_told_the_third_time(
         tmp_path: Path) -> None:
     """A press runs again once (Tab twice is two steps); after two successful runs in a
