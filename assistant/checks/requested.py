@@ -155,6 +155,7 @@ class Request:
     about_machine: bool = False  # asks what only this machine can tell
     here: bool = False  # is about the working folder ("here", "*.log")
     on_screen: bool = False  # asks for something done to a window (when one is shown)
+    to_dialog: bool = False  # a command spoken over a dialog that waits for an answer
 
     @classmethod
     def parse(cls, text: str, language: str = "") -> Request:

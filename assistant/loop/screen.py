@@ -250,6 +250,48 @@ def says_a_button(request: str) -> bool:
         for c in focused.controls if finding.is_kind(c, "button"))
 
 
+def front_example() -> str:
+    """Lines of the verbs' code in the names of the focused window, when it is a form (its
+    fields, a box or a row, then its confirming button) or an editor (its file); "" for
+    any other. Told only to act through `computer`, a small model posted a dentist's
+    booking form to an invented site again; lines in its own dialog's names leave it
+    values to fill in. A window of buttons alone gets none: which to press is the whole
+    question, and the first of "Move to Trash, Cancel" is no example to give."""
+    from assistant.computer import finding, textmatch
+    from assistant.computer.screen_text import field_word
+    from assistant.computer.windows import own
+
+    window = _focused()
+    if window is None or own(window.title):
+        return ""
+    files = FILE_NAME.findall(window.title)
+    if files and any(c.field and field_word(c) == "text area" for c in window.controls):
+        where = files[-1].rsplit("/", 1)[-1]
+        lines = [f"computer.replace(..., ..., window={where!r})",
+                 f'computer.type(..., window={where!r}, at="end")',
+                 f"computer.save(window={where!r})"]
+        return text("screen.front").format(where, "\n".join(lines))
+    controls = [c for c in window.controls if c.name]
+    if len(window.controls) > DIALOG_CONTROLS or any(c.role in ("menu", "menu bar")
+                                                     for c in window.controls):
+        return ""
+    title = window.title
+    fields = [c.name for c in controls if c.field and not c.label][:4] or \
+        [c.name for c in controls if c.role == "combo box"][:1]
+    lines = [f"computer.fill({{{', '.join(f'{name!r}: ...' for name in fields)}}}, "
+             f"window={title!r})"] if fields else []
+    lines += [f"computer.tick({c.name!r})" for c in controls
+              if finding.is_kind(c, "tick box") and c.role != "radio button"][:1] or \
+        [f"computer.choose({c.name!r})" for c in controls
+         if c.role in ("radio button", "list item", "table cell", "tree item")][:1]
+    buttons = sorted((c.name for c in controls if finding.is_kind(c, "button")),
+                     key=lambda name: textmatch.normalize(name) not in finding.CONFIRMS)
+    if not lines or not buttons:
+        return ""
+    lines.append(f"computer.press({buttons[0]!r}, window={title!r})")
+    return text("screen.front").format(title, "\n".join(lines))
+
+
 def window_titles(programs: Iterable[str] | None = None) -> list[str]:
     """The titles of the windows on screen, or of those of `programs` (their X window
     class), the top one first; none without a display, or where they cannot be listed."""

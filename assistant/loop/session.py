@@ -176,9 +176,8 @@ class Session:
         self._snapshot()
         if screen_wanted(self.screen, state.rules, request.text):
             yield from look(self.screen)
-            if not request.on_screen and not QUESTION.search(request.text) \
-                    and waits_for_answer():  # a command spoken over a dialog is to it
-                state.request = replace(request, on_screen=True)
+            if not QUESTION.search(request.text) and waits_for_answer():
+                state.request = replace(request, on_screen=True, to_dialog=True)  # to it
         if self.tools is not None:  # servers start on first need; one that fails is said
             for problem in self.tools.start():
                 yield Notice(problem)

@@ -93,7 +93,8 @@ def _offscreen(language: str, code: str, state: TurnState) -> Refuse | None:
     requests. Neither is seen on screen, and the user would be asked to approve a run
     that cannot do what they asked. Code that writes a file open in a window on screen
     is told so whatever the request (it wrote the guest list, then pressed Ctrl+S in the
-    editor, which saved its own text over it)."""
+    editor, which saved its own text over it). A command spoken over a dialog that waits
+    for an answer is about it, whatever its words ("book me in for a cleaning")."""
     if not (state.desktop and not state.acted) or language not in ("python", "shell"):
         return None
     held = screen.written_behind(language, code)
@@ -101,11 +102,12 @@ def _offscreen(language: str, code: str, state: TurnState) -> Refuse | None:
         return Refuse("screen.offscreen", text("screen.offscreen_file").format(*held),
                       f"Not run: this code writes {held[0]}, which is open in the window "
                       f"{held[1]!r}; the model was asked to change it there.")
-    if "computer." in code or not screen.points_at_windows(state.request.text):
+    if "computer." in code or not (state.request.to_dialog
+                                   or screen.points_at_windows(state.request.text)):
         return None
     title = terminal.asked_for(state.request.text)  # python for the terminal: its shell
     told = text("screen.offscreen_terminal").format(title) if title else \
-        text("screen.offscreen")
+        text("screen.offscreen") + screen.front_example()
     return Refuse("screen.offscreen", told,
                   "Not run: the request is about the windows on screen, and this code does "
                   "not act in them; the model was asked to.")

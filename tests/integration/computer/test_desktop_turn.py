@@ -155,6 +155,29 @@ def test_code_that_would_not_touch_the_dialog_is_told_not_run_and_the_verbs_then
     assert "does not act in" in str(server.chat_requests[1].body["messages"][-1])
 
 
+def test_code_off_the_screen_over_a_waiting_form_is_told_with_lines_in_the_forms_names(
+        server: LLMServer) -> None:
+    """No word of the request is about the screen, and the model posts the booking to an
+    invented site: the form in front waits, so the post is told, not run, with lines in
+    the form's own names; the fill that follows books it."""
+    asked: list[Proposal] = []
+    post = 'import requests\nrequests.post("https://example.com/book", data={"name": "Omar"})'
+    fill = ('computer.fill({"Patient name": "Omar Haddad"}, window="Dentist")\n'
+            'computer.press("OK", window="Dentist")')
+    server.add(tool_call("python", post), tool_call("python", fill), text("Booked."))
+    with Program("yad", "--form", "--title=Dentist", "--field=Patient name", "",
+                 "--field=Visit type:CB", "Check-up!Cleaning") as form:
+        form.focused("Dentist")
+        with make(server, asked) as assistant:
+            events = list(assistant.turn("Book me in please, the name's Omar Haddad"))
+        assert form.result() == (0, "Omar Haddad|Check-up|")
+    assert [p.code for p in asked] == [fill]  # the post never asked
+    assert "screen.offscreen" in [e.rule for e in events if isinstance(e, RuleFired)]
+    told = str(server.chat_requests[1].body["messages"][-1])
+    assert "computer.fill({'Patient name': ..., 'Visit type': ...}, window='Dentist')" in told
+    assert "computer.press('OK', window='Dentist')" in told
+
+
 # A spoken command that names only controls on screen, read without the model
 # (loop/commands.py, rule screen.command): the scripted server shows whether it was asked.
 
