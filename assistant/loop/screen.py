@@ -92,12 +92,13 @@ class ScreenFeed:
 
     def wanted_for(self, request: str) -> bool:
         """Whether this request should start with the screen attached: it reads as about
-        the screen, or names a window on it ("the sync list" over the window "Sync")."""
+        the screen, points at a window ("the empty note that's open"), or names one on it
+        ("the sync list" over the window "Sync")."""
         mode = self.settings.screen_context
         if mode != "auto":
             return mode == "always"
         return bool(ABOUT_SCREEN.search(request) or ACTS_ON_SCREEN.search(request)) or \
-            names_a_window(request) or says_a_button(request) or waits_for_answer()
+            points_at_windows(request) or waits_for_answer()
 
     def wanted_after(self, codes: list[str]) -> bool:
         """Whether runs changed what the LLM should see (they drove the desktop)."""

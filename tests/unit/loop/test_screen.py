@@ -22,6 +22,7 @@ def test_auto_mode_looks_for_requests_and_runs_about_the_screen(
     assert screen.wanted_for("Tick Photos and Music.") and screen.wanted_for("press OK")
     assert not screen.wanted_for("book a ticket") and not screen.wanted_for("tyre pressure")
     assert not screen.wanted_for("how much disk space is free")
+    assert screen.wanted_for("Write two lines in the empty note that's open.")
     assert screen.wanted_after(["computer.mouse.click('OK')"])
     assert not screen.wanted_after(["print(1)"])
     assert context(screen_context="always").wanted_for("hello")
