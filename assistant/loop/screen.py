@@ -253,11 +253,12 @@ def says_a_button(request: str) -> bool:
 
 def front_example() -> str:
     """Lines of the verbs' code in the names of the focused window, when it is a form (its
-    fields, a box or a row, then its confirming button) or an editor (its file); "" for
-    any other. Told only to act through `computer`, a small model posted a dentist's
-    booking form to an invented site again; lines in its own dialog's names leave it
-    values to fill in. A window of buttons alone gets none: which to press is the whole
-    question, and the first of "Move to Trash, Cancel" is no example to give."""
+    fields, a box or a row, then its confirming button) or an editor (its file), or the
+    buttons of a dialog; "" for any other. Told only to act through `computer`, a small
+    model posted a dentist's booking form to an invented site again; lines in its own
+    dialog's names leave it values to fill in. A window of buttons alone gets its
+    buttons' names and no line: which to press is the whole question, and the first of
+    "Move to Trash, Cancel" is no example to give."""
     from assistant.computer import finding, textmatch
     from assistant.computer.screen_text import field_word
     from assistant.computer.windows import own
@@ -287,8 +288,10 @@ def front_example() -> str:
          if c.role in ("radio button", "list item", "table cell", "tree item")][:1]
     buttons = sorted((c.name for c in controls if finding.is_kind(c, "button")),
                      key=lambda name: textmatch.normalize(name) not in finding.CONFIRMS)
-    if not lines or not buttons:
+    if not buttons:
         return ""
+    if not lines:
+        return text("screen.front_buttons").format(title, ", ".join(map(repr, buttons)))
     lines.append(f"computer.press({buttons[0]!r}, window={title!r})")
     return text("screen.front").format(title, "\n".join(lines))
 

@@ -12,7 +12,7 @@ import pytest
 from assistant import Assistant
 from assistant.computer import tree
 from assistant.events import Proposal, RuleFired, RunEnd, TurnEnd
-from assistant.loop.screen import says_a_button
+from assistant.loop.screen import front_example, says_a_button
 from assistant.voice.speakable import speak_proposal
 from tests.support.desktop import Program, desktop
 from tests.support.llm_server import LLMServer, text, tool_call
@@ -176,6 +176,18 @@ def test_code_off_the_screen_over_a_waiting_form_is_told_with_lines_in_the_forms
     told = str(server.chat_requests[1].body["messages"][-1])
     assert "computer.fill({'Patient name': ..., 'Visit type': ...}, window='Dentist')" in told
     assert "computer.press('OK', window='Dentist')" in told
+
+
+def test_a_dialog_of_buttons_alone_is_told_by_its_buttons_with_no_line_that_presses_one(
+        ) -> None:
+    """Which button to press is the whole question: no line presses one for the model."""
+    with Program("yad", "--title=Update", "--text=Version 2.1 is ready.",
+                 "--button=Remind me tomorrow:2", "--button=Install now:0") as dialog:
+        dialog.focused("Update")
+        assert front_example() == (
+            " The window in front is 'Update', with the buttons 'Remind me tomorrow', "
+            "'Install now': press the one the request asks for, "
+            "computer.press(..., window='Update').")
 
 
 # A spoken command that names only controls on screen, read without the model

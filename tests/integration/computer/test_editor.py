@@ -13,6 +13,7 @@ from assistant import Assistant, computer
 from assistant.computer.aim import foresee
 from assistant.computer.finding import NotOnScreen
 from assistant.events import Proposal, RuleFired, RunEnd
+from assistant.loop.screen import front_example
 from tests.support.desktop import Program, desktop
 from tests.support.display import wait_until
 from tests.support.llm_server import LLMServer, text, tool_call
@@ -416,3 +417,16 @@ def test_get_and_set_the_whole_text_as_models_write_it_then_save(tmp_path: Path)
         computer.save(window="neighbours.txt")
         wait_until(lambda: _holds(note, "Hello,\nCould one of you receive it?\n"),
                    "neighbours.txt saved with the typo fixed", 10)
+
+
+def test_the_lines_told_for_an_editor_in_front_name_its_file(tmp_path: Path) -> None:
+    """Code off the screen is told with the lines that change the file in the editor."""
+    note = tmp_path / "guests.txt"
+    note.write_text("Tom Becker\n")
+    with Program("mousepad", str(note)) as editor:
+        editor.titled("guests.txt")
+        wait_until(lambda: "guests.txt" in front_example(), "the editor in front", 10)
+        assert front_example().endswith(
+            "computer.replace(..., ..., window='guests.txt')\n"
+            "computer.type(..., window='guests.txt', at=\"end\")\n"
+            "computer.save(window='guests.txt')")
