@@ -26,6 +26,7 @@ TEXT_CHARS = 60  # a field's text, quoted up to here
 # a dialog's answers (yad's are plain windows).
 WAITING = ("dialog", "alert")
 ANSWERS = frozenset({"ok", "cancel"})
+DIALOG_CONTROLS = 30  # a window of more controls is a program's, not a dialog's
 # Buttons that end their dialog: one pressed is waited for to go (a file chooser takes a
 # moment after its OK), as an undone fact is.
 CLOSERS = ANSWERS | {"yes", "no", "open", "save", "send", "submit", "close", "done"}
@@ -89,6 +90,15 @@ def facts_of(aims: list[Aim], then: list[Shown], now: list[Window]) -> list[Fact
     return facts
 
 
+def waits(window: Window) -> bool:
+    """Whether the window waits for an answer: a dialog, or a small window of buttons with
+    no menus (yad's, zenity's), as opposed to a program's own window."""
+    controls = window.controls
+    return window.role in (*WAITING, "file chooser") or (
+        len(controls) <= DIALOG_CONTROLS and any(finding.is_kind(c, "button") for c in controls)
+        and not any(c.role in ("menu", "menu bar", "menu item") for c in controls))
+
+
 def _waiting(aims: list[Aim], titles: dict[str, Window]) -> list[Fact]:
     """A dialog a call set something in (chose, ticked, typed) still open, with
     its buttons: a small model that chose green calls the job done, or chooses it again,
@@ -144,11 +154,12 @@ def _fact(aim: Aim, window: Window | None, then: list[Shown]) -> Fact | None:
     return None
 
 
-def _pressed(window: Window, aim: Aim, kind: str) -> Fact:
+def _pressed(window: Window, aim: Aim, kind: str) -> Fact | None:
     """A tab pressed shows as selected (a small model that read only "still open" pressed
     it again, to the time limit); a switch or box pressed, as on or off (pressed again,
     it flips back: a small model asked to switch Record on pressed it six times); any
-    other press, as its window still open."""
+    other press, as its dialog still open. A program's own window is open as it should
+    be: told so, a small model pressed its Close."""
     hits = finding.matches(window.controls, aim.target, "button") if aim.target else []
     tabs = [c for c in hits if c.role == "page tab" and c.name == hits[0].name]
     if tabs:
@@ -160,7 +171,7 @@ def _pressed(window: Window, aim: Aim, kind: str) -> Fact:
     if flips:
         state = "on" if flips[0].checked else "off"
         return Fact(f"{flips[0].name!r} is now {state} in {kind}", toggled=state)
-    return Fact(f"{kind} is still open")
+    return Fact(f"{kind} is still open") if waits(window) else None
 
 
 def _control(window: Window, aim: Aim) -> Control | None:

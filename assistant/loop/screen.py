@@ -52,7 +52,6 @@ POINTS = re.compile(
 # Words of a title that name no window in particular.
 COMMON = frozenset({"the", "and", "for", "with", "new", "untitled", "file", "files", "folder",
                     "window", "dialog", "home", "root", "work", "mousepad", "chromium"})
-DIALOG_CONTROLS = 30  # a window of more controls is a program's, not a dialog's
 # Code that writes a file, by language, and a file's name in a window's title
 # ("guests.txt - Mousepad").
 WRITES = {"python": re.compile(r"""open\([^)]*,\s*(?:mode\s*=\s*)?["'][wax]|"""
@@ -222,16 +221,12 @@ def waits_for_answer() -> bool:
     small window of buttons with no menus (yad's, zenity's), not the assistant's own. A
     person who speaks over one speaks to it ("book me in for a cleaning", "print just
     the page I'm looking at"), with no word about the screen (False without a display)."""
-    from assistant.computer import finding
+    from assistant.computer.after import waits
     from assistant.computer.windows import own
 
     focused = _focused()
-    if focused is None or not focused.active or own(focused.title):
-        return False
-    controls = focused.controls
-    return focused.role in ("dialog", "alert", "file chooser") or (
-        len(controls) <= DIALOG_CONTROLS and any(finding.is_kind(c, "button") for c in controls)
-        and not any(c.role in ("menu", "menu bar", "menu item") for c in controls))
+    return focused is not None and focused.active and not own(focused.title) and \
+        waits(focused)
 
 
 def says_a_button(request: str) -> bool:
@@ -260,6 +255,7 @@ def front_example() -> str:
     buttons' names and no line: which to press is the whole question, and the first of
     "Move to Trash, Cancel" is no example to give."""
     from assistant.computer import finding, textmatch
+    from assistant.computer.after import waits
     from assistant.computer.screen_text import field_word
     from assistant.computer.windows import own
 
@@ -274,8 +270,7 @@ def front_example() -> str:
                  f"computer.save(window={where!r})"]
         return text("screen.front").format(where, "\n".join(lines))
     controls = [c for c in window.controls if c.name]
-    if len(window.controls) > DIALOG_CONTROLS or any(c.role in ("menu", "menu bar")
-                                                     for c in window.controls):
+    if not waits(window):
         return ""
     title = window.title
     fields = [c.name for c in controls if c.field and not c.label][:4] or \

@@ -33,6 +33,18 @@ def test_a_press_in_a_dialog_that_stays_says_it_open_and_one_that_went_gone() ->
         Fact("the dialog 'Theme' is gone", change="gone")]
 
 
+def test_a_press_in_a_programs_own_window_says_nothing_of_it_staying_open() -> None:
+    """A program's window (it has menus) is open as it should be: "still open" is a
+    dialog's, and told it of a program's window a small model pressed its Close."""
+    then = [Shown("notes.txt - Mousepad", "the window 'notes.txt - Mousepad'", 7)]
+    menu = Control("File", "menu", BOX, frozenset({"enabled"}), "notes.txt - Mousepad")
+    bold = Control("Bold", "push button", BOX, frozenset({"enabled"}), "notes.txt - Mousepad")
+    press = Aim("Presses Bold", window="notes.txt - Mousepad", verb="press", target="Bold")
+    assert facts_of([press], then, [window("notes.txt - Mousepad", menu, bold)]) == []
+    assert facts_of([press], then, [window("notes.txt - Mousepad", bold)]) == [
+        Fact("the window 'notes.txt - Mousepad' is still open")]  # buttons alone: yad's
+
+
 def test_a_box_left_unticked_is_undone_and_a_new_dialog_is_said_open() -> None:
     then = [Shown("Backup", "the dialog 'Backup'", 7)]
     photos = Control("Photos", "check box", BOX, frozenset({"enabled"}), "Backup")
