@@ -222,7 +222,7 @@ def _on_screen(state: TurnState, answer: str) -> Iterator[RawFinding]:
     if undone:
         yield "screen", (SCREEN_UNDONE.format(undone), undone)
     elif not state.acted:
-        yield "screen", (SCREEN_STEPS, text("answer.screen_untouched"))
+        yield "screen", (SCREEN_STEPS + state.front, text("answer.screen_untouched"))
 
 
 def _unseen(state: TurnState, answer: str) -> Iterator[RawFinding]:

@@ -69,6 +69,7 @@ class TurnState:
     replies: list[tuple[tuple[Key, ...], int]] = field(default_factory=list)  # calls, tries
     asked: tuple[int, int] = (0, 0)  # rules fired and tries when the last reply came in
     desktop: bool = False  # the turn was shown the windows on screen
+    front: str = ""  # then, lines of the verbs' code in the names of the window in front
     acted: bool = False  # a run acted on them (computer/aim.py read its calls)
     edited: bool = False  # the whole request was read as an edit of the editor there
     screen: tuple[Fact, ...] = ()  # what they showed after the last such run

@@ -37,7 +37,14 @@ from assistant.llm import LLM, Reply
 from assistant.loop.ask import ask, received
 from assistant.loop.history import answered, reviewed
 from assistant.loop.prompt import answer_in, system_message
-from assistant.loop.screen import ScreenFeed, look, screen_wanted, show_screen, waits_for_answer
+from assistant.loop.screen import (
+    ScreenFeed,
+    front_example,
+    look,
+    screen_wanted,
+    show_screen,
+    waits_for_answer,
+)
 from assistant.loop.turn import STOP_NOTICES
 from assistant.messages import is_results_message
 from assistant.safety.inputs import request_problem
@@ -131,6 +138,8 @@ class Session:
         while True:
             yield from show_screen(self.screen, self.messages, first=first)
             state.desktop = state.desktop or (first and self.screen.shown)  # shown the windows
+            if first and state.desktop:
+                state.front = front_example()  # told with each push to act there
             reply = self._commanded(state) if first else None
             if reply is None:
                 reply = yield from ask(self, state, system)

@@ -107,7 +107,7 @@ def _offscreen(language: str, code: str, state: TurnState) -> Refuse | None:
         return None
     title = terminal.asked_for(state.request.text)  # python for the terminal: its shell
     told = text("screen.offscreen_terminal").format(title) if title else \
-        text("screen.offscreen") + screen.front_example()
+        text("screen.offscreen") + state.front
     return Refuse("screen.offscreen", told,
                   "Not run: the request is about the windows on screen, and this code does "
                   "not act in them; the model was asked to.")

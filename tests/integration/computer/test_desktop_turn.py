@@ -376,7 +376,9 @@ def test_a_command_spoken_over_a_waiting_dialog_is_to_it_and_a_question_is_answe
             list(assistant.turn("only the current one, not all of them"))
             assert dialog.result()[0] == 20
     assert 'button "This page only"' in str(server.chat_requests[0].body["messages"])
-    assert "Nothing was done on screen" in str(server.chat_requests[1].body["messages"][-1])
+    told = str(server.chat_requests[1].body["messages"][-1]["content"])
+    assert "Nothing was done on screen" in told
+    assert "with the buttons 'All 14 pages', 'This page only', 'Cancel'" in told
     assert [p.code for p in asked] == ['computer.press("This page only")']
     with Program("yad", "--title=Print", "--text=Print the minutes?", "--button=OK:0") as again:
         again.focused("Print")
