@@ -111,6 +111,34 @@ def read(request: str, windows: list[Window]) -> str | None:
     return "\n".join(lines) or None
 
 
+def said_button(request: str, windows: list[Window]) -> str | None:
+    """The press of the one button of the dialog in front whose whole name the request
+    says, when that dialog has nothing but buttons and the request negates nothing:
+    a person answers such a dialog in its button's words and says why ("Remind me
+    tomorrow, I'm in a meeting"), which `read` leaves to the model for the words left
+    over. None when no button, or more than one, is said."""
+    from assistant.computer.after import waits
+
+    front = windows[0] if windows else None
+    if front is None or not front.active or not waits(front) or NEGATION.search(request) \
+            or any(c.field or c.role in tree.CHOICES or finding.is_kind(c, "tick box")
+                   for c in front.controls):
+        return None
+    said = buttons_said(request, front)
+    return call_code("press", said[0]) if len(said) == 1 else None
+
+
+def buttons_said(request: str, window: Window) -> list[str]:
+    """The names of the window's buttons (of more than three letters: "OK" and "No" are
+    said in passing) that the request says whole."""
+    def words(text: str) -> str:
+        return f" {' '.join(finding.WORDS.findall(textmatch.normalize(text)))} "
+
+    said = words(request)
+    return list(dict.fromkeys(c.name for c in window.controls if finding.is_kind(c, "button")
+                              and len(c.name) > 3 and words(c.name) in said))
+
+
 def unframed(request: str) -> str:
     """`request` without the sentences before its last that only say what is on screen
     ("The save dialog is waiting. Save under minutes.txt."): a person sets the scene

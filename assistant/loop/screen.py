@@ -233,17 +233,10 @@ def says_a_button(request: str) -> bool:
     """Whether the request says the whole name of a button of the focused window
     ("Remind me tomorrow." over a dialog with that button): a person answers a dialog by
     its button's words, with no word about the screen (False without a display)."""
-    from assistant.computer import finding, textmatch
+    from assistant.loop.commands import buttons_said
 
     focused = _focused()
-
-    def words(text: str) -> str:
-        return f" {' '.join(finding.WORDS.findall(textmatch.normalize(text)))} "
-
-    said = words(request)
-    return focused is not None and any(
-        len(c.name) > 3 and words(c.name) in said
-        for c in focused.controls if finding.is_kind(c, "button"))
+    return focused is not None and bool(buttons_said(request, focused))
 
 
 def front_example() -> str:

@@ -161,7 +161,8 @@ class Session:
         from assistant.loop import commands, edits
 
         windows = tree.windows()
-        code = commands.read(state.request.text, windows)
+        code = commands.read(state.request.text, windows) or \
+            commands.said_button(state.request.text, windows)
         edited = edits.read(state.request.text, windows) if code is None else None
         code = code or edited
         if code is None or not applies(state.rules, Rewrite("screen.command", "python", code,

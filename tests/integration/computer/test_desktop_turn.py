@@ -213,6 +213,22 @@ def test_click_yes_is_pressed_without_asking_the_model(server: LLMServer) -> Non
     assert end.text.endswith("On screen now: the dialog 'Export' is gone.")
 
 
+def test_the_one_button_said_over_a_dialog_of_buttons_is_pressed_without_the_model(
+        server: LLMServer) -> None:
+    """Words no control names ("I'm in a meeting") leave the whole read to the model; the
+    one button the request says whole is pressed all the same."""
+    asked: list[Proposal] = []
+    server.add(text("(never asked)"))
+    with Program("yad", "--title=Update", "--text=Version 2.1 is ready.",
+                 "--button=Remind me tomorrow:2", "--button=Install now:0") as dialog:
+        dialog.focused("Update")
+        with make(server, asked, off="") as assistant:
+            list(assistant.turn("Remind me tomorrow about it, I'm in a meeting all morning"))
+        assert dialog.result()[0] == 2  # yad's own word: that button
+    assert server.chat_requests == []
+    assert [p.code for p in asked] == ['computer.press("Remind me tomorrow")']
+
+
 def test_a_destructive_button_named_is_still_rated_high_and_declining_keeps_it(
         server: LLMServer) -> None:
     asked: list[Proposal] = []

@@ -7,7 +7,7 @@ import pytest
 
 from assistant.computer.coords import Rect
 from assistant.computer.tree import Control, Window
-from assistant.loop.commands import read, unframed
+from assistant.loop.commands import read, said_button, unframed
 
 
 def control(name: str, role: str, value: str = "") -> Control:
@@ -136,6 +136,29 @@ def test_a_clause_that_is_a_buttons_whole_name_presses_it() -> None:
     assert read("An update window popped up. The skip this version button, please",
                 [update]) == 'computer.press("Skip this version")'
     assert read("remind me next week", [update]) is None
+
+
+def test_the_one_button_a_request_says_over_a_dialog_of_buttons_is_pressed_whatever_else_it_says(
+        ) -> None:
+    """"Remind me tomorrow, I'm in a meeting" leaves words no control names: `read` gives
+    it to the model, and `said_button` presses the one button said, unless the request
+    negates anything, says two buttons, or the dialog has more than buttons to set."""
+    update = Window("Update", "dialog", True, 10, [
+        control("Version 2.1 is out.", "label"), control("Remind me tomorrow", "push button"),
+        control("Install now", "push button"), control("OK", "push button")])
+    request = "Remind me tomorrow about it, I'm in a meeting all morning"
+    assert read(request, [update]) is None
+    assert said_button(request, [update]) == 'computer.press("Remind me tomorrow")'
+    assert said_button("ok, remind me tomorrow then", [update]) == \
+        'computer.press("Remind me tomorrow")'  # OK is said in passing
+    for other in ("Don't remind me tomorrow, install it", "install now or remind me tomorrow",
+                  "later please"):
+        assert said_button(other, [update]) is None, other
+    assert said_button("remind me tomorrow", [Window("Update", "dialog", False, 10,
+                                                     update.controls)]) is None  # not in front
+    backup = Window("Backup", "dialog", True, 2, [*BACKUP.controls,
+                                                  control("Back up now", "push button")])
+    assert said_button("back up now, photos too", [backup]) is None  # boxes to set: the model's
 
 
 def test_a_request_not_to_do_something_presses_the_button_that_says_so() -> None:
