@@ -29,7 +29,9 @@ WORDS: dict[str, list[str]] = {kind: sorted(words, key=len, reverse=True)
                                for kind, words in DATA["words"].items()}
 ANSWERS: dict[str, list[str]] = DATA["answers"]
 KEYS = frozenset({"enter", "return", "escape", "esc", "tab", "space"})
-QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”')
+# A quoted text: in double quotes, curly ones, or single quotes that no letter touches
+# outside ('P.S. see you', not the apostrophes of "don't" or "the kids' room").
+QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|‘([^’]*)’|' r"(?<!\w)'([^'\n]+)'(?!\w)")
 NEGATION = re.compile(r"\b(?:don'?t|do not|never|not|without|won'?t)\b|n't\b", re.IGNORECASE)
 # The verb a negation is said of: "don't save", "without saving", a button "Don't Save".
 NEGATED = re.compile(r"\b(?:don'?t|do not|never|without|not)\s+(\w+)", re.IGNORECASE)
@@ -194,7 +196,7 @@ def held(request: str) -> tuple[str, list[str]]:
     quoted: list[str] = []
 
     def keep(match: re.Match[str]) -> str:
-        quoted.append(match[1] if match[1] is not None else match[2])
+        quoted.append(next(group for group in match.groups() if group is not None))
         return f"\x00{len(quoted) - 1}"
 
     return QUOTED.sub(keep, request), quoted

@@ -31,29 +31,38 @@ from assistant.loop.commands import (
 
 EDITS: dict[str, list[str]] = DATA["edits"]
 FILE_NAME = re.compile(r"^[\w.-]+\.\w{1,8}$")  # soup.txt, a name with its extension
-TYPE = re.compile(rf"^(?:{'|'.join(EDITS['type'])})\s+\x00(\d+)(?:\s+(?:in|into|to|on)\s+(.+))?$",
-                  re.IGNORECASE)
+# "type "buy milk" into the note", "write the line "Regards" in it".
+TYPE = re.compile(rf"^(?:{'|'.join(EDITS['type'])})\s+(?:(?:the|this|a|my)\s+)?"
+                  rf"(?:(?:{'|'.join(EDITS['typed'])})\s+)?\x00(\d+)"
+                  r"(?:\s+(?:in|into|to|on)\s+(.+))?$", re.IGNORECASE)
 ADD = re.compile(rf"^(?:{'|'.join(EDITS['add'])})\s+(\x00\d+)(?:\s+as\s+(?:a|the)\s+"
                  r"(?:new\s+)?(?:last\s+|(first)\s+)?line)?"
                  r"(?:\s+(?:to|at the end of|of|in|into|on)\s+(.+))?$", re.IGNORECASE)
 EVERYWHERE = "|".join(re.escape(w) for w in sorted(EDITS["everywhere"], key=len, reverse=True))
+# "replace Monday with Friday in the letter", "change the name Bob to Robert", "swap
+# Monday for Friday": the old words, the new, and where (the editor, said).
 REPLACE = re.compile(rf"^(?:{'|'.join(EDITS['replace'])})\s+(?:(?:the|every|each|all)\s+)?"
-                     r"(?:words?\s+)?(.+?)\s+(?:with|to|into|by)\s+(.+?)"
-                     rf"(?:\s+(?:{EVERYWHERE}))?$", re.IGNORECASE)
+                     r"(?:(?:words?|names?)\s+)?(.+?)\s+(?:with|to|into|by|for)\s+(.+?)"
+                     rf"(?:\s+(?:{EVERYWHERE}))?(?:\s+(?:in|on|of|throughout)\s+(.+))?$",
+                     re.IGNORECASE)
 # "put eggs on the end of the list", "add a line saying call Bob at the bottom", "put
 # passport at the very top of my list": a line, quoted or a few bare words, after the
 # text or before it.
 AT_PLACE = re.compile(rf"^(?:{'|'.join(EDITS['add'] + EDITS['type'])})\s+(?:a\s+(?:new\s+)?"
-                      r"line\s+(?:saying|that says|reading|with)\s+)?(.+?)(?:\s+as\s+(?:a|the)"
+                      r"line\s+(?:(?:saying|that says|reading|with)\s+)?|the\s+line\s+)?(.+?)"
+                      r"(?:\s+as\s+(?:a|the)"
                       r"\s+(?:new\s+)?(?:last\s+|first\s+)?line)?\s+(?:on|at|to|onto)\s+(?:the\s+)?"
                       r"(?:very\s+)?(end|bottom|top|beginning|start)(?:\s+of\s+(.+))?$",
                       re.IGNORECASE)
 START = frozenset({"first", "top", "beginning", "start"})
 # "delete the line that says Feed the cat", "remove the line with milk": the one line of
-# the text that holds the words.
+# the text that holds the words. "Remove Tom Becker from the guest list": the line that
+# is those words.
 DELETE = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(?:the\s+)?line\s+(?:that\s+says\s+|"
                     r"saying\s+|with\s+|about\s+|containing\s+|that\s+reads\s+|reading\s+|"
                     r"that\s+has\s+)?(.+?)(?:\s+(?:from|in|of)\s+(.+))?$", re.IGNORECASE)
+STRUCK = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(.+?)\s+(?:from|off|out of)\s+(.+)$",
+                    re.IGNORECASE)
 SAVE = re.compile(r"^save(?:\s+(?P<what>.+?))??(?:\s+(?:as|under)\s+(?:the\s+)?(?:new\s+)?"
                   r"(?:name\s+)?(?P<name>\S+?))?(?:\s+(?:as well|too|in my folder|in this "
                   r"folder|in the same folder|here|(?:next to|beside|alongside)(?: my| the)?"
@@ -117,10 +126,17 @@ def _edit(part: str, quoted: list[str], text: str, title: str) -> str | None:
             return None
         lines = [line for line in text.splitlines() if words.casefold() in line.casefold()]
         return call_code("replace", lines[0], "", window=title) if len(lines) == 1 else None
+    struck = STRUCK.match(part)
+    if struck and _names_editor(struck[2], title):
+        words = _said(struck[1], quoted, words=8)
+        lines = [line for line in text.splitlines()
+                 if words is not None and line.strip().casefold() == words.casefold()]
+        return call_code("replace", lines[0], "", window=title) if len(lines) == 1 else None
     replaced = REPLACE.match(part)
     if replaced:
         old, new = (_said(group, quoted) for group in (replaced[1], replaced[2]))
-        if not old or new is None or old.casefold() not in text.casefold():
+        if not old or new is None or old.casefold() not in text.casefold() or (
+                replaced[3] is not None and not _names_editor(replaced[3], title)):
             return None
         return call_code("replace", old, new, window=title)
     saved = SAVE.match(part)

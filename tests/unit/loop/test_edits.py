@@ -67,6 +67,26 @@ DIALOG = Window("Export", "dialog", False, 3,
      'draft.txt next to my notes?', [LETTER],
      'computer.focus("letter.txt - Mousepad")\ncomputer.key("ctrl+n")\n'
      'computer.type("first draft")\ncomputer.save_as("draft.txt")'),
+    ("Replace Monday with Friday in the letter and save it.", [LETTER],
+     'computer.replace("Monday", "Friday", window="letter.txt - Mousepad")\n'
+     'computer.save(window="letter.txt - Mousepad")'),
+    ("Change the name Bob to Robert in the letter open in Mousepad", [LETTER],
+     'computer.replace("Bob", "Robert", window="letter.txt - Mousepad")'),
+    ("swap Monday for Friday", [LETTER],
+     'computer.replace("Monday", "Friday", window="letter.txt - Mousepad")'),
+    ("Type 'P.S. bring snacks' at the end of the letter and save.", [LETTER],
+     'computer.type("P.S. bring snacks\\n", window="letter.txt - Mousepad", at="end")\n'
+     'computer.save(window="letter.txt - Mousepad")'),
+    ("Add a line 'See you' to the end of the letter in Mousepad", [LETTER],
+     'computer.type("See you\\n", window="letter.txt - Mousepad", at="end")'),
+    ('write the line "Regards" at the end', [LETTER],
+     'computer.type("Regards\\n", window="letter.txt - Mousepad", at="end")'),
+    ("Write the text 'buy milk' in the note and save it.", [NOTE],
+     'computer.type("buy milk", window="note.txt - Mousepad")\n'
+     'computer.save(window="note.txt - Mousepad")'),
+    ("Remove Anna from the letter and save it", [LETTER],
+     'computer.replace("Anna", "", window="letter.txt - Mousepad")\n'
+     'computer.save(window="letter.txt - Mousepad")'),
 ])
 def test_an_edit_of_the_one_editor_is_read_as_the_editing_verbs(
         request_: str, windows: list[Window], code: str) -> None:
@@ -85,6 +105,9 @@ def test_an_edit_of_the_one_editor_is_read_as_the_editing_verbs(
     ("delete the line with an o", [LETTER]),  # more than one line has it
     ("delete the line about the party", [LETTER]),  # no line has it
     ("put the whole of my long shopping list for the week on the end", [LETTER]),  # words
+    ("remove Bob from the letter", [LETTER]),  # no line is just that: a word, or the line?
+    ("replace Monday with Friday in the calendar", [LETTER]),  # not the editor
+    ("I don't think it's right: change Monday to Friday", [LETTER]),  # a negation
 ])
 def test_anything_else_is_the_models(request_: str, windows: list[Window]) -> None:
     assert read(request_, windows) is None
