@@ -67,7 +67,7 @@ def read(request: str, windows: list[Window]) -> str | None:
     verb, last, answered = "", "", ""
     for part in CLAUSES.split(said_text):
         part = strip_words(part, "polite")
-        if not part:
+        if not part or aside(part):
             continue
         if NEGATION.search(part):
             instead = answering(negated(part), sorted(windows, key=lambda w: w.title != last))
@@ -139,6 +139,16 @@ def buttons_said(request: str, window: Window) -> list[str]:
     said = words(request)
     return list(dict.fromkeys(c.name for c in window.controls if finding.is_kind(c, "button")
                               and len(c.name) > 3 and words(c.name) in said))
+
+
+def aside(part: str) -> bool:
+    """Whether a clause only says why, or what the person thinks, and asks for nothing
+    ("I nearly forgot it last time", "it's out of date anyway"): a person adds such a
+    clause to a command, and the readers would otherwise leave the whole command to the
+    model for it."""
+    low = " " + textmatch.normalize(part).replace("’", "'") + " "
+    return any(low.startswith(f" {word} ") for word in WORDS["asides"]) and \
+        not any(f" {word} " in low for word in WORDS["asking"])
 
 
 def unframed(request: str) -> str:

@@ -23,6 +23,7 @@ from assistant.loop.commands import (
     CLAUSES,
     DATA,
     NEGATION,
+    aside,
     call_code,
     held,
     strip_words,
@@ -88,7 +89,7 @@ def read(request: str, windows: list[Window]) -> str | None:
     text = area.value
     for part in CLAUSES.split(said):
         part = strip_words(part.strip(), "polite")
-        if not part:
+        if not part or aside(part):
             continue
         if NEW.match(part):  # a new document, in the editor's window: the clauses
             lines += [call_code("focus", title), call_code("key", "ctrl+n")]  # after it

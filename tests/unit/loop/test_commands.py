@@ -161,6 +161,12 @@ def test_the_one_button_a_request_says_over_a_dialog_of_buttons_is_pressed_whate
     assert said_button("back up now, photos too", [backup]) is None  # boxes to set: the model's
 
 
+def test_a_clause_that_only_says_why_is_set_aside_and_one_that_asks_is_not() -> None:
+    assert read("Click yes, it's out of date anyway", [EXPORT]) == 'computer.press("Yes")'
+    assert read("Click yes. I’m sure.", [EXPORT]) == 'computer.press("Yes")'
+    assert read("Click yes, I want it mailed to Bob too", [EXPORT]) is None
+
+
 def test_a_request_not_to_do_something_presses_the_button_that_says_so() -> None:
     """"Don't save that! Just close it" over a close prompt: its Don't Save, which closes
     it; no such button on screen, and the request is the model's."""

@@ -84,6 +84,10 @@ DIALOG = Window("Export", "dialog", False, 3,
     ("Write the text 'buy milk' in the note and save it.", [NOTE],
      'computer.type("buy milk", window="note.txt - Mousepad")\n'
      'computer.save(window="note.txt - Mousepad")'),
+    ("Put passport at the very top of my list in Mousepad, I nearly forgot it last time. "
+     "Save it when you're done.", [LETTER],
+     'computer.type("passport\\n", window="letter.txt - Mousepad", at="start")\n'
+     'computer.save(window="letter.txt - Mousepad")'),
     ("Remove Anna from the letter and save it", [LETTER],
      'computer.replace("Anna", "", window="letter.txt - Mousepad")\n'
      'computer.save(window="letter.txt - Mousepad")'),
@@ -106,6 +110,7 @@ def test_an_edit_of_the_one_editor_is_read_as_the_editing_verbs(
     ("delete the line about the party", [LETTER]),  # no line has it
     ("put the whole of my long shopping list for the week on the end", [LETTER]),  # words
     ("remove Bob from the letter", [LETTER]),  # no line is just that: a word, or the line?
+    ("change Monday to Friday, I want it mailed to Bob too", [LETTER]),  # an aside that asks
     ("replace Monday with Friday in the calendar", [LETTER]),  # not the editor
     ("I don't think it's right: change Monday to Friday", [LETTER]),  # a negation
 ])
