@@ -62,6 +62,12 @@ START = frozenset({"first", "top", "beginning", "start"})
 DELETE = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(?:the\s+)?line\s+(?:that\s+says\s+|"
                     r"saying\s+|with\s+|about\s+|containing\s+|that\s+reads\s+|reading\s+|"
                     r"that\s+has\s+)?(.+?)(?:\s+(?:from|in|of)\s+(.+))?$", re.IGNORECASE)
+# "recieve should be receive": the word as it is, then as it should be.
+SHOULD = re.compile(r"^(.+?)\s+should\s+(?:be|say|read|have been)\s+(.+)$", re.IGNORECASE)
+# A clause that only asks for the edit the others say: "can you fix it".
+FIX = re.compile(r"^(?:fix|correct)\s+(?:it|this|that|them|the typos?|the mistakes?)$",
+                 re.IGNORECASE)
+PRONOUNS = frozenset({"it", "this", "that", "they", "he", "she", "the date", "the name"})
 STRUCK = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(.+?)\s+(?:from|off|out of)\s+(.+)$",
                     re.IGNORECASE)
 SAVE = re.compile(r"^save(?:\s+(?P<what>.+?))??(?:\s+(?:as|under)\s+(?:the\s+)?(?:new\s+)?"
@@ -78,15 +84,24 @@ NEW = re.compile(rf"^(?:{'|'.join(EDITS['new'])})\s+(?:a\s+)?new\s+(?:empty\s+|b
 
 def read(request: str, windows: list[Window]) -> str | None:
     """The editing verbs' code for `request` when every clause of it reads as an edit of
-    the one editor on screen (`windows`); None when any does not."""
+    the one editor on screen (`windows`); None when any does not. Read whole first, then
+    without the sentences that set the scene: "The editor has my list open." is the
+    scene, but "there's a typo in the note, recieve should be receive." holds an edit."""
     editors = [(w, area) for w in windows for area in [verbs.text_area(w)] if area is not None]
     if len(editors) != 1 or NEGATION.search(request):
         return None
     editor, area = editors[0]
-    title = editor.title.lstrip("*")
-    said, quoted = held(unframed(request))
+    for whole in dict.fromkeys((request, unframed(request))):
+        code = _clauses(whole, editor.title.lstrip("*"), area.value)
+        if code is not None:
+            return code
+    return None
+
+
+def _clauses(request: str, title: str, text: str) -> str | None:
+    """The editing calls of every clause of `request`; None when any does not read."""
+    said, quoted = held(request)
     lines: list[str] = []
-    text = area.value
     for part in CLAUSES.split(said):
         part = strip_words(part.strip(), "polite")
         if not part or aside(part):
@@ -133,6 +148,14 @@ def _edit(part: str, quoted: list[str], text: str, title: str) -> str | None:
         lines = [line for line in text.splitlines()
                  if words is not None and line.strip().casefold() == words.casefold()]
         return call_code("replace", lines[0], "", window=title) if len(lines) == 1 else None
+    should = SHOULD.match(part)
+    if should and should[1].casefold() not in PRONOUNS:
+        old, new = (_said(group, quoted) for group in (should[1], should[2]))
+        if not old or new is None or old.casefold() not in text.casefold():
+            return None
+        return call_code("replace", old, new, window=title)
+    if FIX.match(part):
+        return ""
     replaced = REPLACE.match(part)
     if replaced:
         old, new = (_said(group, quoted) for group in (replaced[1], replaced[2]))

@@ -88,6 +88,10 @@ DIALOG = Window("Export", "dialog", False, 3,
      "Save it when you're done.", [LETTER],
      'computer.type("passport\\n", window="letter.txt - Mousepad", at="start")\n'
      'computer.save(window="letter.txt - Mousepad")'),
+    ("theres a typo in the letter i have open, monday should be Friday. can you fix it and "
+     "save", [LETTER],
+     'computer.replace("monday", "Friday", window="letter.txt - Mousepad")\n'
+     'computer.save(window="letter.txt - Mousepad")'),
     ("Remove Anna from the letter and save it", [LETTER],
      'computer.replace("Anna", "", window="letter.txt - Mousepad")\n'
      'computer.save(window="letter.txt - Mousepad")'),
@@ -109,6 +113,8 @@ def test_an_edit_of_the_one_editor_is_read_as_the_editing_verbs(
     ("delete the line with an o", [LETTER]),  # more than one line has it
     ("delete the line about the party", [LETTER]),  # no line has it
     ("put the whole of my long shopping list for the week on the end", [LETTER]),  # words
+    ("it should say Friday", [LETTER]),  # which word is "it"?
+    ("fix it", [LETTER]),  # no edit said
     ("remove Bob from the letter", [LETTER]),  # no line is just that: a word, or the line?
     ("change Monday to Friday, I want it mailed to Bob too", [LETTER]),  # an aside that asks
     ("replace Monday with Friday in the calendar", [LETTER]),  # not the editor
