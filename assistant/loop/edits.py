@@ -135,6 +135,11 @@ def _edit(part: str, quoted: list[str], text: str, title: str) -> str | None:
             return call_code("type", line + "\n", window=title, at="start")
         before = "" if not text or text.endswith("\n") else "\n"
         return call_code("type", before + line + "\n", window=title, at="end")
+    return _removed(part, quoted, text, title)
+
+
+def _removed(part: str, quoted: list[str], text: str, title: str) -> str | None:
+    """A clause that deletes a line, or replaces words (or saves: `_saved`)."""
     deleted = DELETE.match(part)
     if deleted:
         words = _said(deleted[1], quoted, words=8)
@@ -163,6 +168,11 @@ def _edit(part: str, quoted: list[str], text: str, title: str) -> str | None:
                 replaced[3] is not None and not _names_editor(replaced[3], title)):
             return None
         return call_code("replace", old, new, window=title)
+    return _saved(part, title)
+
+
+def _saved(part: str, title: str) -> str | None:
+    """A clause that saves the file, under its name or another."""
     saved = SAVE.match(part)
     if saved:
         what = saved["what"]
