@@ -15,32 +15,30 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 from assistant.computer import finding, textmatch, tree
+from assistant.computer.after import CLOSERS
 from assistant.computer.tree import Control, Window
-from assistant.tomlread import tomllib
+from assistant.loop.said import (
+    CLAUSES,
+    DATA,
+    NEGATION,
+    WORDS,
+    aside,
+    held,
+    negated,
+    strip_words,
+    unframed,
+    verb_of,
+)
 
-DATA = tomllib.loads(Path(__file__).with_name("commands.toml").read_text())
-VERBS: list[tuple[str, str]] = sorted(
-    ((word, verb) for verb, words in DATA["verbs"].items() for word in words),
-    key=lambda pair: -len(pair[0]))
-WORDS: dict[str, list[str]] = {kind: sorted(words, key=len, reverse=True)
-                               for kind, words in DATA["words"].items()}
 ANSWERS: dict[str, list[str]] = DATA["answers"]
 KEYS = frozenset({"enter", "return", "escape", "esc", "tab", "space"})
-# A quoted text: in double quotes, curly ones, or single quotes that no letter touches
-# outside ('P.S. see you', not the apostrophes of "don't" or "the kids' room").
-QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|‘([^’]*)’|' r"(?<!\w)'([^'\n]+)'(?!\w)")
-NEGATION = re.compile(r"\b(?:don'?t|do not|never|not|without|won'?t)\b|n't\b", re.IGNORECASE)
-# The verb a negation is said of: "don't save", "without saving", a button "Don't Save".
-NEGATED = re.compile(r"\b(?:don'?t|do not|never|without|not)\s+(\w+)", re.IGNORECASE)
 PRONOUNS = frozenset({"it", "this", "that", "them"})
 WITHOUT = re.compile(r"^(.+?)\s+without\s+\w+ing\b(?:\s+(?:anything|it|them|that|this))?$",
                      re.IGNORECASE)  # close it without saving: the close, and what it is not
-CLAUSES = re.compile(r"\s*(?:[,;!?]|\.(?:\s|$)|\band then\b|\bthen\b|\band\b)\s*",
-                     re.IGNORECASE)
 SCOPE = re.compile(r"^(.*?)\s+(?:in|on|of|from)\s+(.+)$", re.IGNORECASE)
+SCOPE_ONLY = re.compile(r"^(?:in|on|from)\s+", re.IGNORECASE)  # "In the file chooser, ..."
 INTO = re.compile(r"^\x00(\d+)\s*(?:(?:into|in|to)\s+(.+))?$", re.IGNORECASE)
 SET = re.compile(r"^(.+?)\s+to\s+(\S+)$", re.IGNORECASE)
 SAY = re.compile(r"^(yes|no|ok|cancel)\b(?:\s+to\s+(.+))?$", re.IGNORECASE)
@@ -48,13 +46,10 @@ MANY = ("tick", "untick", "fill")  # verbs a bare name after "and" goes on with:
 # and B; fill in the form with name Ana and email ana@example.org
 WITH = re.compile(r"^(.+?)\s+with\s+(.+)$", re.IGNORECASE)
 FILE = re.compile(r"[\w.-]+\.\w{1,8}")  # report.txt: a file's name with its extension
+FILE_WORDS = re.compile(r"^(?:the\s+)?(?:file|document)\s+(?:called\s+|named\s+)?",
+                        re.IGNORECASE)
 SAVE_AS = re.compile(r"^(?:(?:it|this|the file|the document)\s+)?(?:as|under|with)\s+(?:the\s+)?"
                      r"(?:file\s*)?(?:name\s+)?(\S+)$", re.IGNORECASE)
-SENTENCES = re.compile(r"(?<=[.:!])\s+")
-# A sentence that says what is on screen rather than what to do: "The save dialog is
-# waiting.", "Mousepad has my shopping list open."
-SAYS_WHAT_IS = re.compile(r"\b(?:is|are|was|has|have|shows|asks|says|opened|open|up)\b",
-                          re.IGNORECASE)
 
 
 def read(request: str, windows: list[Window]) -> str | None:
@@ -76,20 +71,20 @@ def read(request: str, windows: list[Window]) -> str | None:
                                        is windows[0] else instead[1].title))
                 verb, last, answered = "", instead[1].title, instead[1].title
                 continue
-            closing = WITHOUT.match(part)
-            if closing and _verb(closing[1])[0] == "close" and not _names(part, windows, quoted):
-                part = closing[1]  # "get rid of it without deleting anything": closed
-            elif _verb(part)[0] is not None or _names(part, windows, quoted):
-                return None  # "don't press Yes": the model weighs it
-            else:
-                continue  # "don't delete anything; say no": what not to do, to no control
-        said, rest = _verb(part)
-        if said == "close" and answered and (strip_words(rest, "articles") in PRONOUNS or getattr(
-                _window(rest, windows, quoted), "title", None) == answered):
-            continue  # "don't save, just close it": the answer closed it
-        if said is not None and not rest:  # "Tick, Photos and Music", as Whisper writes it
-            verb = said
+            kept = _without(part, windows, quoted)
+            if kept is None:
+                return None
+            if not kept:
+                continue
+            part = kept
+        said, rest = verb_of(part)
+        if _redundant(said, rest, answered, windows, quoted):
             continue
+        place = _window(SCOPE_ONLY.sub("", part), windows, quoted) if said is None and \
+            SCOPE_ONLY.match(part) else None
+        if place is not None or (said is not None and not rest):
+            verb, last = (verb, place.title) if place else (said or "", last)
+            continue  # "In the file chooser, ..."; "Tick, Photos and Music", as Whisper writes
         answer = textmatch.normalize(part) in ANSWERS  # "..., and send it"
         if said is None and not answer and (verb in MANY or (verb and not lines)):
             said, rest = verb, part
@@ -104,6 +99,7 @@ def read(request: str, windows: list[Window]) -> str | None:
         if called == "open":  # the file's name, then the chooser's own button
             lines += [call_code("choose", args[0], **keywords),
                       call_code("press", args[1], **keywords)]
+            answered = last
         elif called == "accept":  # the box that says it accepts, then the button on
             lines += [call_code("tick", args[0], **keywords),
                       call_code("press", args[1], **keywords)]
@@ -141,41 +137,30 @@ def buttons_said(request: str, window: Window) -> list[str]:
                               and len(c.name) > 3 and words(c.name) in said))
 
 
-def aside(part: str) -> bool:
-    """Whether a clause only says why, or what the person thinks, and asks for nothing
-    ("I nearly forgot it last time", "it's out of date anyway"): a person adds such a
-    clause to a command, and the readers would otherwise leave the whole command to the
-    model for it."""
-    low = " " + textmatch.normalize(part).replace("’", "'") + " "
-    return any(low.startswith(f" {word} ") for word in WORDS["asides"]) and \
-        not any(f" {word} " in low for word in WORDS["asking"])
+def _without(part: str, windows: list[Window], quoted: list[str]) -> str | None:
+    """A clause that negates and no button answers: what is left to read ("get rid of it
+    without deleting anything": the close), "" when nothing is ("don't delete anything;
+    say no": what not to do, to no control), None when the model weighs it ("don't press
+    Yes")."""
+    closing = WITHOUT.match(part)
+    if closing and verb_of(closing[1])[0] == "close" and not _names(part, windows, quoted):
+        return closing[1]
+    if verb_of(part)[0] is not None or _names(part, windows, quoted):
+        return None
+    return ""
 
 
-def unframed(request: str) -> str:
-    """`request` without the sentences before its last that only say what is on screen
-    ("The save dialog is waiting. Save under minutes.txt."): a person sets the scene
-    before the command, and the readers would otherwise hand the whole request to the
-    model for a sentence that asks nothing. A sentence that begins with a verb of ours,
-    or negates anything, is kept (and read, or left to the model)."""
-    sentences = SENTENCES.split(request.strip())
-    while len(sentences) > 1:
-        first = strip_words(sentences[0].rstrip(".:!"), "polite")
-        if _verb(first)[0] is not None or NEGATION.search(first) \
-                or not SAYS_WHAT_IS.search(first):
-            break
-        sentences.pop(0)
-    return " ".join(sentences)
-
-
-def stem(word: str) -> str:
-    """A verb's stem, as its forms share it: "save", "saving", "Save" are "sav"."""
-    return word.casefold().removesuffix("ing").removesuffix("e")
-
-
-def negated(text: str) -> set[str]:
-    """The stems of the verbs `text` says not to do: {"sav"} for "don't save that" and for
-    "close it without saving"."""
-    return {stem(word) for word in NEGATED.findall(text) if len(word) > 2}
+def _redundant(said: str | None, rest: str, answered: str, windows: list[Window],
+               quoted: list[str]) -> bool:
+    """A clause the call before it did already, in the window it answered: "don't save,
+    just close it" (the answer closed it); "pick report.txt and open it", "..., then
+    click Open" (the file was opened with the chooser's Open)."""
+    if not answered or said not in ("close", "open", "press"):
+        return False
+    if said == "press":
+        return textmatch.normalize(_name(rest, quoted)) in CLOSERS
+    return strip_words(rest, "articles") in PRONOUNS or getattr(
+        _window(rest, windows, quoted), "title", None) == answered
 
 
 def answering(stems: set[str], windows: list[Window]) -> tuple[Control, Window] | None:
@@ -200,42 +185,6 @@ def _names(part: str, windows: list[Window], quoted: list[str]) -> bool:
                if textmatch.normalize(name))
 
 
-def held(request: str) -> tuple[str, list[str]]:
-    """`request` with each quoted text held out as \x00N, and those texts, in order: a
-    quoted "Ana and Bob" is one name, never split at its "and"."""
-    quoted: list[str] = []
-
-    def keep(match: re.Match[str]) -> str:
-        quoted.append(next(group for group in match.groups() if group is not None))
-        return f"\x00{len(quoted) - 1}"
-
-    return QUOTED.sub(keep, request), quoted
-
-
-def _verb(part: str) -> tuple[str | None, str]:
-    low = part.casefold()
-    for word, verb in VERBS:
-        if low == word or low.startswith(word + " "):
-            return verb, part[len(word):].strip()
-    return None, part
-
-
-def strip_words(text: str, kind: str, *, ends: bool = True) -> str:
-    """`text` without the `kind` words at its start (and end)."""
-    changed = True
-    while changed and text:
-        changed = False
-        for word in WORDS[kind]:
-            low = text.casefold()
-            if low == word:
-                return ""
-            if low.startswith(word + " "):
-                text, changed = text[len(word) + 1:].strip(), True
-            elif ends and low.endswith(" " + word):
-                text, changed = text[: -len(word) - 1].strip(), True
-    return text
-
-
 def _name(text: str, quoted: list[str]) -> str:
     """A control's name as said: no article, no role word, a quoted name unquoted."""
     text = strip_words(strip_words(text, "articles", ends=False), "roles")
@@ -250,6 +199,8 @@ def _window(phrase: str, windows: list[Window], quoted: list[str]) -> Window | N
     def flat(text: str) -> str:
         return textmatch.normalize(text.replace("-", " "))
 
+    if flat(strip_words(phrase, "articles")) in WORDS["choosers"]:  # "the file picker"
+        return next((w for w in windows if w.role == "file chooser"), None)
     wanted = flat(strip_words(_name(phrase, quoted), "windows"))
     if not wanted:
         return None
@@ -266,8 +217,9 @@ def _scoped(rest: str, windows: list[Window], quoted: list[str]
     name with "in" in it: "Log in")."""
     readings = []
     scoped = SCOPE.match(rest)
-    if scoped:
-        window = _window(scoped[2], windows, quoted)
+    if scoped:  # "from it": the window in front
+        window = windows[0] if strip_words(scoped[2], "articles").casefold() in PRONOUNS \
+            else _window(scoped[2], windows, quoted)
         if window is not None:
             readings.append((_name(scoped[1], quoted), [window], window.title))
     readings.append((_name(rest, quoted), windows, ""))
@@ -318,8 +270,10 @@ def _line(verb: str, rest: str, quoted: list[str], windows: list[Window]) -> Cal
         return _typed(rest, quoted, windows)
     if verb == "fill":
         return _filled(rest, quoted, windows)
-    if verb == "open":
-        return _opened(rest, quoted, windows)
+    if verb in ("open", "choose"):  # "pick report.txt" in a file chooser: opened
+        opened = _opened(rest, quoted, windows)
+        if opened is not None or verb == "open":
+            return opened
     if verb == "save":
         return _saved(rest, windows)
     if verb == "accept":
@@ -387,7 +341,8 @@ def _opened(rest: str, quoted: list[str], windows: list[Window]) -> Call | None:
     """open report.txt (in the file dialog): the file chooser on screen (the one named,
     if one is) is given the file's name (verbs.choose types its location) and its Open or
     OK; a name with no extension, or no chooser, is the model's."""
-    for name, where, _ in _scoped(rest, windows, quoted):
+    for said, where, _ in _scoped(rest, windows, quoted):
+        name = FILE_WORDS.sub("", said)  # "the file called report.txt"
         chooser = next((w for w in where if w.role == "file chooser"), None)
         button = next((b for b in DATA["open"]["buttons"] if chooser is not None
                        and _exact([chooser], b, ("button",))), None)

@@ -19,16 +19,8 @@ import re
 
 from assistant.computer import textmatch, verbs
 from assistant.computer.tree import Window
-from assistant.loop.commands import (
-    CLAUSES,
-    DATA,
-    NEGATION,
-    aside,
-    call_code,
-    held,
-    strip_words,
-    unframed,
-)
+from assistant.loop.commands import call_code
+from assistant.loop.said import CLAUSES, DATA, NEGATION, aside, held, strip_words, unframed
 
 EDITS: dict[str, list[str]] = DATA["edits"]
 FILE_NAME = re.compile(r"^[\w.-]+\.\w{1,8}$")  # soup.txt, a name with its extension

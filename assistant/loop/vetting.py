@@ -17,7 +17,7 @@ from assistant.checks.state import TurnState
 from assistant.checks.verdicts import Refuse, Rewrite
 from assistant.events import Error, Notice
 from assistant.llm import CodeCall
-from assistant.loop import commands, screen, terminal
+from assistant.loop import commands, said, screen, terminal
 from assistant.loop.turn import (
     CORRECTION,
     MALFORMED_AGAIN,
@@ -120,15 +120,15 @@ def _negated(code: str, state: TurnState) -> Refuse | None:
     Save"). A small model reads the verb and drops the "don't"."""
     if not state.desktop:
         return None
-    stems = commands.negated(state.request.text)
+    stems = said.negated(state.request.text)
     for button in PRESSED.findall(code):
         first = (button.split() or [""])[0]
-        said = commands.stem(first)
-        if said not in stems:
+        stem = said.stem(first)
+        if stem not in stems:
             continue
         from assistant.computer import tree
 
-        instead = commands.answering({said}, tree.windows())
+        instead = commands.answering({stem}, tree.windows())
         told = text("screen.negated").format(button=button) if instead is None else \
             text("screen.negated_instead").format(button=button, instead=instead[0].name)
         return Refuse("screen.negated", told,

@@ -7,7 +7,8 @@ import pytest
 
 from assistant.computer.coords import Rect
 from assistant.computer.tree import Control, Window
-from assistant.loop.commands import read, said_button, unframed
+from assistant.loop.commands import read, said_button
+from assistant.loop.said import unframed
 
 
 def control(name: str, role: str, value: str = "") -> Control:
@@ -159,6 +160,17 @@ def test_the_one_button_a_request_says_over_a_dialog_of_buttons_is_pressed_whate
     backup = Window("Backup", "dialog", True, 2, [*BACKUP.controls,
                                                   control("Back up now", "push button")])
     assert said_button("back up now, photos too", [backup]) is None  # boxes to set: the model's
+
+
+@pytest.mark.parametrize("request_", [
+    "In the file chooser, pick report.txt and open it.", "Select report.txt and click OK.",
+    "Choose the file report.txt in the open dialog", "Open the file called report.txt",
+    "The file picker is waiting. Open report.txt from it.", "Pick report.txt"])
+def test_a_file_named_in_a_file_chooser_is_opened_however_it_is_said(request_: str) -> None:
+    """The chooser named by its kind, the file by "the file called", chosen or picked,
+    and an "open it" or "click OK" after the open is the open itself, not a second press."""
+    assert read(request_, [CHOOSER, EXPORT]) == \
+        'computer.choose("report.txt")\ncomputer.press("OK")'
 
 
 def test_a_clause_that_only_says_why_is_set_aside_and_one_that_asks_is_not() -> None:
