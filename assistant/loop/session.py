@@ -152,19 +152,21 @@ class Session:
 
     def _commanded(self, state: TurnState) -> Reply | None:
         """A request to act on the screen whose every part names a control there, or
-        edits the one editor there, read as the verbs' code in place of the model's first
-        reply (rule screen.command); None when it does not read so."""
-        if not (state.desktop and state.request.on_screen and allows(state.rules,
-                                                                     "screen.command")):
+        edits the one editor there, or spells out a command for the terminal there, read
+        as the verbs' code in place of the model's first reply (rule screen.command); None
+        when it does not read so."""
+        if not (state.desktop and allows(state.rules, "screen.command")):
             return None
         from assistant.computer import tree
-        from assistant.loop import commands, edits
+        from assistant.loop import commands, edits, terminal
 
-        windows = tree.windows()
-        code = commands.read(state.request.text, windows) or \
-            commands.said_button(state.request.text, windows)
-        edited = edits.read(state.request.text, windows) if code is None else None
-        code = code or edited
+        said = state.request.text
+        code, edited = terminal.commanded(said), None
+        if code is None and state.request.on_screen:
+            windows = tree.windows()
+            code = commands.read(said, windows) or commands.said_button(said, windows)
+            edited = edits.read(said, windows) if code is None else None
+            code = code or edited
         if code is None or not applies(state.rules, Rewrite("screen.command", "python", code,
                                                             "", "")):
             return None

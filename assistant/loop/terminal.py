@@ -23,6 +23,12 @@ _DATA = tomllib.loads(Path(__file__).with_name("terminal.toml").read_text())
 ASKS = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in _DATA["words"]) + r")\b",
                   re.IGNORECASE)
 PROGRAMS = frozenset(_DATA["programs"])
+# The command a request spells out: `in backticks`, quoted after a verb that runs it, or
+# after the words "the command" to the end of its sentence.
+SPELLED = re.compile(r"`([^`\n]+)`|\b(?:run|type|enter|execute)\s+(?:the\s+command\s+)?"
+                     r"[\"“]([^\"”\n]+)[\"”]|\bthe\s+command:?\s+(.+?)(?=\s+(?:and|then)\s+(?:tell|"
+                     r"show|say|let|give|report)\b|\.\s|\.?$)",
+                     re.IGNORECASE)
 
 
 def asked_for(request: str) -> str | None:
@@ -44,3 +50,13 @@ def typed(code: str, title: str) -> str:
     each line."""
     lines = [line for line in dark.unprompted(code.strip()).splitlines() if line.strip()]
     return "\n".join(f"computer.type({line + chr(10)!r}, window={title!r})" for line in lines)
+
+
+def commanded(request: str) -> str | None:
+    """The verbs' code that types the one command a request for the terminal on screen
+    spells out ("in the terminal, run `echo $BUILD_ID`"), without the model; None when it
+    asks for no terminal, or spells out no command or more than one. A small model asked
+    to echo a variable there set the variable first, and echoed its own value."""
+    commands = [next(g for g in m.groups() if g is not None) for m in SPELLED.finditer(request)]
+    title = asked_for(request) if len(commands) == 1 else None
+    return typed(commands[0], title) if title is not None else None

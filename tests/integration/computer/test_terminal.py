@@ -180,3 +180,26 @@ def test_python_for_a_request_to_use_the_terminal_is_told_to_be_its_shell_comman
     assert not (own / "build.txt").exists()
     told = str(server.chat_requests[1].body["messages"][-1])
     assert "the request is for the terminal 'xterm' on screen" in told
+
+
+def test_a_command_spelled_out_for_the_terminal_is_typed_there_without_the_model(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, server: LLMServer) -> None:
+    """The request gives the command in backticks: it is typed into the terminal as said,
+    and the model is asked only once it ran (a small model set the variable first)."""
+    own = tmp_path / "own"
+    own.mkdir()
+    monkeypatch.chdir(own)
+    with Program("xterm", "-T", "xterm", "-e", "sh", cwd=str(tmp_path),
+                 env={"PS1": "$ ", "BUILD_ID": "7731-rc2"}):
+        wait_until(lambda: any(w["title"] == "xterm" for w in computer.windows.list()),
+                   "openbox manages the xterm window", 10)
+        computer.focus("xterm")
+        server.add(text("Done."))
+        asked, events = on_desktop(server, "In the terminal, run `echo $BUILD_ID > build.txt` "
+                                           "please.")
+        wait_until(lambda: _holds(tmp_path / "build.txt", "7731-rc2\n"),
+                   "the terminal's shell wrote build.txt", 10)
+    assert [p.code for p in asked] == ["computer.type('echo $BUILD_ID > build.txt\\n', "
+                                       "window='xterm')"]
+    assert "screen.command" in [e.rule for e in events if isinstance(e, RuleFired)]
+    assert len(server.chat_requests) <= 1  # the model never wrote the command
