@@ -106,6 +106,8 @@ def _offscreen(language: str, code: str, state: TurnState) -> Refuse | None:
                                    or screen.points_at_windows(state.request.text)):
         return None
     title = terminal.asked_for(state.request.text)  # python for the terminal: its shell
+    if title and not allows(state.rules, "screen.terminal"):
+        return None  # its commands run in the assistant's own shell, as the person chose
     told = text("screen.offscreen_terminal").format(title) if title else \
         text("screen.offscreen") + state.front
     return Refuse("screen.offscreen", told,
