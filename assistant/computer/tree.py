@@ -163,15 +163,32 @@ def _lists(combo: Any, name: str) -> bool:
     """Whether the drop-down `combo` has an entry named `name`: GTK names a drop-down by
     the entry it shows ("Check-up"), where a person names it by the label beside it
     ("Visit type") and a page's <select> gives that entry as its value."""
+    return name in _entries(combo)
+
+
+def entries(combo: Control) -> list[str]:
+    """The names of a drop-down's entries, closed as it is (GTK keeps them in its menu)."""
+    if combo.ref is None:
+        return []
+    with _reading:
+        try:
+            return _entries(combo.ref)
+        except Exception:  # the drop-down went away
+            return []
+
+
+def _entries(combo: Any) -> list[str]:
+    names = []
     for i in range(min(combo.get_child_count(), 2)):
         menu = combo.get_child_at_index(i)
         if menu is None or menu.get_role_name() != "menu":
             continue
         for j in range(min(menu.get_child_count(), 200)):
             entry = menu.get_child_at_index(j)
-            if entry is not None and (entry.get_name() or "").strip() == name:
-                return True
-    return False
+            name = (entry.get_name() or "").strip() if entry is not None else ""
+            if name:
+                names.append(name)
+    return names
 
 
 def _actions(node: Any, atspi: Any) -> list[str]:

@@ -158,13 +158,14 @@ class Session:
         if not (state.desktop and allows(state.rules, "screen.command")):
             return None
         from assistant.computer import tree
-        from assistant.loop import commands, edits, terminal
+        from assistant.loop import commands, edits, forms, terminal
 
         said = state.request.text
         code, edited = terminal.commanded(said), None
         if code is None and state.request.on_screen:
             windows = tree.windows()
-            code = commands.read(said, windows) or commands.said_button(said, windows)
+            code = commands.read(said, windows) or commands.said_button(said, windows) or \
+                forms.read(said, windows)
             edited = edits.read(said, windows) if code is None else None
             code = code or edited
         if code is None or not applies(state.rules, Rewrite("screen.command", "python", code,

@@ -229,6 +229,25 @@ def test_the_one_button_said_over_a_dialog_of_buttons_is_pressed_without_the_mod
     assert [p.code for p in asked] == ['computer.press("Remind me tomorrow")']
 
 
+def test_a_request_over_a_form_is_filled_by_its_labels_words_and_sent_without_the_model(
+        server: LLMServer) -> None:
+    """The name said with "name's", the drop-down's entry said as a word of the request,
+    the date as the field writes dates: filled, and the form's OK pressed."""
+    asked: list[Proposal] = []
+    server.add(text("(never asked)"))
+    with Program("yad", "--form", "--title=Dentist", "--field=Patient name", "",
+                 "--field=Visit type:CB", "Check-up!Cleaning!Filling",
+                 "--field=Preferred date", "2026-03-02") as form:
+        form.focused("Dentist")
+        with make(server, asked, off="") as assistant:
+            list(assistant.turn("Book me in for a cleaning on the 14th of March please, "
+                                "the name's Omar Haddad."))
+        assert form.result() == (0, "Omar Haddad|Cleaning|2026-03-14|")
+    assert server.chat_requests == []
+    [proposal] = asked
+    assert proposal.effect is not None and "'Omar Haddad'" in proposal.effect.summary
+
+
 def test_a_destructive_button_named_is_still_rated_high_and_declining_keeps_it(
         server: LLMServer) -> None:
     asked: list[Proposal] = []

@@ -1,0 +1,141 @@
+"""A spoken request over a form in front, its values placed by the words said with them.
+
+"Book me in for a cleaning on the 14th of March 2026, the name's Omar Haddad" over a
+dialog with the fields Patient name, Visit type (a drop-down) and Preferred date: a
+person says each value beside a word of its label ("the name's ...", "... as the
+email"), says an entry of a drop-down by its own words, and a date as a date; the
+form's confirming button goes with the request. A small model asked this posted the
+booking to an invented web site, told twice that it should act in the dialog. What is
+read here is the verbs' code, proposed and approved as any (its sentence names each
+field and value), and only when the dialog waits in front and the request negates
+nothing. A field whose value is not found is left as it is.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+
+from assistant.computer import dates, finding, textmatch, tree
+from assistant.computer.after import waits
+from assistant.computer.tree import Control, Window
+from assistant.loop.commands import call_code
+from assistant.loop.said import NEGATION, held
+
+# Where a value ends: a clause's end, or "and"/"then" before the next.
+END = r"(?=\s*(?:[,;.!?]|$|\band\b|\bthen\b|\bplease\b))"
+VALUE = r"(\x00\d+|[\w@+.'’/-]+(?:[ \t]+[\w@+.'’/-]+){0,5}?)"
+# Where a value said before its label's word begins: "enter Ana as the name", "..., and
+# ana@example.org as the email", "put Ana in the Name field".
+PUTS = r"(?:enter|put|type|write|use|set|add|fill in)"
+BEFORE = rf"(?:\b{PUTS}\s+|^(?!(?:{PUTS}|please|kindly|just|now|can|could)\b)|[,;]\s*|\band\s+)"
+# Words no value said beside a label holds: "the name and ...", "the Name field".
+STOP = frozenset({"and", "then", "as", "the", "in", "into", "to", "field", "box", "please",
+                  "is", "it", "this", "that", "form", "with"})
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
+# The verbs a box's name starts with, which a person says in other words ("strip the
+# location data" for "Remove location data").
+BOX_VERBS = frozenset({"remove", "include", "show", "send", "enable", "use", "keep",
+                       "add", "allow", "strip", "save", "make", "the", "and", "for"})
+# A request only to fill the form ("fill in ...", "enter ..."), unless it also confirms.
+FILL_ONLY = re.compile(r"^\W*(?:please\s+)?(?:fill|enter|type|put|write|complete)\b",
+                       re.IGNORECASE)
+CONFIRMING = re.compile(r"\b(?:ok|confirm|send|submit|press|click|done|apply|book|go|save|"
+                        r"finish|register|sign up|order)\b", re.IGNORECASE)
+# A date said in words: "the 14th of March 2026", "March 14", "2026-03-14".
+DATE = re.compile(r"\b(?:\d{4}-\d{1,2}-\d{1,2}|(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?"
+                  r"[A-Za-z]{3,9}(?:,?\s+\d{4})?|[A-Za-z]{3,9}\s+\d{1,2}(?:st|nd|rd|th)?"
+                  r"(?:,?\s+\d{4})?|(?:on\s+)?the\s+\d{1,2}(?:st|nd|rd|th))\b", re.IGNORECASE)
+ISO_VALUE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+LABEL_WORDS = re.compile(r"[^\W\d_]{3,}")
+
+
+def read(request: str, windows: list[Window]) -> str | None:
+    """The verbs' code that fills the form in front from `request` and presses its
+    confirming button; None when no value is found, the window is no form that waits, or
+    the request negates anything (the model weighs what not to do)."""
+    front = windows[0] if windows else None
+    if front is None or not front.active or not waits(front) or NEGATION.search(request):
+        return None
+    said, quoted = held(request)
+    fields = [c for c in front.controls if c.name and not c.label
+              and (c.field or c.role == "combo box")]
+    values = {}
+    for field in fields:
+        value = _value(field, said, quoted)
+        if value is not None and value != field.value:
+            values[field.name] = value
+    confirm = next((c.name for c in front.controls if finding.is_kind(c, "button")
+                    and textmatch.normalize(c.name) in finding.CONFIRMS), None)
+    if not values or confirm is None:
+        return None
+    pairs = ", ".join(f"{json.dumps(name)}: {json.dumps(value)}" for name, value in values.items())
+    lines = [f"computer.fill({{{pairs}}}, window={json.dumps(front.title)})"]
+    lines += [call_code("tick", box.name, window=front.title) for box in front.controls
+              if _ticked(box, said)]
+    if not FILL_ONLY.search(request) or CONFIRMING.search(request):
+        lines.append(call_code("press", confirm, window=front.title))
+    return "\n".join(lines)
+
+
+def _ticked(box: Control, said: str) -> bool:
+    """An unticked box each of whose own words (not its verb) the request says:
+    "strip the location data" for "Remove location data"."""
+    if not finding.is_kind(box, "tick box") or box.checked or box.role == "radio button" \
+            or not box.name:
+        return False
+    words = set(LABEL_WORDS.findall(box.name.casefold())) - BOX_VERBS
+    return bool(words) and all(re.search(rf"\b{w}\b", said, re.IGNORECASE) for w in words)
+
+
+def _value(field: Control, said: str, quoted: list[str]) -> str | None:
+    """The value `said` gives the field: an entry of a drop-down said whole, a date for a
+    field that holds one, or the words said beside a word of its label."""
+    if field.role == "combo box":
+        entries = [e for e in tree.entries(field)
+                   if re.search(rf"(?<!\w){re.escape(e)}(?!\w)", said, re.IGNORECASE)]
+        return entries[0] if len(entries) == 1 else None
+    if ISO_VALUE.match(field.value.strip()):
+        return _date(said, field.value.strip())
+    if field.role in ("spin button", "slider") or NUMBER.fullmatch(field.value.strip()):
+        return _number(field, said)
+    for word in sorted(LABEL_WORDS.findall(field.name.casefold()), key=len, reverse=True):
+        for pattern in (rf"\b{word}(?:'s|’s|\s+is|\s+as|\s+to|\s+of|:|\s+=)?\s+{VALUE}{END}",
+                        rf"{BEFORE}{VALUE}\s+as\s+(?:the|my|its)\s+{word}\b",
+                        rf"{BEFORE}{VALUE}\s+(?:in|into)\s+(?:the\s+)?{word}\b"):
+            for found in re.finditer(pattern, said, re.IGNORECASE):
+                text = found[1].strip().rstrip(".,;:!?")
+                held_text = re.fullmatch(r"\x00(\d+)", text)
+                if held_text:
+                    return quoted[int(held_text[1])]
+                if text and not STOP & set(text.casefold().split()):
+                    return text
+    return None
+
+
+def _number(field: Control, said: str) -> str | None:
+    """The number said beside a word of the field's label: "the size to 12", "2048
+    pixels on the long side" for "Long edge (px)"."""
+    for word in LABEL_WORDS.findall(field.name.casefold()):
+        for pattern in (rf"\b{word}\w*\D{{0,12}}?(\d+(?:\.\d+)?)\b",
+                        rf"\b(\d+(?:\.\d+)?)(?:\s+[a-z]+){{0,4}}?\s+{word}\b"):
+            found = re.search(pattern, said, re.IGNORECASE)
+            if found:
+                return found[1]
+    return None
+
+
+def _date(said: str, shown: str) -> str | None:
+    """The one date said, written as the field writes its own (2026-03-02), its month and
+    year taken from the field when not said."""
+    found = [d for d in (dates.wanted(m[0]) for m in DATE.finditer(said)) if d is not None]
+    if len(found) != 1:
+        return None
+    year, month, _ = (int(part) for part in shown.split("-"))
+    want = found[0]
+    try:
+        day = datetime.date(want.year or year, want.month or month, want.day)
+    except ValueError:
+        return None
+    return day.isoformat()

@@ -1,0 +1,68 @@
+"""Reading a request over a form in front as the verbs' code that fills it: each value
+by the word of its label it is said with, a date as the field writes dates, a number
+beside its label, a box by its own words; the form's confirming button unless the
+request only fills. Anything else (a negation, no value found, no form) is the
+model's."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.computer.coords import Rect
+from assistant.computer.tree import Control, Window
+from assistant.loop.forms import read
+
+EDITABLE = ("enabled", "editable")
+
+
+def control(name: str, role: str, value: str = "", states: tuple[str, ...] = ("enabled",),
+            label: bool = False) -> Control:
+    return Control(name, role, Rect(0, 0, 10, 10), frozenset(states), "", value, label=label)
+
+
+DENTIST = Window("Dentist", "frame", True, 1, [
+    control("Patient name", "label", label=True), control("Patient name", "text", "", EDITABLE),
+    control("Preferred date", "text", "2026-03-02", EDITABLE),
+    control("Cancel", "push button"), control("OK", "push button")])
+CONTACT = Window("New contact", "frame", True, 2, [
+    control("Name", "text", "", EDITABLE), control("Email", "text", "", EDITABLE),
+    control("Cancel", "push button"), control("OK", "push button")])
+EXPORT = Window("Export photos", "frame", True, 3, [
+    control("Long edge (px)", "spin button", "1024", EDITABLE),
+    control("Remove location data", "check box"), control("Cancel", "push button"),
+    control("OK", "push button")])
+
+
+@pytest.mark.parametrize(("request_", "window", "code"), [
+    ("Book me in on the 14th of March please, the name's Omar Haddad.", DENTIST,
+     'computer.fill({"Patient name": "Omar Haddad", "Preferred date": "2026-03-14"}, '
+     'window="Dentist")\ncomputer.press("OK", window="Dentist")'),
+    ("Enter Ada Lovelace as the name and ada@example.org as the email, then press OK",
+     CONTACT, 'computer.fill({"Name": "Ada Lovelace", "Email": "ada@example.org"}, '
+              'window="New contact")\ncomputer.press("OK", window="New contact")'),
+    ("please put Ada in the name box", CONTACT,
+     'computer.fill({"Name": "Ada"}, window="New contact")'),  # only filled: not confirmed
+    ("Name: Ada Lovelace, Email: 'ada@example.org'. Save it.", CONTACT,
+     'computer.fill({"Name": "Ada Lovelace", "Email": "ada@example.org"}, '
+     'window="New contact")\ncomputer.press("OK", window="New contact")'),
+    ("I need them 2048 pixels on the long side, and strip the location data out. Go.",
+     EXPORT, 'computer.fill({"Long edge (px)": "2048"}, window="Export photos")\n'
+             'computer.tick("Remove location data", window="Export photos")\n'
+             'computer.press("OK", window="Export photos")'),
+])
+def test_values_said_beside_their_labels_fill_the_form_in_front(
+        request_: str, window: Window, code: str) -> None:
+    assert read(request_, [window]) == code
+
+
+@pytest.mark.parametrize(("request_", "window"), [
+    ("Book me in, but not on the 14th", DENTIST),  # a negation: the model's
+    ("book me in please", DENTIST),  # no value said
+    ("put Ada in the name box", Window("New contact", "frame", False, 2,
+                                       CONTACT.controls)),  # not in front
+    ("the name is Ada", Window("Notes - Editor", "frame", True, 4, [
+        control("File", "menu"), *CONTACT.controls])),  # a program's window, not a form
+    ("put the name field in", CONTACT),  # no value beside the label
+])
+def test_anything_else_is_the_models(request_: str, window: Window) -> None:
+    assert read(request_, [window]) is None
