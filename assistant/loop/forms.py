@@ -1,4 +1,5 @@
-"""A spoken request over a form in front, its values placed by the words said with them.
+"""A spoken request over a form in front (a dialog's, a page's), its values placed by the
+words said with them.
 
 "Book me in for a cleaning on the 14th of March 2026, the name's Omar Haddad" over a
 dialog with the fields Patient name, Visit type (a drop-down) and Preferred date: a
@@ -26,11 +27,15 @@ from assistant.loop.said import NEGATION, held
 # Where a value ends: a clause's end, or "and"/"then" before the next.
 END = r"(?=\s*(?:[,;.!?]|$|\band\b|\bthen\b|\bplease\b))"
 VALUE = r"(\x00\d+|[\w@+.'’/-]+(?:[ \t]+[\w@+.'’/-]+){0,5}?)"
+# Between a label's word and its value: "the name's Omar", "the subject should be ...".
+SAID_AS = r"(?:'s|’s|\s+is|\s+as|\s+to|\s+of|:|\s+=|\s+(?:should|will|must|would)\s+be)"
 # Where a value said before its label's word begins: "enter Ana as the name", "..., and
 # ana@example.org as the email", "put Ana in the Name field".
 PUTS = r"(?:enter|put|type|write|use|set|add|fill in)"
 BEFORE = rf"(?:\b{PUTS}\s+|^(?!(?:{PUTS}|please|kindly|just|now|can|could)\b)|[,;]\s*|\band\s+)"
-# Words no value said beside a label holds: "the name and ...", "the Name field".
+# Words no value said beside a label starts or ends with: "the name and ...", "the Name
+# field".
+JOINS = frozenset({"and", "then", "as"})  # a value holds none: two values said as one
 STOP = frozenset({"and", "then", "as", "the", "in", "into", "to", "field", "box", "please",
                   "is", "it", "this", "that", "form", "with"})
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -56,24 +61,30 @@ def read(request: str, windows: list[Window]) -> str | None:
     confirming button; None when no value is found, the window is no form that waits, or
     the request negates anything (the model weighs what not to do)."""
     front = windows[0] if windows else None
-    if front is None or not front.active or not waits(front) or NEGATION.search(request):
+    page = front is not None and any(c.chrome for c in front.controls)  # a browser's
+    if front is None or not front.active or not (page or waits(front)) or \
+            NEGATION.search(request):
         return None
     said, quoted = held(request)
-    fields = [c for c in front.controls if c.name and not c.label
+    fields = [c for c in front.controls if c.name and not c.label and not c.chrome
               and (c.field or c.role == "combo box")]
     values = {}
     for field in fields:
         value = _value(field, said, quoted)
         if value is not None and value != field.value:
             values[field.name] = value
-    confirm = next((c.name for c in front.controls if finding.is_kind(c, "button")
-                    and textmatch.normalize(c.name) in finding.CONFIRMS), None)
+    buttons = [c.name for c in front.controls if c.role == "push button" and not c.chrome]
+    confirm = next((name for name in buttons if textmatch.normalize(name) in finding.CONFIRMS),
+                   buttons[0] if page and len(buttons) == 1 else None)  # a page's one button
     if not values or confirm is None:
         return None
     pairs = ", ".join(f"{json.dumps(name)}: {json.dumps(value)}" for name, value in values.items())
     lines = [f"computer.fill({{{pairs}}}, window={json.dumps(front.title)})"]
     lines += [call_code("tick", box.name, window=front.title) for box in front.controls
               if _ticked(box, said)]
+    lines += [call_code("choose", radio.name, window=front.title) for radio in front.controls
+              if radio.role == "radio button" and not radio.checked and len(radio.name) > 2
+              and re.search(rf"(?<!\w){re.escape(radio.name)}(?!\w)", said, re.IGNORECASE)]
     if not FILL_ONLY.search(request) or CONFIRMING.search(request):
         lines.append(call_code("press", confirm, window=front.title))
     return "\n".join(lines)
@@ -101,7 +112,7 @@ def _value(field: Control, said: str, quoted: list[str]) -> str | None:
     if field.role in ("spin button", "slider") or NUMBER.fullmatch(field.value.strip()):
         return _number(field, said)
     for word in sorted(LABEL_WORDS.findall(field.name.casefold()), key=len, reverse=True):
-        for pattern in (rf"\b{word}(?:'s|’s|\s+is|\s+as|\s+to|\s+of|:|\s+=)?\s+{VALUE}{END}",
+        for pattern in (rf"\b{word}{SAID_AS}?\s+{VALUE}{END}",
                         rf"{BEFORE}{VALUE}\s+as\s+(?:the|my|its)\s+{word}\b",
                         rf"{BEFORE}{VALUE}\s+(?:in|into)\s+(?:the\s+)?{word}\b"):
             for found in re.finditer(pattern, said, re.IGNORECASE):
@@ -109,7 +120,8 @@ def _value(field: Control, said: str, quoted: list[str]) -> str | None:
                 held_text = re.fullmatch(r"\x00(\d+)", text)
                 if held_text:
                     return quoted[int(held_text[1])]
-                if text and not STOP & set(text.casefold().split()):
+                words = text.casefold().split()
+                if words and not ({words[0], words[-1]} & STOP or JOINS & set(words)):
                     return text
     return None
 

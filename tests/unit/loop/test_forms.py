@@ -33,6 +33,14 @@ EXPORT = Window("Export photos", "frame", True, 3, [
     control("OK", "push button")])
 
 
+TICKET = Window("Help - Chromium", "frame", True, 4, [
+    Control("Address and search bar", "entry", Rect(0, 0, 10, 10), frozenset(EDITABLE), "",
+            "127.0.0.1/ticket", chrome=True),
+    control("Subject", "entry", "", EDITABLE), control("Low", "radio button"),
+    control("Normal", "radio button", "", ("enabled", "checked")),
+    control("High", "radio button"), control("Send ticket", "push button")])
+
+
 @pytest.mark.parametrize(("request_", "window", "code"), [
     ("Book me in on the 14th of March please, the name's Omar Haddad.", DENTIST,
      'computer.fill({"Patient name": "Omar Haddad", "Preferred date": "2026-03-14"}, '
@@ -49,6 +57,11 @@ EXPORT = Window("Export photos", "frame", True, 3, [
      EXPORT, 'computer.fill({"Long edge (px)": "2048"}, window="Export photos")\n'
              'computer.tick("Remove location data", window="Export photos")\n'
              'computer.press("OK", window="Export photos")'),
+    ("file a ticket: it's a billing issue, high priority, and the subject should be "
+     "'Charged twice in March'", TICKET,
+     'computer.fill({"Subject": "Charged twice in March"}, window="Help - Chromium")\n'
+     'computer.choose("High", window="Help - Chromium")\n'
+     'computer.press("Send ticket", window="Help - Chromium")'),  # a page's one button
 ])
 def test_values_said_beside_their_labels_fill_the_form_in_front(
         request_: str, window: Window, code: str) -> None:
