@@ -48,10 +48,12 @@ FILL_ONLY = re.compile(r"^\W*(?:please\s+)?(?:fill|enter|type|put|write|complete
                        re.IGNORECASE)
 CONFIRMING = re.compile(r"\b(?:ok|confirm|send|submit|press|click|done|apply|book|go|save|"
                         r"finish|register|sign up|order)\b", re.IGNORECASE)
-# A date said in words: "the 14th of March 2026", "March 14", "2026-03-14".
-DATE = re.compile(r"\b(?:\d{4}-\d{1,2}-\d{1,2}|(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?"
-                  r"[A-Za-z]{3,9}(?:,?\s+\d{4})?|[A-Za-z]{3,9}\s+\d{1,2}(?:st|nd|rd|th)?"
-                  r"(?:,?\s+\d{4})?|(?:on\s+)?the\s+\d{1,2}(?:st|nd|rd|th))\b", re.IGNORECASE)
+# A date said in words: "the 14th of March 2026", "March 14", "2026-03-14", "the 23rd".
+MONTH = "|".join(sorted(dates.MONTHS, key=len, reverse=True))
+DATE = re.compile(rf"\b(?:\d{{4}}-\d{{1,2}}-\d{{1,2}}|(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+"
+                  rf"(?:of\s+)?(?:{MONTH})\b(?:,?\s+\d{{4}})?|(?:{MONTH})\s+\d{{1,2}}"
+                  rf"(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|the\s+\d{{1,2}}(?:st|nd|rd|th))\b",
+                  re.IGNORECASE)
 ISO_VALUE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 LABEL_WORDS = re.compile(r"[^\W\d_]{3,}")
 
@@ -76,10 +78,12 @@ def read(request: str, windows: list[Window]) -> str | None:
     buttons = [c.name for c in front.controls if c.role == "push button" and not c.chrome]
     confirm = next((name for name in buttons if textmatch.normalize(name) in finding.CONFIRMS),
                    buttons[0] if page and len(buttons) == 1 else None)  # a page's one button
-    if not values or confirm is None:
+    day = _day(front, said)
+    if not (values or day) or confirm is None:
         return None
     pairs = ", ".join(f"{json.dumps(name)}: {json.dumps(value)}" for name, value in values.items())
-    lines = [f"computer.fill({{{pairs}}}, window={json.dumps(front.title)})"]
+    lines = [f"computer.fill({{{pairs}}}, window={json.dumps(front.title)})"] if values else []
+    lines += [call_code("choose", day, window=front.title)] if day else []
     lines += [call_code("tick", box.name, window=front.title) for box in front.controls
               if _ticked(box, said)]
     lines += [call_code("choose", radio.name, window=front.title) for radio in front.controls
@@ -88,6 +92,15 @@ def read(request: str, windows: list[Window]) -> str | None:
     if not FILL_ONLY.search(request) or CONFIRMING.search(request):
         lines.append(call_code("press", confirm, window=front.title))
     return "\n".join(lines)
+
+
+def _day(window: Window, said: str) -> str | None:
+    """The one date said, as said, for the window's calendar (the verbs choose it there);
+    None without a calendar, or with no date or more than one."""
+    if not any(c.role == "calendar" for c in window.controls):
+        return None
+    spans = [m[0] for m in DATE.finditer(said) if dates.wanted(m[0]) is not None]
+    return spans[0] if len(spans) == 1 else None
 
 
 def _ticked(box: Control, said: str) -> bool:

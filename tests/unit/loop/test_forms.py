@@ -62,6 +62,10 @@ TICKET = Window("Help - Chromium", "frame", True, 4, [
      'computer.fill({"Subject": "Charged twice in March"}, window="Help - Chromium")\n'
      'computer.choose("High", window="Help - Chromium")\n'
      'computer.press("Send ticket", window="Help - Chromium")'),  # a page's one button
+    ("Deliver it on the 2nd of June 2027 please", Window("Delivery", "dialog", True, 5, [
+        control("", "calendar"), control("Cancel", "push button"), control("OK", "push button")]),
+     'computer.choose("the 2nd of June 2027", window="Delivery")\n'
+     'computer.press("OK", window="Delivery")'),  # a calendar: its day, as said
 ])
 def test_values_said_beside_their_labels_fill_the_form_in_front(
         request_: str, window: Window, code: str) -> None:
