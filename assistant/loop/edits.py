@@ -71,7 +71,12 @@ EDITOR = frozenset({"it", "this", "editor", "document", "note", "notes", "file",
                     "window", "changes", "list", "letter", "memo", "draft", "page"})
 SCOPE = re.compile(r"^(?:in|on)\s+.+$", re.IGNORECASE)  # "In the letter open in Mousepad"
 NEW = re.compile(rf"^(?:{'|'.join(EDITS['new'])})\s+(?:a\s+)?new\s+(?:empty\s+|blank\s+)?"
-                 r"(?:document|file|tab|note|page)(?:\s+(?:in|on)\s+.+)?$", re.IGNORECASE)
+                 r"(?:document|file|tab|note|page)(?:\s+(?:in|on)\s+(?P<where>.+?))?"
+                 r"(?:\s+(?:with|containing|saying|that says)\s+(?:the\s+)?(?:text\s+|words\s+|"
+                 r"line\s+)?\x00(?P<text>\d+))?$", re.IGNORECASE)
+# "write "hi" in a new Mousepad document": the clause, then where it goes.
+INTO_NEW = re.compile(r"^(.+?)\s+(?:in|into|to|on)\s+(?:a\s+)?new\s+(?:[\w-]+\s+)?"
+                      r"(?:document|file|tab|note|page)$", re.IGNORECASE)
 
 
 def read(request: str, windows: list[Window]) -> str | None:
@@ -98,10 +103,17 @@ def _clauses(request: str, title: str, text: str) -> str | None:
         part = strip_words(part.strip(), "polite")
         if not part or aside(part):
             continue
-        if NEW.match(part):  # a new document, in the editor's window: the clauses
-            lines += [call_code("focus", title), call_code("key", "ctrl+n")]  # after it
+        new, into = NEW.match(part), INTO_NEW.match(part)
+        if new or into:  # a new document, in the editor's window: the clauses after it
+            if new and new["where"] and not _names_editor(new["where"], title):
+                return None
+            lines += [call_code("focus", title), call_code("key", "ctrl+n")]
             title, text = "", ""  # act in the focused window, whose title is no name yet
-            continue
+            if new and new["text"]:
+                lines.append(call_code("type", quoted[int(new["text"])]))
+            if not into:
+                continue
+            part = into[1]
         line = _edit(part, quoted, text, title)
         if line is None:
             return None

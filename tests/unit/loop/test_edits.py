@@ -92,6 +92,12 @@ DIALOG = Window("Export", "dialog", False, 3,
      "save", [LETTER],
      'computer.replace("monday", "Friday", window="letter.txt - Mousepad")\n'
      'computer.save(window="letter.txt - Mousepad")'),
+    ("Create a new file in Mousepad with the text 'hello world' and save it as hello.txt",
+     [LETTER], 'computer.focus("letter.txt - Mousepad")\ncomputer.key("ctrl+n")\n'
+               'computer.type("hello world")\ncomputer.save_as("hello.txt")'),
+    ("Write 'hello world' in a new Mousepad document and save it as hello.txt", [LETTER],
+     'computer.focus("letter.txt - Mousepad")\ncomputer.key("ctrl+n")\n'
+     'computer.type("hello world")\ncomputer.save_as("hello.txt")'),
     ("Remove Anna from the letter and save it", [LETTER],
      'computer.replace("Anna", "", window="letter.txt - Mousepad")\n'
      'computer.save(window="letter.txt - Mousepad")'),
@@ -116,6 +122,7 @@ def test_an_edit_of_the_one_editor_is_read_as_the_editing_verbs(
     ("it should say Friday", [LETTER]),  # which word is "it"?
     ("fix it", [LETTER]),  # no edit said
     ("remove Bob from the letter", [LETTER]),  # no line is just that: a word, or the line?
+    ("open a new document in the calendar with the text 'hi'", [LETTER]),  # not the editor
     ("change Monday to Friday, I want it mailed to Bob too", [LETTER]),  # an aside that asks
     ("replace Monday with Friday in the calendar", [LETTER]),  # not the editor
     ("I don't think it's right: change Monday to Friday", [LETTER]),  # a negation
