@@ -25,8 +25,9 @@ from assistant.loop.said import CLAUSES, DATA, NEGATION, aside, held, strip_word
 EDITS: dict[str, list[str]] = DATA["edits"]
 FILE_NAME = re.compile(r"^[\w.-]+\.\w{1,8}$")  # soup.txt, a name with its extension
 # "type "buy milk" into the note", "write the line "Regards" in it".
-TYPE = re.compile(rf"^(?:{'|'.join(EDITS['type'])})\s+(?:(?:the|this|a|my)\s+)?"
-                  rf"(?:(?:{'|'.join(EDITS['typed'])})\s+)?\x00(\d+)"
+TYPE = re.compile(rf"^(?:{'|'.join(EDITS['type'])}):?\s+(?:(?:the|this|a|my)\s+)?"
+                  rf"(?:(?:{'|'.join(EDITS['typed'])})\s+)?(?:(?:saying|that says|reading)\s+)?"
+                  r"\x00(\d+)"
                   r"(?:\s+(?:in|into|to|on)\s+(.+))?$", re.IGNORECASE)
 ADD = re.compile(rf"^(?:{'|'.join(EDITS['add'])})\s+(\x00\d+)(?:\s+as\s+(?:a|the)\s+"
                  r"(?:new\s+)?(?:last\s+|(first)\s+)?line)?"
@@ -66,6 +67,7 @@ SAVE = re.compile(r"^save(?:\s+(?P<what>.+?))??(?:\s+(?:as|under)\s+(?:the\s+)?(
                   r"(?:name\s+)?(?P<name>\S+?))?(?:\s+(?:as well|too|in my folder|in this "
                   r"folder|in the same folder|here|(?:next to|beside|alongside)(?: my| the)?"
                   r" \S+))?$", re.IGNORECASE)
+SAVE_KEYS = re.compile(r"^(?:press|hit|use)\s+(?:ctrl|control)\s*(?:\+|-)?\s*s$", re.IGNORECASE)
 # What names the editor besides a word of its title: "type it into the note".
 EDITOR = frozenset({"it", "this", "editor", "document", "note", "notes", "file", "text",
                     "window", "changes", "list", "letter", "memo", "draft", "page"})
@@ -177,6 +179,8 @@ def _removed(part: str, quoted: list[str], text: str, title: str) -> str | None:
 
 def _saved(part: str, title: str) -> str | None:
     """A clause that saves the file, under its name or another."""
+    if SAVE_KEYS.match(part):
+        return call_code("save", window=title)
     saved = SAVE.match(part)
     if saved:
         what = saved["what"]

@@ -98,6 +98,12 @@ DIALOG = Window("Export", "dialog", False, 3,
     ("Write 'hello world' in a new Mousepad document and save it as hello.txt", [LETTER],
      'computer.focus("letter.txt - Mousepad")\ncomputer.key("ctrl+n")\n'
      'computer.type("hello world")\ncomputer.save_as("hello.txt")'),
+    ("Write a memo saying 'Team lunch' in the note, then press Ctrl+S", [NOTE],
+     'computer.type("Team lunch", window="note.txt - Mousepad")\n'
+     'computer.save(window="note.txt - Mousepad")'),
+    ("In the note, type: 'Team lunch'. Then save it.", [NOTE],
+     'computer.type("Team lunch", window="note.txt - Mousepad")\n'
+     'computer.save(window="note.txt - Mousepad")'),
     ("Remove Anna from the letter and save it", [LETTER],
      'computer.replace("Anna", "", window="letter.txt - Mousepad")\n'
      'computer.save(window="letter.txt - Mousepad")'),
