@@ -24,6 +24,8 @@ ROLE_NAMES = {"field": "field", "text field": "field", "entry": "field", "text b
               "text area": "text area", "text": "text area", "editor": "text area",
               "number field": "number field", "spin button": "number field",
               "spinbutton": "number field", "number": "number field",
+              "number box": "number field", "spin box": "number field",
+              "spinner": "number field",
               "drop-down": "drop-down", "dropdown": "drop-down", "combo box": "drop-down",
               "password field": "password field", "password": "password field",
               "switch": "toggle", "toggle": "toggle", "check box": "check box",

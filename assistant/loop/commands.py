@@ -320,6 +320,9 @@ def _typed(rest: str, quoted: list[str], windows: list[Window]) -> Call | None:
         found = _exact(where, name, ("field",)) or _part(where, name)
         if found is not None:
             return "type", (text,), {"into": found[0].name, "window": title}, found[1].title
+        by_role = _by_role(where[:1], name)  # "the number box": as the verb will find it
+        if by_role is not None:
+            return "type", (text,), {"into": name, "window": title}, by_role.title
     window = _window(into[2], windows, quoted)
     if window is None:
         return None
@@ -394,6 +397,19 @@ def _pair(text: str, quoted: list[str], windows: list[Window]) -> Call | None:
             held_text = re.fullmatch(r"\x00(\d+)", value)
             value = quoted[int(held_text[1])] if held_text else value
             return "type", (value,), {"into": found[0].name}, found[1].title
+    return None
+
+
+def _by_role(windows: list[Window], name: str) -> Window | None:
+    """The window whose one enabled field a name with a role word says ("the number box",
+    "the slider"), as the verbs find fields."""
+    for window in windows:
+        try:
+            hits = [c for c in finding.matches(window.controls, name, "field") if c.enabled]
+        except ValueError:
+            return None
+        if len(hits) == 1 and textmatch.normalize(name) != textmatch.normalize(hits[0].name):
+            return window
     return None
 
 

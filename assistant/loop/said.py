@@ -25,6 +25,7 @@ NEGATION = re.compile(r"\b(?:don'?t|do not|never|not|without|won'?t)\b|n't\b", r
 NEGATED = re.compile(r"\b(?:don'?t|do not|never|without|not)\s+(\w+)", re.IGNORECASE)
 CLAUSES = re.compile(r"\s*(?:[,;!?]|\.(?:\s|$)|\band then\b|\bthen\b|\band\b)\s*",
                      re.IGNORECASE)
+FLIPPED = re.compile(r"^(?:turn|switch|flip|toggle|set)\s+(.+?)\s+(on|off)$", re.IGNORECASE)
 SENTENCES = re.compile(r"(?<=[.:!])\s+")
 # A sentence that says what is on screen rather than what to do: "The save dialog is
 # waiting.", "Mousepad has my shopping list open."
@@ -82,7 +83,12 @@ def held(request: str) -> tuple[str, list[str]]:
 
 
 def verb_of(part: str) -> tuple[str | None, str]:
-    """The verb a clause starts with (one of commands.toml's), and the rest of it."""
+    """The verb a clause starts with (one of commands.toml's), and the rest of it; a
+    switch said on or off after its name ("turn the Record button on") is ticked or
+    unticked."""
+    flipped = FLIPPED.match(part)
+    if flipped:
+        return ("tick" if flipped[2].casefold() == "on" else "untick"), flipped[1]
     low = part.casefold()
     for word, verb in VERBS:
         if low == word or low.startswith(word + " "):

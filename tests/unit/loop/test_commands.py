@@ -173,6 +173,19 @@ def test_a_file_named_in_a_file_chooser_is_opened_however_it_is_said(request_: s
         'computer.choose("report.txt")\ncomputer.press("OK")'
 
 
+def test_a_field_named_by_its_role_word_and_a_switch_said_on_are_read() -> None:
+    """"the number box" is the one enabled number field (a disabled one beside it is no
+    choice), as the verb will find it; "turn ... on" ticks."""
+    factory = Window("Factory", "frame", True, 9, [
+        Control("label", "spin button", Rect(0, 0, 10, 10),
+                frozenset({"enabled", "editable"}), "", "50"),
+        Control("label", "spin button", Rect(0, 0, 10, 10), frozenset({"editable"}), ""),
+        control("Record", "toggle button")])
+    assert read("Set the number box to 75", [factory]) == 'computer.type("75", into="number")'
+    assert read("turn the Record button on", [factory]) == 'computer.tick("Record")'
+    assert read("switch off Record", [factory]) == 'computer.untick("Record")'
+
+
 def test_a_clause_that_only_says_why_is_set_aside_and_one_that_asks_is_not() -> None:
     assert read("Click yes, it's out of date anyway", [EXPORT]) == 'computer.press("Yes")'
     assert read("Click yes. I’m sure.", [EXPORT]) == 'computer.press("Yes")'
