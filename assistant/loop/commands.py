@@ -37,6 +37,11 @@ KEYS = frozenset({"enter", "return", "escape", "esc", "tab", "space"})
 PRONOUNS = frozenset({"it", "this", "that", "them"})
 WITHOUT = re.compile(r"^(.+?)\s+without\s+\w+ing\b(?:\s+(?:anything|it|them|that|this))?$",
                      re.IGNORECASE)  # close it without saving: the close, and what it is not
+TAB = re.compile(r"\btab\b", re.IGNORECASE)
+ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+            "ninth", "tenth", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th",
+            "10th"]
+ORDINAL = re.compile(rf"^({'|'.join(ORDINALS)})\s+(page|tab)$", re.IGNORECASE)
 SCOPE = re.compile(r"^(.*?)\s+(?:in|on|of|from)\s+(.+)$", re.IGNORECASE)
 SCOPE_ONLY = re.compile(r"^(?:in|on|from)\s+", re.IGNORECASE)  # "In the file chooser, ..."
 INTO = re.compile(r"^\x00(\d+)\s*(?:(?:into|in|to)\s+(.+))?$", re.IGNORECASE)
@@ -241,7 +246,14 @@ def _exact(windows: list[Window], name: str, kinds: tuple[str, ...]
     return None
 
 
+def _numbered(said: re.Match[str]) -> str:
+    """"third page" as a tab names it: "page 3"."""
+    return f"{said[2]} {ORDINALS.index(said[1].casefold()) % 10 + 1}"
+
+
 def _of(control: Control, kind: str) -> bool:
+    if kind == "tab":
+        return control.role == "page tab"
     if kind == "any":
         return control.role not in tree.TEXTS and not control.label
     return finding.is_kind(control, kind)
@@ -270,10 +282,11 @@ def _line(verb: str, rest: str, quoted: list[str], windows: list[Window]) -> Cal
         return _typed(rest, quoted, windows)
     if verb == "fill":
         return _filled(rest, quoted, windows)
-    if verb in ("open", "choose"):  # "pick report.txt" in a file chooser: opened
-        opened = _opened(rest, quoted, windows)
-        if opened is not None or verb == "open":
+    if verb in ("open", "choose"):  # "pick report.txt" in a file chooser: opened; "open
+        opened = _opened(rest, quoted, windows)  # the tab page 3": chosen
+        if opened is not None:
             return opened
+        verb = "choose"
     if verb == "save":
         return _saved(rest, windows)
     if verb == "accept":
@@ -289,6 +302,9 @@ def _line(verb: str, rest: str, quoted: list[str], windows: list[Window]) -> Cal
             return "key", (name.casefold(),), {}, ""
         kinds = ("button", "any") if verb == "press" else \
             ("tick box",) if verb in MANY else ("item",)
+        name = ORDINAL.sub(_numbered, name)  # "the third page": "page 3"
+        if TAB.search(rest):  # "the tab page 3": a notebook's tab before a radio button
+            kinds = ("tab", *kinds)
         found = _exact(where, name, kinds)
         if found is not None:
             return verb, (found[0].name,), {"window": title}, found[1].title

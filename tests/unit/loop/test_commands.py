@@ -186,6 +186,13 @@ def test_a_field_named_by_its_role_word_and_a_switch_said_on_are_read() -> None:
     assert read("switch off Record", [factory]) == 'computer.untick("Record")'
 
 
+def test_a_page_is_gone_to_by_its_number_and_a_tab_said_as_one_is_the_tabs() -> None:
+    factory = Window("Factory", "frame", True, 9, [
+        control("Page 3", "radio button"), control("page 3", "page tab")])
+    assert read("go to the third page", [factory]) == 'computer.choose("Page 3")'
+    assert read("open the tab page 3", [factory]) == 'computer.choose("page 3")'
+
+
 def test_a_clause_that_only_says_why_is_set_aside_and_one_that_asks_is_not() -> None:
     assert read("Click yes, it's out of date anyway", [EXPORT]) == 'computer.press("Yes")'
     assert read("Click yes. I’m sure.", [EXPORT]) == 'computer.press("Yes")'
