@@ -61,6 +61,11 @@ SHOULD = re.compile(r"^(.+?)\s+should\s+(?:be|say|read|have been)\s+(.+)$", re.I
 FIX = re.compile(r"^(?:fix|correct)\s+(?:it|this|that|them|the typos?|the mistakes?)$",
                  re.IGNORECASE)
 PRONOUNS = frozenset({"it", "this", "that", "they", "he", "she", "the date", "the name"})
+# "delete the second line", "remove the last line of the letter".
+NTH = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(?:the\s+)?(first|second|third|fourth|"
+                 r"fifth|last|1st|2nd|3rd|4th|5th)\s+line(?:\s+(?:from|in|of)\s+(.+))?$",
+                 re.IGNORECASE)
+PLACES = ["first", "second", "third", "fourth", "fifth"]
 STRUCK = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(.+?)\s+(?:from|off|out of)\s+(.+)$",
                     re.IGNORECASE)
 SAVE = re.compile(r"^save(?:\s+(?P<what>.+?))??(?:\s+(?:as|under)\s+(?:the\s+)?(?:new\s+)?"
@@ -153,6 +158,14 @@ def _removed(part: str, quoted: list[str], text: str, title: str) -> str | None:
             return None
         lines = [line for line in text.splitlines() if words.casefold() in line.casefold()]
         return call_code("replace", lines[0], "", window=title) if len(lines) == 1 else None
+    nth = NTH.match(part)
+    if nth and (nth[2] is None or _names_editor(nth[2], title)):
+        lines = [line for line in text.splitlines() if line.strip()]
+        said = nth[1].casefold()
+        at = -1 if said == "last" else (PLACES.index(said) if said in PLACES else int(said[0]) - 1)
+        line = lines[at] if -len(lines) <= at < len(lines) else None
+        return call_code("replace", line, "", window=title) if line and \
+            text.count(line) == 1 else None
     struck = STRUCK.match(part)
     if struck and _names_editor(struck[2], title):
         words = _said(struck[1], quoted, words=8)

@@ -104,6 +104,11 @@ DIALOG = Window("Export", "dialog", False, 3,
     ("In the note, type: 'Team lunch'. Then save it.", [NOTE],
      'computer.type("Team lunch", window="note.txt - Mousepad")\n'
      'computer.save(window="note.txt - Mousepad")'),
+    ("Delete the last line of the letter and save it.", [LETTER],
+     'computer.replace("Anna", "", window="letter.txt - Mousepad")\n'
+     'computer.save(window="letter.txt - Mousepad")'),
+    ("remove the second line", [LETTER],
+     'computer.replace("See you on Monday at noon.", "", window="letter.txt - Mousepad")'),
     ("Remove Anna from the letter and save it", [LETTER],
      'computer.replace("Anna", "", window="letter.txt - Mousepad")\n'
      'computer.save(window="letter.txt - Mousepad")'),
@@ -127,6 +132,7 @@ def test_an_edit_of_the_one_editor_is_read_as_the_editing_verbs(
     ("put the whole of my long shopping list for the week on the end", [LETTER]),  # words
     ("it should say Friday", [LETTER]),  # which word is "it"?
     ("fix it", [LETTER]),  # no edit said
+    ("delete the fifth line", [LETTER]),  # it has three
     ("remove Bob from the letter", [LETTER]),  # no line is just that: a word, or the line?
     ("open a new document in the calendar with the text 'hi'", [LETTER]),  # not the editor
     ("change Monday to Friday, I want it mailed to Bob too", [LETTER]),  # an aside that asks
