@@ -22,32 +22,26 @@ from assistant.computer import dates, finding, textmatch, tree
 from assistant.computer.after import waits
 from assistant.computer.tree import Control, Window
 from assistant.loop.commands import call_code
-from assistant.loop.said import NEGATION, held
+from assistant.loop.said import DATA, NEGATION, held
 
 # Where a value ends: a clause's end, or "and"/"then" before the next.
 END = r"(?=\s*(?:[,;.!?]|$|\band\b|\bthen\b|\bplease\b))"
 VALUE = r"(\x00\d+|[\w@+.'’/-]+(?:[ \t]+[\w@+.'’/-]+){0,5}?)"
 # Between a label's word and its value: "the name's Omar", "the subject should be ...".
 SAID_AS = r"(?:'s|’s|\s+is|\s+as|\s+to|\s+of|:|\s+=|\s+(?:should|will|must|would)\s+be)"
+WORDS: dict[str, list[str]] = DATA["forms"]
 # Where a value said before its label's word begins: "enter Ana as the name", "..., and
 # ana@example.org as the email", "put Ana in the Name field".
-PUTS = r"(?:enter|put|type|write|use|set|add|fill in)"
+PUTS = f"(?:{'|'.join(WORDS['puts'])})"
 BEFORE = rf"(?:\b{PUTS}\s+|^(?!(?:{PUTS}|please|kindly|just|now|can|could)\b)|[,;]\s*|\band\s+)"
-# Words no value said beside a label starts or ends with: "the name and ...", "the Name
-# field".
 JOINS = frozenset({"and", "then", "as"})  # a value holds none: two values said as one
-STOP = frozenset({"and", "then", "as", "the", "in", "into", "to", "field", "box", "please",
-                  "is", "it", "this", "that", "form", "with"})
+STOP = frozenset(WORDS["stop"])
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
-# The verbs a box's name starts with, which a person says in other words ("strip the
-# location data" for "Remove location data").
-BOX_VERBS = frozenset({"remove", "include", "show", "send", "enable", "use", "keep",
-                       "add", "allow", "strip", "save", "make", "the", "and", "for"})
+BOX_VERBS = frozenset(WORDS["box_verbs"])
 # A request only to fill the form ("fill in ...", "enter ..."), unless it also confirms.
 FILL_ONLY = re.compile(r"^\W*(?:please\s+)?(?:fill|enter|type|put|write|complete)\b",
                        re.IGNORECASE)
-CONFIRMING = re.compile(r"\b(?:ok|confirm|send|submit|press|click|done|apply|book|go|save|"
-                        r"finish|register|sign up|order)\b", re.IGNORECASE)
+CONFIRMING = re.compile(rf"\b(?:{'|'.join(WORDS['confirming'])})\b", re.IGNORECASE)
 # A date said in words: "the 14th of March 2026", "March 14", "2026-03-14", "the 23rd".
 MONTH = "|".join(sorted(dates.MONTHS, key=len, reverse=True))
 DATE = re.compile(rf"\b(?:\d{{4}}-\d{{1,2}}-\d{{1,2}}|(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+"
