@@ -109,7 +109,10 @@ def _ticked(box: Control, said: str) -> bool:
 
 def _value(field: Control, said: str, quoted: list[str]) -> str | None:
     """The value `said` gives the field: an entry of a drop-down said whole, a date for a
-    field that holds one, or the words said beside a word of its label."""
+    field that holds one, or the words said beside its label: right after the whole label
+    ("the name Ada"), after one word of it only with a word between ("the name's Omar"
+    for "Patient name"; "the file name says Untitled" gives "File name" nothing), or
+    before it ("Ada as the name")."""
     if field.role == "combo box":
         entries = [e for e in tree.entries(field)
                    if re.search(rf"(?<!\w){re.escape(e)}(?!\w)", said, re.IGNORECASE)]
@@ -118,8 +121,11 @@ def _value(field: Control, said: str, quoted: list[str]) -> str | None:
         return _date(said, field.value.strip())
     if field.role in ("spin button", "slider") or NUMBER.fullmatch(field.value.strip()):
         return _number(field, said)
-    for word in sorted(LABEL_WORDS.findall(field.name.casefold()), key=len, reverse=True):
-        for pattern in (rf"\b{word}{SAID_AS}?\s+{VALUE}{END}",
+    label = LABEL_WORDS.findall(field.name.casefold())
+    whole = r"\s+".join(label)
+    for word in sorted(label, key=len, reverse=True):
+        for pattern in (rf"\b{whole}{SAID_AS}?\s+{VALUE}{END}",
+                        rf"\b{word}{SAID_AS}\s+{VALUE}{END}",
                         rf"{BEFORE}{VALUE}\s+as\s+(?:the|my|its)\s+{word}\b",
                         rf"{BEFORE}{VALUE}\s+(?:in|into)\s+(?:the\s+)?{word}\b"):
             for found in re.finditer(pattern, said, re.IGNORECASE):

@@ -193,6 +193,21 @@ def test_a_dialog_of_buttons_alone_is_told_by_its_buttons_with_no_line_that_pres
 # A spoken command that names only controls on screen, read without the model
 # (loop/commands.py, rule screen.command): the scripted server shows whether it was asked.
 
+def unasked(server: LLMServer, argv: tuple[str, ...], title: str, request: str
+            ) -> tuple[list[Proposal], tuple[int, str]]:
+    """One turn over the program `argv` in front, its window titled `title`, whose code is
+    read without the model: the proposals, and the program's exit status and output."""
+    asked: list[Proposal] = []
+    server.add(text("(never asked)"))
+    with Program(*argv) as window:
+        window.focused(title)
+        with make(server, asked, off="") as assistant:
+            list(assistant.turn(request))
+        result = window.result()
+    assert server.chat_requests == []
+    return asked, result
+
+
 def test_click_yes_is_pressed_without_asking_the_model(server: LLMServer) -> None:
     asked: list[Proposal] = []
     server.add(text("(never asked)"))
@@ -217,15 +232,11 @@ def test_the_one_button_said_over_a_dialog_of_buttons_is_pressed_without_the_mod
         server: LLMServer) -> None:
     """Words no control names ("I'm in a meeting") leave the whole read to the model; the
     one button the request says whole is pressed all the same."""
-    asked: list[Proposal] = []
-    server.add(text("(never asked)"))
-    with Program("yad", "--title=Update", "--text=Version 2.1 is ready.",
-                 "--button=Remind me tomorrow:2", "--button=Install now:0") as dialog:
-        dialog.focused("Update")
-        with make(server, asked, off="") as assistant:
-            list(assistant.turn("Remind me tomorrow about it, I'm in a meeting all morning"))
-        assert dialog.result()[0] == 2  # yad's own word: that button
-    assert server.chat_requests == []
+    asked, (status, _) = unasked(server, (
+        "yad", "--title=Update", "--text=Version 2.1 is ready.",
+        "--button=Remind me tomorrow:2", "--button=Install now:0"), "Update",
+        "Remind me tomorrow about it, I'm in a meeting all morning")
+    assert status == 2  # yad's own word: that button
     assert [p.code for p in asked] == ['computer.press("Remind me tomorrow")']
 
 
@@ -233,18 +244,12 @@ def test_a_request_over_a_form_is_filled_by_its_labels_words_and_sent_without_th
         server: LLMServer) -> None:
     """The name said with "name's", the drop-down's entry said as a word of the request,
     the date as the field writes dates: filled, and the form's OK pressed."""
-    asked: list[Proposal] = []
-    server.add(text("(never asked)"))
-    with Program("yad", "--form", "--title=Dentist", "--field=Patient name", "",
-                 "--field=Visit type:CB", "Check-up!Cleaning!Filling",
-                 "--field=Preferred date", "2026-03-02") as form:
-        form.focused("Dentist")
-        with make(server, asked, off="") as assistant:
-            list(assistant.turn("Book me in for a cleaning on the 14th of March please, "
-                                "the name's Omar Haddad."))
-        assert form.result() == (0, "Omar Haddad|Cleaning|2026-03-14|")
-    assert server.chat_requests == []
-    [proposal] = asked
+    [proposal], result = unasked(server, (
+        "yad", "--form", "--title=Dentist", "--field=Patient name", "",
+        "--field=Visit type:CB", "Check-up!Cleaning!Filling", "--field=Preferred date",
+        "2026-03-02"), "Dentist",
+        "Book me in for a cleaning on the 14th of March please, the name's Omar Haddad.")
+    assert result == (0, "Omar Haddad|Cleaning|2026-03-14|")
     assert proposal.effect is not None and "'Omar Haddad'" in proposal.effect.summary
 
 
@@ -265,17 +270,12 @@ def test_a_destructive_button_named_is_still_rated_high_and_declining_keeps_it(
 
 def test_a_form_filled_field_by_field_and_sent_is_read_without_the_model(
         server: LLMServer) -> None:
-    asked: list[Proposal] = []
-    server.add(text("(never asked)"))
-    with Program("zenity", "--forms", "--title=Sign up", "--add-entry=First name",
-                 "--add-entry=Last name", "--add-entry=Email") as dialog:
-        dialog.focused("Sign up")
-        with make(server, asked, off="") as assistant:
-            list(assistant.turn("Fill in the sign-up form with first name Lin, last name Wu "
-                                "and email lin@example.net, and send it."))
-        assert dialog.result() == (0, "Lin|Wu|lin@example.net")
-    assert server.chat_requests == []
-    [proposal] = asked
+    [proposal], result = unasked(server, (
+        "zenity", "--forms", "--title=Sign up", "--add-entry=First name",
+        "--add-entry=Last name", "--add-entry=Email"), "Sign up",
+        "Fill in the sign-up form with first name Lin, last name Wu and email "
+        "lin@example.net, and send it.")
+    assert result == (0, "Lin|Wu|lin@example.net")
     assert proposal.code == ('computer.type("Lin", into="First name")\n'
                              'computer.type("Wu", into="Last name")\n'
                              'computer.type("lin@example.net", into="Email")\n'

@@ -156,10 +156,10 @@ def test_without_the_terminal_asked_for_or_with_the_rule_off_the_shell_code_runs
     assert (own / "photos").is_dir() and not (tmp_path / "photos").exists()
 
 
-def test_python_for_a_request_to_use_the_terminal_is_told_to_be_its_shell_command(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, server: LLMServer) -> None:
-    """The variable is set in the terminal's shell only: python run by the assistant
-    would not see it (rule screen.offscreen, its terminal words)."""
+@pytest.fixture
+def build_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """xterm in front running a shell in `tmp_path` whose BUILD_ID is 7731-rc2 (a
+    variable only that shell has), the assistant working in `tmp_path`/own: that folder."""
     own = tmp_path / "own"
     own.mkdir()
     monkeypatch.chdir(own)
@@ -168,37 +168,34 @@ def test_python_for_a_request_to_use_the_terminal_is_told_to_be_its_shell_comman
         wait_until(lambda: any(w["title"] == "xterm" for w in computer.windows.list()),
                    "openbox manages the xterm window", 10)
         computer.focus("xterm")
-        server.add(tool_call("python", "import os\nopen('build.txt', 'w').write("
-                                       "os.environ.get('BUILD_ID', ''))"),
-                   tool_call("shell", "echo $BUILD_ID > build.txt"), text("Saved it."))
-        asked, _ = on_desktop(server, "Use the terminal window to save the value of "
-                                      "BUILD_ID into build.txt.")
+        yield own
         wait_until(lambda: _holds(tmp_path / "build.txt", "7731-rc2\n"),
                    "the terminal's shell wrote build.txt", 10)
+
+
+def test_python_for_a_request_to_use_the_terminal_is_told_to_be_its_shell_command(
+        build_terminal: Path, server: LLMServer) -> None:
+    """The variable is set in the terminal's shell only: python run by the assistant
+    would not see it (rule screen.offscreen, its terminal words)."""
+    server.add(tool_call("python", "import os\nopen('build.txt', 'w').write("
+                                   "os.environ.get('BUILD_ID', ''))"),
+               tool_call("shell", "echo $BUILD_ID > build.txt"), text("Saved it."))
+    asked, _ = on_desktop(server, "Use the terminal window to save the value of BUILD_ID "
+                                  "into build.txt.")
     assert [p.code for p in asked] == ["computer.type('echo $BUILD_ID > build.txt\\n', "
                                        "window='xterm')"]
-    assert not (own / "build.txt").exists()
+    assert not (build_terminal / "build.txt").exists()
     told = str(server.chat_requests[1].body["messages"][-1])
     assert "the request is for the terminal 'xterm' on screen" in told
 
 
 def test_a_command_spelled_out_for_the_terminal_is_typed_there_without_the_model(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, server: LLMServer) -> None:
+        build_terminal: Path, server: LLMServer) -> None:
     """The request gives the command in backticks: it is typed into the terminal as said,
     and the model is asked only once it ran (a small model set the variable first)."""
-    own = tmp_path / "own"
-    own.mkdir()
-    monkeypatch.chdir(own)
-    with Program("xterm", "-T", "xterm", "-e", "sh", cwd=str(tmp_path),
-                 env={"PS1": "$ ", "BUILD_ID": "7731-rc2"}):
-        wait_until(lambda: any(w["title"] == "xterm" for w in computer.windows.list()),
-                   "openbox manages the xterm window", 10)
-        computer.focus("xterm")
-        server.add(text("Done."))
-        asked, events = on_desktop(server, "In the terminal, run `echo $BUILD_ID > build.txt` "
-                                           "please.")
-        wait_until(lambda: _holds(tmp_path / "build.txt", "7731-rc2\n"),
-                   "the terminal's shell wrote build.txt", 10)
+    server.add(text("Done."))
+    asked, events = on_desktop(server, "In the terminal, run `echo $BUILD_ID > build.txt` "
+                                       "please.")
     assert [p.code for p in asked] == ["computer.type('echo $BUILD_ID > build.txt\\n', "
                                        "window='xterm')"]
     assert "screen.command" in [e.rule for e in events if isinstance(e, RuleFired)]

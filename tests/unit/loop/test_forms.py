@@ -80,6 +80,9 @@ def test_values_said_beside_their_labels_fill_the_form_in_front(
     ("the name is Ada", Window("Notes - Editor", "frame", True, 4, [
         control("File", "menu"), *CONTACT.controls])),  # a program's window, not a form
     ("put the name field in", CONTACT),  # no value beside the label
+    ("The file name says Untitled. Change it to budget.", Window("Save", "dialog", True, 5, [
+        control("File name", "text", "Untitled", EDITABLE), control("OK", "push button")])),
+    # what the field shows now, said after a word of its label: no value for it
 ])
 def test_anything_else_is_the_models(request_: str, window: Window) -> None:
     assert read(request_, [window]) is None
