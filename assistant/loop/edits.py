@@ -66,6 +66,9 @@ NTH = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(?:the\s+)?(first|second|
                  r"fifth|last|1st|2nd|3rd|4th|5th)\s+line(?:\s+(?:from|in|of)\s+(.+))?$",
                  re.IGNORECASE)
 PLACES = ["first", "second", "third", "fourth", "fifth"]
+# "delete the DRAFT line": the one line that holds the words said before "line".
+NAMED_LINE = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(?:the\s+)?(.+?)\s+line"
+                        r"(?:\s+(?:from|in|of|at\s+the\s+top\s+of)\s+(.+))?$", re.IGNORECASE)
 STRUCK = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(.+?)\s+(?:from|off|out of)\s+(.+)$",
                     re.IGNORECASE)
 SAVE = re.compile(r"^save(?:\s+(?P<what>.+?))??(?:\s+(?:as|under)\s+(?:the\s+)?(?:new\s+)?"
@@ -166,6 +169,13 @@ def _removed(part: str, quoted: list[str], text: str, title: str) -> str | None:
         line = lines[at] if -len(lines) <= at < len(lines) else None
         return call_code("replace", line, "", window=title) if line and \
             text.count(line) == 1 else None
+    named = NAMED_LINE.match(part)
+    if named and (named[2] is None or _names_editor(named[2], title)):
+        words = _said(named[1], quoted, words=4)
+        lines = [line for line in text.splitlines()
+                 if words is not None and words.casefold() in line.casefold()]
+        return call_code("replace", lines[0], "", window=title) if len(lines) == 1 and \
+            text.count(lines[0]) == 1 else None
     struck = STRUCK.match(part)
     if struck and _names_editor(struck[2], title):
         words = _said(struck[1], quoted, words=8)

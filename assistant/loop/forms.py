@@ -54,7 +54,8 @@ LABEL_WORDS = re.compile(r"[^\W\d_]{3,}")
 
 def read(request: str, windows: list[Window]) -> str | None:
     """The verbs' code that fills the form in front from `request` and presses its
-    confirming button; None when no value is found, the window is no form that waits, or
+    confirming button (not while a field it found no value for is empty: the model goes
+    on from there); None when no value is found, the window is no form that waits, or
     the request negates anything (the model weighs what not to do)."""
     front = windows[0] if windows else None
     page = front is not None and any(c.chrome for c in front.controls)  # a browser's
@@ -83,7 +84,9 @@ def read(request: str, windows: list[Window]) -> str | None:
     lines += [call_code("choose", radio.name, window=front.title) for radio in front.controls
               if radio.role == "radio button" and not radio.checked and len(radio.name) > 2
               and re.search(rf"(?<!\w){re.escape(radio.name)}(?!\w)", said, re.IGNORECASE)]
-    if not FILL_ONLY.search(request) or CONFIRMING.search(request):
+    blank = any(c.field and c.enabled and not c.value.strip() and c.name not in values
+                for c in fields)  # sent with a field left empty, the form would be lost
+    if not blank and (not FILL_ONLY.search(request) or CONFIRMING.search(request)):
         lines.append(call_code("press", confirm, window=front.title))
     return "\n".join(lines)
 

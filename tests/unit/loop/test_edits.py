@@ -109,6 +109,8 @@ DIALOG = Window("Export", "dialog", False, 3,
      'computer.save(window="letter.txt - Mousepad")'),
     ("remove the second line", [LETTER],
      'computer.replace("See you on Monday at noon.", "", window="letter.txt - Mousepad")'),
+    ("remove the Monday line from the letter", [LETTER],
+     'computer.replace("See you on Monday at noon.", "", window="letter.txt - Mousepad")'),
     ("Remove Anna from the letter and save it", [LETTER],
      'computer.replace("Anna", "", window="letter.txt - Mousepad")\n'
      'computer.save(window="letter.txt - Mousepad")'),
