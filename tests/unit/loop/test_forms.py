@@ -63,8 +63,7 @@ TICKET = Window("Help - Chromium", "frame", True, 4, [
      'computer.choose("High", window="Help - Chromium")\n'
      'computer.press("Send ticket", window="Help - Chromium")'),  # a page's one button
     ("Send it, my email is ada@example.org", CONTACT,
-     'computer.fill({"Email": "ada@example.org"}, window="New contact")'),  # Name still
-    # empty: not sent
+     'computer.fill({"Email": "ada@example.org"}, window="New contact")'),  # Name empty
     ("Deliver it on the 2nd of June 2027 please", Window("Delivery", "dialog", True, 5, [
         control("", "calendar"), control("Cancel", "push button"), control("OK", "push button")]),
      'computer.choose("the 2nd of June 2027", window="Delivery")\n'
