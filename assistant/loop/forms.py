@@ -37,6 +37,8 @@ BEFORE = rf"(?:\b{PUTS}\s+|^(?!(?:{PUTS}|please|kindly|just|now|can|could)\b)|[,
 JOINS = frozenset({"and", "then", "as"})  # a value holds none: two values said as one
 STOP = frozenset(WORDS["stop"])
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
+# A name said of oneself: "I'm Sam Reed", "this is Ana Lopez".
+INTRODUCED = re.compile(r"\b(?i:i'm|i’m|i am|this is)\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\b")
 BOX_VERBS = frozenset(WORDS["box_verbs"])
 # A request only to fill the form ("fill in ...", "enter ..."), unless it also confirms.
 FILL_ONLY = re.compile(r"^\W*(?:please\s+)?(?:fill|enter|type|put|write|complete)\b",
@@ -124,7 +126,12 @@ def _value(field: Control, said: str, quoted: list[str]) -> str | None:
         return _date(said, field.value.strip())
     if field.role in ("spin button", "slider") or NUMBER.fullmatch(field.value.strip()):
         return _number(field, said)
+    if "multi line" in field.states:
+        return _text(field, said, quoted)
     label = LABEL_WORDS.findall(field.name.casefold())
+    introduced = INTRODUCED.search(said) if "name" in label else None
+    if introduced:  # "I'm Sam Reed": the name
+        return introduced[1]
     whole = r"\s+".join(label)
     for word in sorted(label, key=len, reverse=True):
         for pattern in (rf"\b{whole}{SAID_AS}?\s+{VALUE}{END}",
@@ -140,6 +147,25 @@ def _value(field: Control, said: str, quoted: list[str]) -> str | None:
                 if words and not ({words[0], words[-1]} & STOP or JOINS & set(words)):
                     return text
     return None
+
+
+def _text(field: Control, said: str, quoted: list[str]) -> str | None:
+    """A text area's text: quoted, or its sentence to the end with its full stop, after a
+    word of its label ("the message: ..."), or after "saying", "that says" or "tell
+    them"."""
+    words = "|".join(LABEL_WORDS.findall(field.name.casefold()))
+    if not words:
+        return None
+    lead = rf"\b(?:(?:{words})(?:{SAID_AS}|\s+(?:that says|saying|reading))?|saying|that says|" \
+        r"tell (?:them|him|her|us)|to say)\s+(?:that\s+)?"
+    held_text = re.search(lead + r"\x00(\d+)", said, re.IGNORECASE)
+    if held_text:
+        return quoted[int(held_text[1])]
+    found = re.search(lead + r"([^\x00\n]+?[.!?]?)(?:(?<=[.!?])\s|$)", said, re.IGNORECASE)
+    if found is None:
+        return None
+    text = found[1].strip()  # a sentence as a person writes it: its first letter capital
+    return text[0].upper() + text[1:]
 
 
 def _number(field: Control, said: str) -> str | None:

@@ -41,6 +41,13 @@ TICKET = Window("Help - Chromium", "frame", True, 4, [
     control("High", "radio button"), control("Send ticket", "push button")])
 
 
+CONTACT_PAGE = Window("Contact - Chromium", "frame", True, 6, [
+    Control("Address and search bar", "entry", Rect(0, 0, 10, 10), frozenset(EDITABLE), "",
+            "127.0.0.1/contact", chrome=True),
+    control("Your name", "entry", "", EDITABLE),
+    control("Message", "entry", "", (*EDITABLE, "multi line")), control("Send", "push button")])
+
+
 @pytest.mark.parametrize(("request_", "window", "code"), [
     ("Book me in on the 14th of March please, the name's Omar Haddad.", DENTIST,
      'computer.fill({"Patient name": "Omar Haddad", "Preferred date": "2026-03-14"}, '
@@ -62,6 +69,11 @@ TICKET = Window("Help - Chromium", "frame", True, 4, [
      'computer.fill({"Subject": "Charged twice in March"}, window="Help - Chromium")\n'
      'computer.choose("High", window="Help - Chromium")\n'
      'computer.press("Send ticket", window="Help - Chromium")'),  # a page's one button
+    ("Use the contact page to tell them the lamp arrived broken. I'm Jo Park.", CONTACT_PAGE,
+     'computer.fill({"Your name": "Jo Park", "Message": "The lamp arrived broken."}, '
+     'window="Contact - Chromium")\ncomputer.press("Send", window="Contact - Chromium")'),
+    ("Send a message saying 'Where is my order?'", CONTACT_PAGE,
+     'computer.fill({"Message": "Where is my order?"}, window="Contact - Chromium")'),
     ("Send it, my email is ada@example.org", CONTACT,
      'computer.fill({"Email": "ada@example.org"}, window="New contact")'),  # Name empty
     ("Deliver it on the 2nd of June 2027 please", Window("Delivery", "dialog", True, 5, [
