@@ -45,7 +45,7 @@ ORDINAL = re.compile(rf"^({'|'.join(ORDINALS)})\s+(page|tab)$", re.IGNORECASE)
 SCOPE = re.compile(r"^(.*?)\s+(?:in|on|of|from)\s+(.+)$", re.IGNORECASE)
 SCOPE_ONLY = re.compile(r"^(?:in|on|from)\s+", re.IGNORECASE)  # "In the file chooser, ..."
 INTO = re.compile(r"^\x00(\d+)\s*(?:(?:into|in|to)\s+(.+))?$", re.IGNORECASE)
-SET = re.compile(r"^(.+?)\s+to\s+(\S+)$", re.IGNORECASE)
+SET = re.compile(r"^(.+?)\s+(?:from\s+\S+\s+)?to\s+(\S+)$", re.IGNORECASE)
 SAY = re.compile(r"^(yes|no|ok|cancel)\b(?:\s+to\s+(.+))?$", re.IGNORECASE)
 MANY = ("tick", "untick", "fill")  # verbs a bare name after "and" goes on with: tick A
 # and B; fill in the form with name Ana and email ana@example.org

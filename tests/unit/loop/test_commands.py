@@ -182,6 +182,8 @@ def test_a_field_named_by_its_role_word_and_a_switch_said_on_are_read() -> None:
         Control("label", "spin button", Rect(0, 0, 10, 10), frozenset({"editable"}), ""),
         control("Record", "toggle button")])
     assert read("Set the number box to 75", [factory]) == 'computer.type("75", into="number")'
+    assert read("change the number box from 50 to 75", [factory]) == \
+        'computer.type("75", into="number")'
     assert read("turn the Record button on", [factory]) == 'computer.tick("Record")'
     assert read("switch off Record", [factory]) == 'computer.untick("Record")'
 
