@@ -30,6 +30,12 @@ SPELLED = re.compile(r"`([^`\n]+)`|\b(?:run|type|enter|execute)\s+(?:the\s+comma
                      r"show|say|let|give|report)\b|\.\s|\.?$)",
                      re.IGNORECASE)
 
+# A variable of the shell's, by its name: $HOME, BUILD_ID (capitals with an underscore).
+VARIABLE = re.compile(r"\$[A-Za-z_]\w*|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")
+SAVES = re.compile(r"\b(?:save|write|put|store|copy)\b", re.IGNORECASE)
+INTO_FILE = re.compile(r"\b(?:into|to|in)\s+(?:a\s+file\s+(?:called\s+|named\s+)?)?"
+                       r"([\w-][\w.-]*\.[A-Za-z]\w{0,7})\b", re.IGNORECASE)
+
 
 def asked_for(request: str) -> str | None:
     """The title of the terminal window the request asks for: it says terminal (or
@@ -54,9 +60,16 @@ def typed(code: str, title: str) -> str:
 
 def commanded(request: str) -> str | None:
     """The verbs' code that types the one command a request for the terminal on screen
-    spells out ("in the terminal, run `echo $BUILD_ID`"), without the model; None when it
-    asks for no terminal, or spells out no command or more than one. A small model asked
-    to echo a variable there set the variable first, and echoed its own value."""
+    spells out ("in the terminal, run `echo $BUILD_ID`"), or the echo of the one variable
+    it asks to save into a file ("there's a BUILD_ID variable set; save its value into
+    build.txt"), without the model; None when it asks for no terminal, or for neither. A
+    small model asked to save a variable there set the variable first, and saved its own
+    value."""
     commands = [next(g for g in m.groups() if g is not None) for m in SPELLED.finditer(request)]
+    if not commands and SAVES.search(request):
+        names = set(VARIABLE.findall(request))
+        files = INTO_FILE.findall(request)
+        if len(names) == 1 and len(files) == 1:
+            commands = [f'echo "${names.pop().lstrip("$")}" > {files[0]}']
     title = asked_for(request) if len(commands) == 1 else None
     return typed(commands[0], title) if title is not None else None

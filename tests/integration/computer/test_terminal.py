@@ -181,7 +181,7 @@ def test_python_for_a_request_to_use_the_terminal_is_told_to_be_its_shell_comman
                                    "os.environ.get('BUILD_ID', ''))"),
                tool_call("shell", "echo $BUILD_ID > build.txt"), text("Saved it."))
     asked, _ = on_desktop(server, "Use the terminal window to save the value of BUILD_ID "
-                                  "into build.txt.")
+                                  "into build.txt.", off="screen.command")  # the model's
     assert [p.code for p in asked] == ["computer.type('echo $BUILD_ID > build.txt\\n', "
                                        "window='xterm')"]
     assert not (build_terminal / "build.txt").exists()
@@ -189,14 +189,17 @@ def test_python_for_a_request_to_use_the_terminal_is_told_to_be_its_shell_comman
     assert "the request is for the terminal 'xterm' on screen" in told
 
 
+@pytest.mark.parametrize(("request_", "command"), [
+    ("In the terminal, run `echo $BUILD_ID > build.txt` please.", "echo $BUILD_ID > build.txt"),
+    ("In the terminal that's open there's a BUILD_ID variable set. Save its value into "
+     "build.txt.", 'echo "$BUILD_ID" > build.txt')])
 def test_a_command_spelled_out_for_the_terminal_is_typed_there_without_the_model(
-        build_terminal: Path, server: LLMServer) -> None:
-    """The request gives the command in backticks: it is typed into the terminal as said,
-    and the model is asked only once it ran (a small model set the variable first)."""
+        build_terminal: Path, server: LLMServer, request_: str, command: str) -> None:
+    """The request gives the command in backticks, or asks to save one variable into one
+    file: typed into the terminal, and the model is asked only once it ran (a small model
+    set the variable first)."""
     server.add(text("Done."))
-    asked, events = on_desktop(server, "In the terminal, run `echo $BUILD_ID > build.txt` "
-                                       "please.")
-    assert [p.code for p in asked] == ["computer.type('echo $BUILD_ID > build.txt\\n', "
-                                       "window='xterm')"]
+    asked, events = on_desktop(server, request_)
+    assert [p.code for p in asked] == [f"computer.type({command + chr(10)!r}, window='xterm')"]
     assert "screen.command" in [e.rule for e in events if isinstance(e, RuleFired)]
     assert len(server.chat_requests) <= 1  # the model never wrote the command
