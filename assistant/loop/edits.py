@@ -184,7 +184,7 @@ def _removed(part: str, quoted: list[str], text: str, title: str) -> str | None:
         return call_code("replace", lines[0], "", window=title) if len(lines) == 1 else None
     should = SHOULD.match(part)
     if should and should[1].casefold() not in PRONOUNS:
-        old, new = (_said(group, quoted) for group in (should[1], should[2]))
+        old, new = (_said(group, quoted, words=4) for group in (should[1], should[2]))
         if not old or new is None or old.casefold() not in text.casefold():
             return None
         return call_code("replace", old, new, window=title)
@@ -192,7 +192,7 @@ def _removed(part: str, quoted: list[str], text: str, title: str) -> str | None:
         return ""
     replaced = REPLACE.match(part)
     if replaced:
-        old, new = (_said(group, quoted) for group in (replaced[1], replaced[2]))
+        old, new = (_said(group, quoted, words=4) for group in (replaced[1], replaced[2]))
         if not old or new is None or old.casefold() not in text.casefold() or (
                 replaced[3] is not None and not _names_editor(replaced[3], title)):
             return None
