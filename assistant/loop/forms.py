@@ -86,8 +86,8 @@ def read(request: str, windows: list[Window]) -> str | None:
     lines += [call_code("choose", radio.name, window=front.title) for radio in front.controls
               if radio.role == "radio button" and not radio.checked and len(radio.name) > 2
               and re.search(rf"(?<!\w){re.escape(radio.name)}(?!\w)", said, re.IGNORECASE)]
-    blank = any(c.field and c.enabled and not c.value.strip() and c.name not in values
-                for c in fields)  # sent with a field left empty, the form would be lost
+    blank = any(c.field and c.enabled and not c.chrome and not c.label and not c.value.strip()
+                and c.name not in values for c in front.controls)  # sent so, it is lost
     if not blank and (not FILL_ONLY.search(request) or CONFIRMING.search(request)):
         lines.append(call_code("press", confirm, window=front.title))
     return "\n".join(lines)
@@ -156,8 +156,8 @@ def _text(field: Control, said: str, quoted: list[str]) -> str | None:
     words = "|".join(LABEL_WORDS.findall(field.name.casefold()))
     if not words:
         return None
-    lead = rf"\b(?:(?:{words})(?:{SAID_AS}|\s+(?:that says|saying|reading))?|saying|that says|" \
-        r"tell (?:them|him|her|us)|to say)\s+(?:that\s+)?"
+    lead = rf"\b(?:(?:{words})(?:{SAID_AS}[,:]?|\s+(?:that says|saying|reading))?|saying|" \
+        r"that says|tell (?:them|him|her|us)|to say)\s+(?:that\s+)?"
     held_text = re.search(lead + r"\x00(\d+)", said, re.IGNORECASE)
     if held_text:
         return quoted[int(held_text[1])]

@@ -72,6 +72,14 @@ CONTACT_PAGE = Window("Contact - Chromium", "frame", True, 6, [
     ("Use the contact page to tell them the lamp arrived broken. I'm Jo Park.", CONTACT_PAGE,
      'computer.fill({"Your name": "Jo Park", "Message": "The lamp arrived broken."}, '
      'window="Contact - Chromium")\ncomputer.press("Send", window="Contact - Chromium")'),
+    ("my message is, the lamp arrived broken. I'm Jo Park.", CONTACT_PAGE,
+     'computer.fill({"Your name": "Jo Park", "Message": "The lamp arrived broken."}, '
+     'window="Contact - Chromium")\ncomputer.press("Send", window="Contact - Chromium")'),
+    ("I'm Jo Park. Send them the message: the lamp arrived broken.", Window(
+        "Contact - Chromium", "frame", True, 6, [*CONTACT_PAGE.controls,
+                                                 control("", "entry", "", EDITABLE)]),
+     'computer.fill({"Your name": "Jo Park", "Message": "The lamp arrived broken."}, '
+     'window="Contact - Chromium")'),  # a field without a name left empty: not sent
     ("Send a message saying 'Where is my order?'", CONTACT_PAGE,
      'computer.fill({"Message": "Where is my order?"}, window="Contact - Chromium")'),
     ("Send it, my email is ada@example.org", CONTACT,
