@@ -56,9 +56,10 @@ LABEL_WORDS = re.compile(r"[^\W\d_]{3,}")
 
 def read(request: str, windows: list[Window]) -> str | None:
     """The verbs' code that fills the form in front from `request` and presses its
-    confirming button (not while a field it found no value for is empty: the model goes
-    on from there); None when no value is found, the window is no form that waits, or
-    the request negates anything (the model weighs what not to do)."""
+    confirming button; None when no value is found, when a send is asked and a field
+    stays empty (half a form read would be sent half filled), when the window is no form
+    that waits, or when the request negates anything (the model weighs what not to
+    do)."""
     front = windows[0] if windows else None
     page = front is not None and any(c.chrome for c in front.controls)  # a browser's
     if front is None or not front.active or not (page or waits(front)) or \
@@ -87,8 +88,11 @@ def read(request: str, windows: list[Window]) -> str | None:
               if radio.role == "radio button" and not radio.checked and len(radio.name) > 2
               and re.search(rf"(?<!\w){re.escape(radio.name)}(?!\w)", said, re.IGNORECASE)]
     blank = any(c.field and c.enabled and not c.chrome and not c.label and not c.value.strip()
-                and c.name not in values for c in front.controls)  # sent so, it is lost
-    if not blank and (not FILL_ONLY.search(request) or CONFIRMING.search(request)):
+                and c.name not in values for c in front.controls)
+    sends = not FILL_ONLY.search(request) or bool(CONFIRMING.search(request))
+    if blank and sends:
+        return None  # half a form read, and a send asked: the model reads the rest
+    if sends:
         lines.append(call_code("press", confirm, window=front.title))
     return "\n".join(lines)
 
@@ -136,6 +140,7 @@ def _value(field: Control, said: str, quoted: list[str]) -> str | None:
     for word in sorted(label, key=len, reverse=True):
         for pattern in (rf"\b{whole}{SAID_AS}?\s+{VALUE}{END}",
                         rf"\b{word}{SAID_AS}\s+{VALUE}{END}",
+                        rf"\b{word}\s+(\d[\w/-]*){END}",  # "Flat 12" for "Flat number"
                         rf"{BEFORE}{VALUE}\s+as\s+(?:the|my|its)\s+{word}\b",
                         rf"{BEFORE}{VALUE}\s+(?:in|into)\s+(?:the\s+)?{word}\b"):
             for found in re.finditer(pattern, said, re.IGNORECASE):
