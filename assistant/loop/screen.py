@@ -249,14 +249,14 @@ def front_example() -> str:
     "Move to Trash, Cancel" is no example to give."""
     from assistant.computer import finding, textmatch
     from assistant.computer.after import waits
-    from assistant.computer.screen_text import field_word
+    from assistant.computer.verbs import text_area
     from assistant.computer.windows import own
 
     window = _focused()
     if window is None or own(window.title):
         return ""
     files = FILE_NAME.findall(window.title)
-    if files and any(c.field and field_word(c) == "text area" for c in window.controls):
+    if files and text_area(window) is not None:
         where = files[-1].rsplit("/", 1)[-1]
         lines = [f"computer.replace(..., ..., window={where!r})",
                  f'computer.type(..., window={where!r}, at="end")',
