@@ -18,7 +18,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from assistant.actions.aimed import Aimed, aimed, desktop_effect, on_screen
+from assistant.actions.aimed import (
+    Aimed,
+    aimed,
+    desktop_effect,
+    on_screen,
+    reloaded,
+    reloading_effect,
+)
 from assistant.actions.outcomes import Cleared, Declined, Halt, Outcome, Ran, Reported, SentBack
 from assistant.actions.parts import Parts
 from assistant.events import Approval, Event, Proposal, RunEnd
@@ -28,6 +35,7 @@ from assistant.safety.policy import Policy
 from assistant.texts import text
 
 if TYPE_CHECKING:
+    from assistant.computer.after import Fact
     from assistant.whatif.preview import Preview
 
 
@@ -67,7 +75,7 @@ def take(parts: Parts, way: Way, action_id: str) -> Generator[Event, None, Outco
             return judged
         proposal = rated_by_effect(parts.policy, proposal, seen)
     found = aimed(proposal.language, proposal.code) if proposal.risk != "blocked" else None
-    proposal = rated_by_aim(parts.policy, proposal, found)
+    proposal = rated_by_aim(parts.policy, proposal, found, _folder(parts))
     yield way.emit(proposal)
     approval = decide(parts.policy, proposal)
     yield way.emit(approval)
@@ -76,7 +84,7 @@ def take(parts: Parts, way: Way, action_id: str) -> Generator[Event, None, Outco
     if not approval.approved:
         return way.declined(approval)
     ran = yield from run(parts, way.emit, proposal.language, approval.code, proposal.id)
-    ran = ran._replace(screen=on_screen(found, approval.code))  # the desktop's outside check
+    ran = ran._replace(screen=shown(found, approval.code, ran.wrote, _folder(parts)))
     return way.report(ran, replace(cleared, code=approval.code))  # as it was approved
 
 
@@ -108,14 +116,30 @@ def rated_by_effect(policy: Policy, proposal: Proposal, seen: Preview) -> Propos
     return policy.proposal(proposal.id, proposal.language, proposal.code, seen.effect)
 
 
-def rated_by_aim(policy: Policy, proposal: Proposal, found: Aimed | None) -> Proposal:
+def rated_by_aim(policy: Policy, proposal: Proposal, found: Aimed | None,
+                 folder: str) -> Proposal:
     """A desktop proposal carrying what it will press, choose or type into (`found`, read
     from the windows now: a preview cannot reach the display), and rated by the buttons it
-    presses."""
-    effect = desktop_effect(found, proposal.effect)
-    if effect is None:
+    presses; one that writes a file an editor holds says that editor is reloaded."""
+    reloads = reloading_effect(proposal.effect, folder)
+    effect = desktop_effect(found, reloads) or reloads
+    if effect is None or effect == proposal.effect:
         return proposal
     return policy.proposal(proposal.id, proposal.language, proposal.code, effect)
+
+
+def shown(found: Aimed | None, code: str, wrote: list[str], folder: str
+          ) -> tuple[Fact, ...] | None:
+    """The desktop's outside check: what the screen shows of each call `found` read
+    before the run, and of each editor reloaded for a file the run wrote; None when the
+    run acted on no window."""
+    facts = on_screen(found, code)
+    again = reloaded(wrote, folder)
+    return facts if not again else (facts or ()) + again
+
+
+def _folder(parts: Parts) -> str:
+    return os.path.realpath(parts.runtimes.cwd or os.getcwd())
 
 
 def decide(policy: Policy, proposal: Proposal) -> Approval:

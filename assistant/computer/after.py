@@ -22,11 +22,7 @@ from assistant.computer.tree import Control, Window
 SETTLE_S = 1.5  # how long the screen may take to show an undone fact done
 POLL_S = 0.2
 TEXT_CHARS = 60  # a field's text, quoted up to here
-# Windows that wait for a button once their controls are set: dialogs, and those with
-# a dialog's answers (yad's are plain windows).
-WAITING = ("dialog", "alert")
-ANSWERS = frozenset({"ok", "cancel"})
-DIALOG_CONTROLS = 30  # a window of more controls is a program's, not a dialog's
+ANSWERS = frozenset({"ok", "cancel"})  # a dialog's answers (yad's are plain windows)
 # Buttons that end their dialog: one pressed is waited for to go (a file chooser takes a
 # moment after its OK), as an undone fact is.
 CLOSERS = ANSWERS | {"yes", "no", "open", "save", "send", "submit", "close", "done"}
@@ -90,15 +86,6 @@ def facts_of(aims: list[Aim], then: list[Shown], now: list[Window]) -> list[Fact
     return facts
 
 
-def waits(window: Window) -> bool:
-    """Whether the window waits for an answer: a dialog, or a small window of buttons with
-    no menus (yad's, zenity's), as opposed to a program's own window."""
-    controls = window.controls
-    return window.role in (*WAITING, "file chooser") or (
-        len(controls) <= DIALOG_CONTROLS and any(finding.is_kind(c, "button") for c in controls)
-        and not any(c.role in ("menu", "menu bar", "menu item") for c in controls))
-
-
 def _waiting(aims: list[Aim], titles: dict[str, Window]) -> list[Fact]:
     """A dialog a call set something in (chose, ticked, typed) still open, with
     its buttons: a small model that chose green calls the job done, or chooses it again,
@@ -111,7 +98,7 @@ def _waiting(aims: list[Aim], titles: dict[str, Window]) -> list[Fact]:
         window = titles.get(title)
         buttons = finding.names(window, "button") if window is not None else ""
         if window is not None and title not in closing and buttons and (
-                window.role in WAITING or any(textmatch.normalize(c.name) in ANSWERS
+                window.role in finding.WAITING or any(textmatch.normalize(c.name) in ANSWERS
                                               for c in window.controls)):
             facts.append(Fact(f"{window.kind()} is still open, with the buttons {buttons}"))
     return facts
@@ -171,7 +158,7 @@ def _pressed(window: Window, aim: Aim, kind: str) -> Fact | None:
     if flips:
         state = "on" if flips[0].checked else "off"
         return Fact(f"{flips[0].name!r} is now {state} in {kind}", toggled=state)
-    return Fact(f"{kind} is still open") if waits(window) else None
+    return Fact(f"{kind} is still open") if finding.waits(window) else None
 
 
 def _control(window: Window, aim: Aim) -> Control | None:

@@ -99,6 +99,10 @@ def _press(args: list[Any], keywords: dict[str, Any]) -> list[Aim]:
     try:
         found = verbs.pressed(name, window)
     except verbs.NotOnScreen as miss:
+        shut = verbs.dismissed(name, window)
+        if shut is not None:
+            return [Aim(f"Closes {shut.kind()}, which has no {name} button, choosing nothing",
+                        window=shut.title, verb="close")]
         return [Aim(f"Would press {name!r}, which is not on screen now ({miss})")]
     if found is None:
         return _keys([name], keywords)

@@ -41,6 +41,10 @@ _settled_at = 0.0
 
 
 # The buttons that confirm what a dialog's controls were set to.
+# Windows that wait for a button once their controls are set: dialogs, and small windows
+# of buttons with no menus (yad's, zenity's).
+WAITING = ("dialog", "alert")
+DIALOG_CONTROLS = 30  # a window of more controls is a program's, not a dialog's
 CONFIRMS = frozenset({"ok", "apply", "done", "confirm", "submit", "yes", "continue"})
 
 
@@ -301,3 +305,12 @@ def _nothing(name: str, kind: str) -> str:
     return f"no {kind} {name!r} on screen; {listed}: they publish no controls, so type " \
            f"into one, computer.type('text', window='Title'), or click its text: " \
            f"computer.mouse.click({name!r})"
+
+
+def waits(window: Window) -> bool:
+    """Whether the window waits for an answer: a dialog, or a small window of buttons with
+    no menus (yad's, zenity's), as opposed to a program's own window."""
+    controls = window.controls
+    return window.role in (*WAITING, "file chooser") or (
+        len(controls) <= DIALOG_CONTROLS and any(is_kind(c, "button") for c in controls)
+        and not any(c.role in ("menu", "menu bar", "menu item") for c in controls))

@@ -36,6 +36,7 @@ __all__ = ["choose", "close", "fill", "focus", "key", "press", "read", "tick", "
            "untick"]
 
 ACTIONS = ("click", "press", "activate", "toggle", "jump")
+DISMISSALS = frozenset({"cancel", "close", "dismiss"})  # pressed where no button is so named
 LOCATION_S = 3.0  # for a file chooser's location field to show after Ctrl+L
 # Where in an editor's text `type(..., at=)` types, in the words models write.
 PLACES: dict[str | None, str | None] = {
@@ -60,7 +61,15 @@ def _no_tree() -> str:
 def press(name: str, window: str | None = None) -> str:
     """Press the button `name` (a link, tab or menu item too); a key name with no such
     button on screen ("enter", "esc", "ctrl+s") presses that key."""
-    found = pressed(name, window)
+    try:
+        found = pressed(name, window)
+    except NotOnScreen:
+        shut = dismissed(name, window)
+        if shut is None:
+            raise
+        x_windows.close(shut.title)
+        finding.acted()
+        return f"Closed {shut.kind()}: it has no {name} button, and closing it chooses nothing."
     if found is None:
         return key(name)
     control, where = found
@@ -94,6 +103,22 @@ def pressed(name: str, window: str | None = None) -> tuple[Control, Window] | No
         if other is not None and other[0].name == name:
             return other
     return found
+
+
+def dismissed(name: str, window: str | None) -> Window | None:
+    """The dialog a press of Cancel or Close means when it has no such button ("Move to
+    Trash, Delete permanently" and no other): closed, as its title bar's close button
+    would, it answers nothing. Asked to get rid of a dialog without deleting anything, a
+    small model pressed the Cancel it did not have five times. None for any other name or
+    window."""
+    wanted = textmatch.normalize(name)
+    if wanted not in DISMISSALS:
+        return None
+    target = tree.window(window)
+    if target is None or not finding.waits(target) or \
+            any(textmatch.normalize(c.name) == wanted for c in target.controls):
+        return None
+    return target
 
 
 def exact_control(name: str, window: str | None) -> tuple[Control, Window] | None:

@@ -120,12 +120,11 @@ def said_button(request: str, windows: list[Window]) -> str | None:
     a person answers such a dialog in its button's words and says why ("Remind me
     tomorrow, I'm in a meeting"), which `read` leaves to the model for the words left
     over. None when no button, or more than one, is said."""
-    from assistant.computer.after import waits
-
     front = windows[0] if windows else None
-    if front is None or not front.active or not waits(front) or NEGATION.search(request) \
-            or any(c.field or c.role in tree.CHOICES or finding.is_kind(c, "tick box")
-                   for c in front.controls):
+    if front is None or not front.active or not finding.waits(front) or \
+            NEGATION.search(request) or \
+            any(c.field or c.role in tree.CHOICES or finding.is_kind(c, "tick box")
+                for c in front.controls):
         return None
     said = buttons_said(request, front)
     return call_code("press", said[0]) if len(said) == 1 else None

@@ -19,7 +19,6 @@ import json
 import re
 
 from assistant.computer import dates, finding, textmatch, tree
-from assistant.computer.after import waits
 from assistant.computer.tree import Control, Window
 from assistant.loop.commands import call_code
 from assistant.loop.said import DATA, NEGATION, held
@@ -62,7 +61,7 @@ def read(request: str, windows: list[Window]) -> str | None:
     do)."""
     front = windows[0] if windows else None
     page = front is not None and any(c.chrome for c in front.controls)  # a browser's
-    if front is None or not front.active or not (page or waits(front)) or \
+    if front is None or not front.active or not (page or finding.waits(front)) or \
             NEGATION.search(request):
         return None
     said, quoted = held(request)

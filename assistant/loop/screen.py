@@ -221,12 +221,12 @@ def waits_for_answer() -> bool:
     small window of buttons with no menus (yad's, zenity's), not the assistant's own. A
     person who speaks over one speaks to it ("book me in for a cleaning", "print just
     the page I'm looking at"), with no word about the screen (False without a display)."""
-    from assistant.computer.after import waits
+    from assistant.computer import finding
     from assistant.computer.windows import own
 
     focused = _focused()
     return focused is not None and focused.active and not own(focused.title) and \
-        waits(focused)
+        finding.waits(focused)
 
 
 def says_a_button(request: str) -> bool:
@@ -248,7 +248,6 @@ def front_example() -> str:
     buttons' names and no line: which to press is the whole question, and the first of
     "Move to Trash, Cancel" is no example to give."""
     from assistant.computer import finding, textmatch
-    from assistant.computer.after import waits
     from assistant.computer.verbs import text_area
     from assistant.computer.windows import own
 
@@ -263,7 +262,7 @@ def front_example() -> str:
                  f"computer.save(window={where!r})"]
         return text("screen.front").format(where, "\n".join(lines))
     controls = [c for c in window.controls if c.name]
-    if not waits(window):
+    if not finding.waits(window):
         return ""
     title = window.title
     fields = [c.name for c in controls if c.field and not c.label][:4] or \
@@ -312,6 +311,19 @@ def written_behind(language: str, code: str) -> tuple[str, str] | None:
             if re.search(rf"(?<![\w.-]){re.escape(base)}(?![\w-])", code):
                 return base, title
     return None
+
+
+def writes_named(language: str, code: str, request: str) -> bool:
+    """Whether `code` writes a file (as written_behind reads it) that the request names
+    and no window on screen has open: "save a copy of the budget that's open as
+    budget-2025.txt" asks for that file, and code that writes it does what was asked."""
+    writes = WRITES.get(language)
+    if writes is None or not writes.search(code):
+        return False
+    held = {name.rsplit("/", 1)[-1] for title in window_titles()
+            for name in FILE_NAME.findall(title)}
+    return any(re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", code)
+               for name in set(FILE_NAME.findall(request)) - held)
 
 
 def guide() -> str:

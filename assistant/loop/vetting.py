@@ -15,6 +15,7 @@ from assistant.checks.labels import actual_language
 from assistant.checks.repeats import REPEAT_NOT_RUN, REPEAT_TOLD, RESET_TOLD
 from assistant.checks.state import TurnState
 from assistant.checks.verdicts import Refuse, Rewrite
+from assistant.computer import reloading
 from assistant.events import Error, Notice
 from assistant.llm import CodeCall
 from assistant.loop import commands, said, screen, terminal
@@ -91,23 +92,37 @@ def _offscreen(language: str, code: str, state: TurnState) -> Refuse | None:
     started Mousepad again and appended to the file behind the editor's back; asked to
     use a page in the browser, it started a second browser, then fetched the page with
     requests. Neither is seen on screen, and the user would be asked to approve a run
-    that cannot do what they asked. Code that writes a file open in a window on screen
-    is told so whatever the request (it wrote the guest list, then pressed Ctrl+S in the
-    editor, which saved its own text over it). A command spoken over a dialog that waits
-    for an answer is about it, whatever its words ("book me in for a cleaning")."""
+    that cannot do what they asked. Code that writes a file an editor on screen holds
+    runs, and the editor is reloaded after it (computer/reloading.py): told to change
+    the guest list in the editor instead, it wrote the file again, twice. Unless the
+    editor holds changes not yet saved, which the reload would throw away, or the code
+    acts in the editor too (it wrote the guest list, then saved the editor, which wrote
+    its old text over it): that is told whatever the request. Code that writes a file the
+    request names, which no window has open ("save a copy as budget-2025.txt"), does
+    what was asked, unless a dialog waits for the answer or the terminal on screen was
+    asked for (its shell has the variables). A command spoken over a
+    dialog that waits for an answer is about it, whatever its words ("book me in for a
+    cleaning")."""
     if not (state.desktop and not state.acted) or language not in ("python", "shell"):
         return None
     held = screen.written_behind(language, code)
-    if held is not None:
-        return Refuse("screen.offscreen", text("screen.offscreen_file").format(*held),
+    if held is not None and (reloading.unsaved(held[1]) or "computer." in code):
+        told = text("screen.offscreen_unsaved") if reloading.unsaved(held[1]) else \
+            text("screen.offscreen_file")
+        return Refuse("screen.offscreen", told.format(*held),
                       f"Not run: this code writes {held[0]}, which is open in the window "
                       f"{held[1]!r}; the model was asked to change it there.")
+    if held is not None:
+        return None
     if "computer." in code or not (state.request.to_dialog
                                    or screen.points_at_windows(state.request.text)):
         return None
     title = terminal.asked_for(state.request.text)  # python for the terminal: its shell
     if title and not allows(state.rules, "screen.terminal"):
         return None  # its commands run in the assistant's own shell, as the person chose
+    if not (title or state.request.to_dialog) and \
+            screen.writes_named(language, code, state.request.text):
+        return None
     told = text("screen.offscreen_terminal").format(title) if title else \
         text("screen.offscreen") + state.front
     return Refuse("screen.offscreen", told,

@@ -354,7 +354,7 @@ def test_a_replace_of_a_word_the_text_lacks_is_left_to_the_model(
     assert asked == [] and server.chat_requests  # not read: the model was asked
 
 
-def test_code_that_writes_the_file_open_in_the_editor_is_told_to_change_it_there(
+def test_code_that_writes_the_file_open_in_the_editor_then_saves_there_is_told_not_run(
         server: LLMServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A small model wrote guests.txt itself, then saved the editor (whose own text went
     back over it): told, never asked; then it replaces in the editor, and one editor on

@@ -63,6 +63,20 @@ def test_a_miss_names_what_is_there() -> None:
         computer.press("Yes")  # pressed already: its dialog is gone
 
 
+def test_cancel_pressed_in_a_dialog_without_one_closes_it_choosing_nothing() -> None:
+    photos = ["yad", "--title=Delete photos", "--text=Delete the 4 selected photos?",
+              "--button=Move to Trash:10", "--button=Delete permanently:20"]
+    with Program(*photos) as asked:
+        asked.shown("Delete photos")
+        [said] = aim.foresee('computer.press("Cancel", window="Delete photos")')
+        assert said.sentence == ("Closes the window 'Delete photos', which has no Cancel "
+                                 "button, choosing nothing")
+        assert computer.press("Cancel", window="Delete photos") == (
+            "Closed the window 'Delete photos': it has no Cancel button, and closing it "
+            "chooses nothing.")
+        assert asked.result() == (252, "")  # yad's status for a window closed unanswered
+
+
 def test_a_miss_of_a_kind_no_window_shows_names_what_the_dialog_has_instead() -> None:
     with Program("zenity", "--entry", "--title=Rename", "--text=New name for the file:") \
             as asked:

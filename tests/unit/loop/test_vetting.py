@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from assistant.checks.repeats import REPEAT_NOT_RUN
@@ -101,3 +102,18 @@ def test_code_off_the_screen_is_cleared_for_a_request_that_points_at_no_window(
     turn.desktop = True
     fetch = CodeCall("1", "shell", "curl -s http://127.0.0.1:9/ > page.html")
     assert vet(fetch, turn, keep)[1] == Cleared("shell", fetch.code)
+
+
+def test_code_that_writes_the_file_a_request_names_is_cleared_unless_a_dialog_waits(
+        tmp_path: Path) -> None:
+    turn = state(tmp_path, "Save a copy of the budget that's open in Mousepad as "
+                           "budget-2025.txt, with 2025 in the heading")
+    turn.desktop = True
+    copy = CodeCall("1", "python", "text = open('budget-2024.txt').read()\n"
+                                   "open('budget-2025.txt', 'w').write(text.replace('2024', "
+                                   "'2025', 1))")
+    assert vet(copy, turn, keep)[1] == Cleared("python", copy.code)
+    other = CodeCall("2", "python", "open('notes.txt', 'w').write('2025')")
+    assert vet(other, turn, keep)[1] == (text("screen.offscreen"), None)
+    turn.request = replace(turn.request, to_dialog=True)  # a Save dialog waits for the name
+    assert vet(copy, turn, keep)[1] == (text("screen.offscreen"), None)
