@@ -19,14 +19,15 @@ import re
 from assistant.computer import finding, textmatch, tree
 from assistant.computer.after import CLOSERS
 from assistant.computer.tree import Control, Window
+from assistant.loop import places
 from assistant.loop.said import (
     CLAUSES,
     DATA,
     NEGATION,
-    WORDS,
     aside,
     held,
     negated,
+    plain,
     strip_words,
     unframed,
     verb_of,
@@ -34,15 +35,9 @@ from assistant.loop.said import (
 
 ANSWERS: dict[str, list[str]] = DATA["answers"]
 KEYS = frozenset({"enter", "return", "escape", "esc", "tab", "space"})
-PRONOUNS = frozenset({"it", "this", "that", "them"})
 WITHOUT = re.compile(r"^(.+?)\s+without\s+\w+ing\b(?:\s+(?:anything|it|them|that|this))?$",
                      re.IGNORECASE)  # close it without saving: the close, and what it is not
 TAB = re.compile(r"\btab\b", re.IGNORECASE)
-ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
-            "ninth", "tenth", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th",
-            "10th"]
-ORDINAL = re.compile(rf"^({'|'.join(ORDINALS)})\s+(page|tab)$", re.IGNORECASE)
-SCOPE = re.compile(r"^(.*?)\s+(?:in|on|of|from)\s+(.+)$", re.IGNORECASE)
 SCOPE_ONLY = re.compile(r"^(?:in|on|from)\s+", re.IGNORECASE)  # "In the file chooser, ..."
 INTO = re.compile(r"^\x00(\d+)\s*(?:(?:into|in|to)\s+(.+))?$", re.IGNORECASE)
 SET = re.compile(r"^(.+?)\s+(?:from\s+\S+\s+)?to\s+(\S+)$", re.IGNORECASE)
@@ -66,7 +61,7 @@ def read(request: str, windows: list[Window]) -> str | None:
     lines: list[str] = []
     verb, last, answered = "", "", ""
     for part in CLAUSES.split(said_text):
-        part = strip_words(part, "polite")
+        part = plain(part)
         if not part or aside(part):
             continue
         if NEGATION.search(part):
@@ -85,7 +80,7 @@ def read(request: str, windows: list[Window]) -> str | None:
         said, rest = verb_of(part)
         if _redundant(said, rest, answered, windows, quoted):
             continue
-        place = _window(SCOPE_ONLY.sub("", part), windows, quoted) if said is None and \
+        place = places.window(SCOPE_ONLY.sub("", part), windows, quoted) if said is None and \
             SCOPE_ONLY.match(part) else None
         if place is not None or (said is not None and not rest):
             verb, last = (verb, place.title) if place else (said or "", last)
@@ -162,9 +157,9 @@ def _redundant(said: str | None, rest: str, answered: str, windows: list[Window]
     if not answered or said not in ("close", "open", "press"):
         return False
     if said == "press":
-        return textmatch.normalize(_name(rest, quoted)) in CLOSERS
-    return strip_words(rest, "articles") in PRONOUNS or getattr(
-        _window(rest, windows, quoted), "title", None) == answered
+        return textmatch.normalize(places.name(rest, quoted)) in CLOSERS
+    return strip_words(rest, "articles") in places.PRONOUNS or getattr(
+        places.window(rest, windows, quoted), "title", None) == answered
 
 
 def answering(stems: set[str], windows: list[Window]) -> tuple[Control, Window] | None:
@@ -189,75 +184,6 @@ def _names(part: str, windows: list[Window], quoted: list[str]) -> bool:
                if textmatch.normalize(name))
 
 
-def _name(text: str, quoted: list[str]) -> str:
-    """A control's name as said: no article, no role word, a quoted name unquoted."""
-    text = strip_words(strip_words(text, "articles", ends=False), "roles")
-    text = strip_words(text, "articles", ends=False)
-    held = re.fullmatch(r"\x00(\d+)", text)
-    return quoted[int(held[1])] if held else text
-
-
-def _window(phrase: str, windows: list[Window], quoted: list[str]) -> Window | None:
-    """The window a phrase names ("the backup dialog", "the sign-up form" for "Sign up"):
-    by its title, whole or a part."""
-    def flat(text: str) -> str:
-        return textmatch.normalize(text.replace("-", " "))
-
-    if flat(strip_words(phrase, "articles")) in WORDS["choosers"]:  # "the file picker"
-        return next((w for w in windows if w.role == "file chooser"), None)
-    wanted = flat(strip_words(_name(phrase, quoted), "windows"))
-    if not wanted:
-        return None
-    exact = [w for w in windows if flat(w.title) == wanted]
-    words = re.compile(rf"(?<!\w){re.escape(wanted)}(?!\w)")  # "it" is no part of "Edit"
-    within = exact or [w for w in windows if words.search(flat(w.title))]
-    return within[0] if within else None
-
-
-def _scoped(rest: str, windows: list[Window], quoted: list[str]
-            ) -> list[tuple[str, list[Window], str]]:
-    """Readings of `rest`: (the name, the windows to look in, the title said), the name
-    in a window named after it first ("OK in the Export dialog"), then `rest` whole (a
-    name with "in" in it: "Log in")."""
-    readings = []
-    scoped = SCOPE.match(rest)
-    if scoped:  # "from it": the window in front
-        window = windows[0] if strip_words(scoped[2], "articles").casefold() in PRONOUNS \
-            else _window(scoped[2], windows, quoted)
-        if window is not None:
-            readings.append((_name(scoped[1], quoted), [window], window.title))
-    readings.append((_name(rest, quoted), windows, ""))
-    return readings
-
-
-def _exact(windows: list[Window], name: str, kinds: tuple[str, ...]
-           ) -> tuple[Control, Window] | None:
-    """The first control named exactly `name` of the first kind that has one, in the
-    windows in order (the focused first)."""
-    wanted = textmatch.normalize(name)
-    if not wanted:
-        return None
-    for kind in kinds:
-        for window in windows:
-            for control in window.controls:
-                if textmatch.normalize(control.name) == wanted and _of(control, kind):
-                    return control, window
-    return None
-
-
-def _numbered(said: re.Match[str]) -> str:
-    """"third page" as a tab names it: "page 3"."""
-    return f"{said[2]} {ORDINALS.index(said[1].casefold()) % 10 + 1}"
-
-
-def _of(control: Control, kind: str) -> bool:
-    if kind == "tab":
-        return control.role == "page tab"
-    if kind == "any":
-        return control.role not in tree.TEXTS and not control.label
-    return finding.is_kind(control, kind)
-
-
 def call_code(verb: str, *args: str, **keywords: str) -> str:
     """The call as the guide writes it: `computer.press("OK", window="Export")`."""
     said = [json.dumps(a) for a in args]
@@ -272,9 +198,9 @@ Call = tuple[str, tuple[str, ...], dict[str, str], str]
 def _line(verb: str, rest: str, quoted: list[str], windows: list[Window]) -> Call | None:
     """One clause as a verb's call, or None."""
     if verb == "close":
-        window = _window(rest, windows, quoted)
+        window = places.window(rest, windows, quoted)
         said = set(strip_words(strip_words(rest, "windows"), "articles").casefold().split())
-        if window is None and said <= PRONOUNS:  # "close it", "get rid of that dialog"
+        if window is None and said <= places.PRONOUNS:  # "close it", "get rid of that dialog"
             window = windows[0]  # the one in front
         return ("close", (window.title,), {}, "") if window is not None else None
     if verb == "type":
@@ -296,15 +222,24 @@ def _line(verb: str, rest: str, quoted: list[str], windows: list[Window]) -> Cal
                       windows) if setting else None
     if verb == "say":
         return _said(rest, windows, quoted)
-    for name, where, title in _scoped(rest, windows, quoted):
+    return _named(verb, rest, quoted, windows)
+
+
+def _named(verb: str, rest: str, quoted: list[str], windows: list[Window]) -> Call | None:
+    """A clause that names its control: a tab by its place in its row, else a control
+    named exactly so, of the kinds the verb acts on."""
+    nth = places.nth_tab(rest, windows) if verb in ("choose", "press") else None
+    if nth is not None:  # "the third tab": of the first row of tabs
+        return "choose", (nth[0].name,), {}, nth[1].title
+    for name, where, title in places.scoped(rest, windows, quoted):
         if verb == "press" and name.casefold() in KEYS and not title:
             return "key", (name.casefold(),), {}, ""
         kinds = ("button", "any") if verb == "press" else \
             ("tick box",) if verb in MANY else ("item",)
-        name = ORDINAL.sub(_numbered, name)  # "the third page": "page 3"
+        numbered = places.ORDINAL.sub(places.numbered, name)  # "the third page": "page 3"
         if TAB.search(rest):  # "the tab page 3": a notebook's tab before a radio button
             kinds = ("tab", *kinds)
-        found = _exact(where, name, kinds)
+        found = places.exact(where, numbered, kinds, as_written=numbered == name)
         if found is not None:
             return verb, (found[0].name,), {"window": title}, found[1].title
     return None
@@ -316,8 +251,8 @@ def _said(rest: str, windows: list[Window], quoted: list[str]) -> Call | None:
     said = SAY.match(rest)
     if said is None:
         return None
-    window = _window(said[2], windows, quoted) if said[2] else None
-    found = _exact([window] if window is not None else windows, said[1], ("button",))
+    window = places.window(said[2], windows, quoted) if said[2] else None
+    found = places.exact([window] if window is not None else windows, said[1], ("button",))
     if found is None:
         return None
     return "press", (found[0].name,), {"window": window.title if window else ""}, \
@@ -331,14 +266,14 @@ def _typed(rest: str, quoted: list[str], windows: list[Window]) -> Call | None:
     if into is None or into[2] is None:
         return None
     text = quoted[int(into[1])]
-    for name, where, title in _scoped(into[2], windows, quoted):
-        found = _exact(where, name, ("field",)) or _part(where, name)
+    for name, where, title in places.scoped(into[2], windows, quoted):
+        found = places.exact(where, name, ("field",)) or _part(where, name)
         if found is not None:
             return "type", (text,), {"into": found[0].name, "window": title}, found[1].title
         by_role = _by_role(where[:1], name)  # "the number box": as the verb will find it
         if by_role is not None:
             return "type", (text,), {"into": name, "window": title}, by_role.title
-    window = _window(into[2], windows, quoted)
+    window = places.window(into[2], windows, quoted)
     if window is None:
         return None
     return "type", (text,), {"window": window.title}, window.title
@@ -351,7 +286,7 @@ def _filled(rest: str, quoted: list[str], windows: list[Window]) -> Call | None:
     with_ = WITH.match(rest)
     if with_ is None:
         return _pair(rest, quoted, windows)
-    window = _window(with_[1], windows, quoted)
+    window = places.window(with_[1], windows, quoted)
     return _pair(with_[2], quoted, [window]) if window is not None else None
 
 
@@ -359,11 +294,11 @@ def _opened(rest: str, quoted: list[str], windows: list[Window]) -> Call | None:
     """open report.txt (in the file dialog): the file chooser on screen (the one named,
     if one is) is given the file's name (verbs.choose types its location) and its Open or
     OK; a name with no extension, or no chooser, is the model's."""
-    for said, where, _ in _scoped(rest, windows, quoted):
+    for said, where, _ in places.scoped(rest, windows, quoted):
         name = FILE_WORDS.sub("", said)  # "the file called report.txt"
         chooser = next((w for w in where if w.role == "file chooser"), None)
         button = next((b for b in DATA["open"]["buttons"] if chooser is not None
-                       and _exact([chooser], b, ("button",))), None)
+                       and places.exact([chooser], b, ("button",))), None)
         if chooser is not None and button is not None and FILE.fullmatch(name):
             return "open", (name, button), {}, chooser.title
     return None
@@ -388,14 +323,15 @@ def _accepted(windows: list[Window]) -> Call | None:
     (OK, Continue, ...). None when no window reads so."""
     accept = DATA["accept"]
     for window in windows:
-        button = next((b for b in accept["buttons"] if _exact([window], b, ("button",))), None)
+        button = next((b for b in accept["buttons"]
+                       if places.exact([window], b, ("button",))), None)
         if button is not None:
             return "press", (button,), {}, window.title
         boxes = [c for c in window.controls if c.name and not c.checked
                  and finding.is_kind(c, "tick box") and any(
                      re.search(rf"\b{word}", textmatch.normalize(c.name))
                      for word in accept["words"])]
-        going = next((b for b in accept["then"] if _exact([window], b, ("button",))), None)
+        going = next((b for b in accept["then"] if places.exact([window], b, ("button",))), None)
         if len(boxes) == 1 and going is not None:
             return "accept", (boxes[0].name, going), {}, window.title
     return None
@@ -406,7 +342,7 @@ def _pair(text: str, quoted: list[str], windows: list[Window]) -> Call | None:
     rest, its text."""
     words = strip_words(text, "articles", ends=False).split()
     for cut in range(len(words) - 1, 0, -1):
-        found = _exact(windows, " ".join(words[:cut]), ("field",))
+        found = places.exact(windows, " ".join(words[:cut]), ("field",))
         if found is not None:
             value = " ".join(words[cut:])
             held_text = re.fullmatch(r"\x00(\d+)", value)
@@ -446,7 +382,7 @@ def _part(windows: list[Window], name: str) -> tuple[Control, Window] | None:
 def _button(part: str, quoted: list[str], windows: list[Window]) -> Call | None:
     """A clause that is a button's whole name ("Remind me tomorrow", "the Skip this
     version button"): that button, in the first window that has it."""
-    found = _exact(windows, _name(part, quoted), ("button",))
+    found = places.exact(windows, places.name(part, quoted), ("button",))
     return ("press", (found[0].name,), {}, found[1].title) if found is not None else None
 
 
@@ -458,7 +394,7 @@ def _answer(part: str, windows: list[Window]) -> Call | None:
         return None
     for window in windows:
         for name in names:
-            found = _exact([window], name, ("button",))
+            found = places.exact([window], name, ("button",))
             if found is not None:
                 return "press", (found[0].name,), {}, window.title
     return None

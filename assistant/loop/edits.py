@@ -20,25 +20,47 @@ import re
 from assistant.computer import textmatch, verbs
 from assistant.computer.tree import Window
 from assistant.loop.commands import call_code
-from assistant.loop.said import CLAUSES, DATA, NEGATION, aside, held, strip_words, unframed
+from assistant.loop.said import (
+    CLAUSES,
+    DATA,
+    NEGATION,
+    aside,
+    held,
+    plain,
+    unframed,
+)
 
 EDITS: dict[str, list[str]] = DATA["edits"]
 FILE_NAME = re.compile(r"^[\w.-]+\.\w{1,8}$")  # soup.txt, a name with its extension
 # "type "buy milk" into the note", "write the line "Regards" in it".
-TYPE = re.compile(rf"^(?:{'|'.join(EDITS['type'])}):?\s+(?:(?:the|this|a|my)\s+)?"
+TYPE = re.compile(rf"^(?:{'|'.join(EDITS['type'])}):?\s+(?:(?:exactly|just|only)\s+)?"
+                  r"(?:(?:the|this|a|my)\s+)?"
                   rf"(?:(?:{'|'.join(EDITS['typed'])})\s+)?(?:(?:saying|that says|reading)\s+)?"
                   r"\x00(\d+)"
                   r"(?:\s+(?:in|into|to|on)\s+(.+))?$", re.IGNORECASE)
+# "write Meeting moved to 3pm in the memo": a few bare words, then the editor they go in.
+TYPE_BARE = re.compile(rf"^(?:{'|'.join(EDITS['type'])})\s+(.+?)\s+(?:in|into)\s+(.+)$",
+                       re.IGNORECASE)
+# "fill the empty memo with the sentence 'Meeting moved'": the editor, then the text.
+FILL = re.compile(rf"^fill\s+(?:in\s+|up\s+)?(.+?)\s+with\s+(?:(?:the|a)\s+)?"
+                  rf"(?:(?:{'|'.join(EDITS['typed'])})\s+)?\x00(\d+)$", re.IGNORECASE)
 ADD = re.compile(rf"^(?:{'|'.join(EDITS['add'])})\s+(\x00\d+)(?:\s+as\s+(?:a|the)\s+"
                  r"(?:new\s+)?(?:last\s+|(first)\s+)?line)?"
                  r"(?:\s+(?:to|at the end of|of|in|into|on)\s+(.+))?$", re.IGNORECASE)
 EVERYWHERE = "|".join(re.escape(w) for w in sorted(EDITS["everywhere"], key=len, reverse=True))
 # "replace Monday with Friday in the letter", "change the name Bob to Robert", "swap
 # Monday for Friday": the old words, the new, and where (the editor, said).
-REPLACE = re.compile(rf"^(?:{'|'.join(EDITS['replace'])})\s+(?:(?:the|every|each|all)\s+)?"
-                     r"(?:(?:words?|names?)\s+)?(.+?)\s+(?:with|to|into|by|for)\s+(.+?)"
-                     rf"(?:\s+(?:{EVERYWHERE}))?(?:\s+(?:in|on|of|throughout)\s+(.+))?$",
-                     re.IGNORECASE)
+REPLACE = re.compile(rf"^(?:{'|'.join(EDITS['replace'])})\s+(?:(?:the|every|each|all|both)\s+)?"
+                     r"(?:(?:occurrences?|instances?|mentions?)\s+of\s+)?"
+                     r"(?:(?:words?|names?)\s+)?(.+?)\s*(?:\s(?:with|to|into|by|for)\s|->|→)\s*"
+                     rf"(.+?)(?:\s+(?:{EVERYWHERE}))?(?:\s+(?:in|on|of|throughout|all through)"
+                     r"\s+(.+))?$", re.IGNORECASE)
+# "use Samuel instead of Sam throughout", "update the letter so it says Samuel instead
+# of Sam": the new words, the old, and where.
+INSTEAD = re.compile(r"^(?:(?:update|change|edit|fix)\s+(.+?)\s+so\s+(?:that\s+)?it\s+"
+                     r"(?:says|reads|has)|use|put|write|say|have)\s+(.+?)\s+instead\s+of\s+"
+                     rf"(.+?)(?:\s+(?:{EVERYWHERE}))?(?:\s+(?:in|on|of|throughout|all through)"
+                     r"\s+(.+))?$", re.IGNORECASE)
 # "put eggs on the end of the list", "add a line saying call Bob at the bottom", "put
 # passport at the very top of my list": a line, quoted or a few bare words, after the
 # text or before it.
@@ -61,24 +83,33 @@ SHOULD = re.compile(r"^(.+?)\s+should\s+(?:be|say|read|have been)\s+(.+)$", re.I
 FIX = re.compile(r"^(?:fix|correct)\s+(?:it|this|that|them|the typos?|the mistakes?)$",
                  re.IGNORECASE)
 PRONOUNS = frozenset({"it", "this", "that", "they", "he", "she", "the date", "the name"})
+# Words an editor's name is said with: "the empty memo", "my open document".
+PLAIN = frozenset({"the", "a", "my", "this", "that", "empty", "blank", "open", "opened",
+                   "current", "new", "mousepad"})
+# Bare words that start a description of a text, not the text ("write a note in it").
+NOT_TEXT = frozenset({"a", "an", "the", "this", "that", "it", "my", "your", "his", "her",
+                      "their", "our", "some", "something", "today's", "what", "whatever"})
 # "delete the second line", "remove the last line of the letter".
 NTH = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(?:the\s+)?(first|second|third|fourth|"
                  r"fifth|last|1st|2nd|3rd|4th|5th)\s+line(?:\s+(?:from|in|of)\s+(.+))?$",
                  re.IGNORECASE)
 PLACES = ["first", "second", "third", "fourth", "fifth"]
 # "delete the DRAFT line": the one line that holds the words said before "line".
-NAMED_LINE = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(?:the\s+)?(.+?)\s+line"
-                        r"(?:\s+(?:from|in|of|at\s+the\s+top\s+of)\s+(.+))?$", re.IGNORECASE)
-STRUCK = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(.+?)\s+(?:from|off|out of)\s+(.+)$",
-                    re.IGNORECASE)
+NAMED_LINE = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(?:the\s+)?(.+?)\s+"
+                        r"(?:line|item|entry)(?:\s+(?:from|in|of|at\s+the\s+top\s+of)\s+(.+))?$",
+                        re.IGNORECASE)
+STRUCK = re.compile(rf"^(?:{'|'.join(EDITS['delete'])}|take)\s+(.+?)\s+(?:from|off|out of)\s+"
+                    r"(.+)$", re.IGNORECASE)
 SAVE = re.compile(r"^save(?:\s+(?P<what>.+?))??(?:\s+(?:as|under)\s+(?:the\s+)?(?:new\s+)?"
-                  r"(?:name\s+)?(?P<name>\S+?))?(?:\s+(?:as well|too|in my folder|in this "
-                  r"folder|in the same folder|here|(?:next to|beside|alongside)(?: my| the)?"
-                  r" \S+))?$", re.IGNORECASE)
-SAVE_KEYS = re.compile(r"^(?:press|hit|use)\s+(?:ctrl|control)\s*(?:\+|-)?\s*s$", re.IGNORECASE)
+                  r"(?:name\s+)?(?P<name>\S+?))?(?:\s+(?:as well|too|afterwards|after that|"
+                  r"in (?:my|this|the same|the current) (?:folder|directory|dir)|here|"
+                  r"(?:next to|beside|alongside)(?: my| the)? \S+))?$", re.IGNORECASE)
+SAVE_KEYS = re.compile(r"^(?:press|hit|use|click)\s+(?:(?:ctrl|control)\s*(?:\+|-)?\s*s|save)$",
+                       re.IGNORECASE)
 # What names the editor besides a word of its title: "type it into the note".
-EDITOR = frozenset({"it", "this", "editor", "document", "note", "notes", "file", "text",
-                    "window", "changes", "list", "letter", "memo", "draft", "page"})
+EDITOR = frozenset({"it", "this", "that", "editor", "document", "doc", "note", "notes",
+                    "file", "text", "window", "changes", "list", "letter", "memo", "draft",
+                    "page"})
 SCOPE = re.compile(r"^(?:in|on)\s+.+$", re.IGNORECASE)  # "In the letter open in Mousepad"
 NEW = re.compile(rf"^(?:{'|'.join(EDITS['new'])})\s+(?:a\s+)?new\s+(?:empty\s+|blank\s+)?"
                  r"(?:document|file|tab|note|page)(?:\s+(?:in|on)\s+(?P<where>.+?))?"
@@ -93,8 +124,11 @@ def read(request: str, windows: list[Window]) -> str | None:
     """The editing verbs' code for `request` when every clause of it reads as an edit of
     the one editor on screen (`windows`); None when any does not. Read whole first, then
     without the sentences that set the scene: "The editor has my list open." is the
-    scene, but "there's a typo in the note, recieve should be receive." holds an edit."""
-    editors = [(w, area) for w in windows for area in [verbs.text_area(w)] if area is not None]
+    scene, but "there's a typo in the note, recieve should be receive." holds an edit.
+    An editor is a window whose one field is its text area: a settings window's text
+    view is no editor, and "put 75 in that number box" is no edit of it."""
+    editors = [(w, area) for w in windows for area in [verbs.text_area(w)] if area is not None
+               and not any(c.field and c is not area for c in w.controls)]
     if len(editors) != 1 or NEGATION.search(request):
         return None
     editor, area = editors[0]
@@ -110,7 +144,7 @@ def _clauses(request: str, title: str, text: str) -> str | None:
     said, quoted = held(request)
     lines: list[str] = []
     for part in CLAUSES.split(said):
-        part = strip_words(part.strip(), "polite")
+        part = plain(part)
         if not part or aside(part):
             continue
         new, into = NEW.match(part), INTO_NEW.match(part)
@@ -149,7 +183,24 @@ def _edit(part: str, quoted: list[str], text: str, title: str) -> str | None:
             return call_code("type", line + "\n", window=title, at="start")
         before = "" if not text or text.endswith("\n") else "\n"
         return call_code("type", before + line + "\n", window=title, at="end")
+    into = _into(part, quoted)
+    if into is not None:
+        where, line = into
+        if line is None or not _only_editor(where, title) or \
+                line.split()[0].casefold() in NOT_TEXT:
+            return None
+        return call_code("type", line, window=title, at="end" if text.strip() else "")
     return _removed(part, quoted, text, title)
+
+
+def _into(part: str, quoted: list[str]) -> tuple[str, str | None] | None:
+    """Where a text goes and the text (None: more than a few bare words), for "fill the
+    memo with 'hi'" and "write Meeting moved to 3pm in the memo"; None for other words."""
+    filled = FILL.match(part)
+    if filled is not None:
+        return filled[1], quoted[int(filled[2])]
+    bare = TYPE_BARE.match(part)
+    return (bare[2], _said(bare[1], quoted, words=8)) if bare is not None else None
 
 
 def _removed(part: str, quoted: list[str], text: str, title: str) -> str | None:
@@ -190,14 +241,26 @@ def _removed(part: str, quoted: list[str], text: str, title: str) -> str | None:
         return call_code("replace", old, new, window=title)
     if FIX.match(part):
         return ""
+    instead = INSTEAD.match(part)
+    if instead:
+        return _replaced((instead[3], instead[2], instead[4] or instead[1]), quoted, text,
+                         title)
     replaced = REPLACE.match(part)
     if replaced:
-        old, new = (_said(group, quoted, words=4) for group in (replaced[1], replaced[2]))
-        if not old or new is None or old.casefold() not in text.casefold() or (
-                replaced[3] is not None and not _names_editor(replaced[3], title)):
-            return None
-        return call_code("replace", old, new, window=title)
+        return _replaced((replaced[1], replaced[2], replaced[3]), quoted, text, title)
     return _saved(part, title)
+
+
+def _replaced(said: tuple[str, str, str | None], quoted: list[str], text: str, title: str
+              ) -> str | None:
+    """The replace of the old words said (which the text holds) with the new, in the
+    editor the third part names when there is one."""
+    old, new = (_said(group, quoted, words=4) for group in said[:2])
+    where = said[2]
+    if not old or new is None or old.casefold() not in text.casefold() or (
+            where is not None and not _names_editor(where, title)):
+        return None
+    return call_code("replace", old, new, window=title)
 
 
 def _saved(part: str, title: str) -> str | None:
@@ -229,8 +292,21 @@ def _said(group: str, quoted: list[str], words: int = 1) -> str | None:
     return bare if fits else None
 
 
+def _only_editor(phrase: str, title: str) -> bool:
+    """Whether a phrase is nothing but the editor's name ("the blank document", "memo.txt",
+    "the open memo"): what bare words typed into it end at. "Put Priya in place of Tom on
+    my guest list" names the list, and more."""
+    words = re.findall(r"\w+", textmatch.normalize(phrase))
+    titled = set(re.findall(r"\w+", textmatch.normalize(title)))
+    return bool(words) and all(word in EDITOR or word in titled or word in PLAIN
+                               for word in words)
+
+
 def _names_editor(phrase: str, title: str) -> bool:
     """Whether a phrase ("the letter open in Mousepad", "it") names the editor: a word of
     its title, or a word any editor goes by."""
     said = set(re.findall(r"\w+", textmatch.normalize(phrase)))
-    return bool(said & EDITOR or said & set(re.findall(r"\w{3,}", textmatch.normalize(title))))
+    titled = set(re.findall(r"\w{3,}", textmatch.normalize(title)))
+    return bool(said & EDITOR or said & titled or any(
+        len(word) >= 5 and len(name) >= 5 and word[:5] == name[:5]  # invitation: invite.txt
+        for word in said for name in titled))

@@ -17,14 +17,18 @@ VERBS: list[tuple[str, str]] = sorted(
     key=lambda pair: -len(pair[0]))
 WORDS: dict[str, list[str]] = {kind: sorted(words, key=len, reverse=True)
                                for kind, words in DATA["words"].items()}
+# The first word of each verb of ours, the edits' too: what a gerund is the form of.
+FIRST_WORDS = frozenset(
+    phrase.split()[0] for words in (*DATA["verbs"].values(), *DATA["edits"].values())
+    for phrase in words)
 # A quoted text: in double quotes, curly ones, or single quotes that no letter touches
 # outside ('P.S. see you', not the apostrophes of "don't" or "the kids' room").
 QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|‘([^’]*)’|' r"(?<!\w)'([^'\n]+)'(?!\w)")
 NEGATION = re.compile(r"\b(?:don'?t|do not|never|not|without|won'?t)\b|n't\b", re.IGNORECASE)
 # The verb a negation is said of: "don't save", "without saving", a button "Don't Save".
 NEGATED = re.compile(r"\b(?:don'?t|do not|never|without|not)\s+(\w+)", re.IGNORECASE)
-CLAUSES = re.compile(r"\s*(?:[,;!?]|\.(?:\s|$)|\band then\b|\bthen\b|\band\b)\s*",
-                     re.IGNORECASE)
+CLAUSES = re.compile(r"\s*(?:[,;!?]|\.(?:\s|$)|\band then\b|\bthen\b|(?<!find )\band\b)\s*",
+                     re.IGNORECASE)  # "find and replace" is one verb
 FLIPPED = re.compile(r"^(?:turn|switch|flip|toggle|set)\s+(.+?)\s+(on|off)$", re.IGNORECASE)
 SENTENCES = re.compile(r"(?<=[.:!])\s+")
 # A sentence that says what is on screen rather than what to do: "The save dialog is
@@ -94,6 +98,25 @@ def verb_of(part: str) -> tuple[str | None, str]:
         if low == word or low.startswith(word + " "):
             return verb, part[len(word):].strip()
     return None, part
+
+
+def plain(part: str) -> str:
+    """A clause as the readers take it: without the polite words around it ("uh, could
+    you", "pls") or an aside before a colon ("I'm in a hurry: ..."), and its first word
+    in its plain form when it is a verb of ours said as "writing" or "deleting" ("Would
+    you mind writing 'hi' in this file and saving it")."""
+    part = strip_words(part.strip(), "polite")
+    head, colon, tail = part.partition(":")
+    if colon and tail.strip() and aside(head):  # "I'm in a hurry: rename Sam to Samuel"
+        part = strip_words(tail.strip(), "polite")
+    first, _, rest = part.partition(" ")
+    low = first.casefold()
+    if low.endswith("ing") and len(low) > 5:
+        base = low[:-3]
+        for verb in (base, base + "e", base[:-1]):
+            if verb in FIRST_WORDS:
+                return f"{verb} {rest}".strip()
+    return part
 
 
 def strip_words(text: str, kind: str, *, ends: bool = True) -> str:

@@ -171,7 +171,7 @@ def test_a_note_typed_and_saved_is_not_typed_again_when_the_model_proposes_it_ag
         editor.titled("note.txt")
         with Assistant(model="openai/gpt-4o-mini", api_base=server.openai_url, api_key="k",
                        code_style="tools", screen_format="text", journal=False,
-                       approver=approver) as assistant:
+                       checks_off="screen.command", approver=approver) as assistant:
             events = list(assistant.turn("type buy milk into the note and save it"))
         wait_until(lambda: _holds(note, "buy milk"), "note.txt saved once", 10)
     assert len(asked) == 1 and len([e for e in events if isinstance(e, RunEnd)]) == 1

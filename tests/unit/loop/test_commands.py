@@ -195,6 +195,24 @@ def test_a_page_is_gone_to_by_its_number_and_a_tab_said_as_one_is_the_tabs() -> 
     assert read("open the tab page 3", [factory]) == 'computer.choose("page 3")'
 
 
+def test_a_tab_by_its_place_a_page_in_a_part_of_the_window_and_a_number_box_by_a_word(
+        ) -> None:
+    factory = Window("Factory", "frame", True, 9, [
+        control("Page 1", "radio button"), control("Page 2", "radio button"),
+        control("tab one", "page tab"), control("tab two", "page tab"),
+        control("tab three", "page tab"), control("tab one", "page tab"),
+        control("", "spin button", "50")])
+    assert read("switch to the third tab", [factory]) == 'computer.choose("tab three")'
+    assert read("select the last tab of the notebook", [factory]) == \
+        'computer.choose("tab three")'
+    assert read("select the fourth tab", [factory]) is None  # its row has three
+    assert read("Show Page 2 at the top of the window", [factory]) == \
+        'computer.choose("Page 2")'
+    assert read("Show Page 2 in the printer", [factory]) is None  # no such part
+    assert read("uh, set the spin button to 75 pls", [factory]) == \
+        'computer.type("75", into="spin")'
+
+
 def test_a_clause_that_only_says_why_is_set_aside_and_one_that_asks_is_not() -> None:
     assert read("Click yes, it's out of date anyway", [EXPORT]) == 'computer.press("Yes")'
     assert read("Click yes. I’m sure.", [EXPORT]) == 'computer.press("Yes")'

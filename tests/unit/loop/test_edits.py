@@ -117,6 +117,40 @@ DIALOG = Window("Export", "dialog", False, 3,
     ("Remove Anna from the letter and save it", [LETTER],
      'computer.replace("Anna", "", window="letter.txt - Mousepad")\n'
      'computer.save(window="letter.txt - Mousepad")'),
+    ("Would you mind changing Bob to Robert in both places and saving it?", [LETTER],
+     'computer.replace("Bob", "Robert", window="letter.txt - Mousepad")\n'
+     'computer.save(window="letter.txt - Mousepad")'),
+    ("uh, replace all occurrences of noon with one and hit save pls", [LETTER],
+     'computer.replace("noon", "one", window="letter.txt - Mousepad")\n'
+     'computer.save(window="letter.txt - Mousepad")'),
+    ("find and replace Monday -> Friday, save", [LETTER],
+     'computer.replace("Monday", "Friday", window="letter.txt - Mousepad")\n'
+     'computer.save(window="letter.txt - Mousepad")'),
+    ("use Robert instead of Bob throughout the letter", [LETTER],
+     'computer.replace("Bob", "Robert", window="letter.txt - Mousepad")'),
+    ("update the letter so it says Friday instead of Monday, then save afterwards", [LETTER],
+     'computer.replace("Monday", "Friday", window="letter.txt - Mousepad")\n'
+     'computer.save(window="letter.txt - Mousepad")'),
+    ("rename Bob to Robert all through the letters", [LETTER],
+     'computer.replace("Bob", "Robert", window="letter.txt - Mousepad")'),
+    ("take 'Anna' out of the letter and save that", [LETTER],
+     'computer.replace("Anna", "", window="letter.txt - Mousepad")\n'
+     'computer.save(window="letter.txt - Mousepad")'),
+    ("remove the Anna entry", [LETTER],
+     'computer.replace("Anna", "", window="letter.txt - Mousepad")'),
+    ("write Lunch at one in the note and save", [NOTE],
+     'computer.type("Lunch at one", window="note.txt - Mousepad")\n'
+     'computer.save(window="note.txt - Mousepad")'),
+    ("fill the empty note with the line 'Lunch at one'", [NOTE],
+     'computer.type("Lunch at one", window="note.txt - Mousepad")'),
+    ("put exactly 'Lunch at one' in note.txt", [NOTE],
+     'computer.type("Lunch at one", window="note.txt - Mousepad")'),
+    ("I'm in a hurry: rename Bob to Robert and hit save.", [LETTER],
+     'computer.replace("Bob", "Robert", window="letter.txt - Mousepad")\n'
+     'computer.save(window="letter.txt - Mousepad")'),
+    ("make a new note saying 'Lunch' and save it as lunch.txt in the current folder",
+     [LETTER], 'computer.focus("letter.txt - Mousepad")\ncomputer.key("ctrl+n")\n'
+               'computer.type("Lunch")\ncomputer.save_as("lunch.txt")'),
 ])
 def test_an_edit_of_the_one_editor_is_read_as_the_editing_verbs(
         request_: str, windows: list[Window], code: str) -> None:
@@ -143,6 +177,14 @@ def test_an_edit_of_the_one_editor_is_read_as_the_editing_verbs(
     ("change Monday to Friday, I want it mailed to Bob too", [LETTER]),  # an aside that asks
     ("replace Monday with Friday in the calendar", [LETTER]),  # not the editor
     ("I don't think it's right: change Monday to Friday", [LETTER]),  # a negation
+    ("put 75 in the number box on this page", [Window("Factory", "frame", True, 4, [
+        area("Lorem ipsum"), Control("", "spin button", Rect(0, 0, 10, 10),
+                                     frozenset({"enabled", "editable"}), "", "50")])]),
+    # a window with other fields than its text area is no editor
+    ("write a note in the letter", [LETTER]),  # a description of a text, not the text
+    ("write the date in the letter", [LETTER]),
+    ("put Robert in place of Bob in the letter", [LETTER]),  # more than the editor's name
+    ("use Robert instead of Bob in the calendar", [LETTER]),  # not the editor
 ])
 def test_anything_else_is_the_models(request_: str, windows: list[Window]) -> None:
     assert read(request_, windows) is None
