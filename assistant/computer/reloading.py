@@ -19,7 +19,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from assistant.computer import acting, finding, tree
-from assistant.computer.capability import Unavailable, require_display
 from assistant.computer.tree import Control, Window
 
 WAIT_S = 3.0  # for the editor's prompt, which comes once it has the focus
@@ -55,11 +54,7 @@ def holding(paths: Iterable[Path]) -> list[tuple[Path, Window]]:
     from assistant.computer.verbs import text_area
 
     paths = list(paths)
-    try:
-        require_display()
-        titles = [w["title"] for w in x_windows.list()]
-    except Unavailable:
-        return []
+    titles = x_windows.shown()
     if not any(names(title, path) for title in titles for path in paths):
         return []  # the usual case, told from the X titles without a walk of the tree
     return [(path, window) for window in tree.windows() for path in paths

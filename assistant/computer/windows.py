@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from contextlib import contextmanager
 from typing import Any
 
-from assistant.computer.capability import Unavailable, gone, load
+from assistant.computer.capability import Unavailable, gone, load, require_display
 
 __all__ = ["active", "close", "focus", "list", "of_programs", "stacking"]
 
@@ -167,6 +167,18 @@ def of_programs(programs: Iterable[str]) -> builtins.list[str]:
     wanted = {name.lower() for name in programs}
     return [w["title"] for w in reversed(stacking())
             if w["title"] and set(w["class"].lower().split()) & wanted]
+
+
+def shown(programs: Iterable[str] | None = None) -> builtins.list[str]:
+    """The titles of the windows on screen, or of those of `programs` (their X window
+    class), the top one first; none without a display, or where they cannot be listed."""
+    try:
+        require_display()
+        if programs is not None:
+            return of_programs(programs)
+        return [w["title"] for w in list() if w["title"]]
+    except Exception:  # no display, or no X (Wayland, no Xlib)
+        return []
 
 
 def _titled(connection: Any, title: str) -> Any:

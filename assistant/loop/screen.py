@@ -15,12 +15,13 @@ import re
 import shutil
 import tempfile
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from assistant.actions.apply import applies
 from assistant.checks.verdicts import Annotate
+from assistant.computer import windows as x_windows
 from assistant.config import Settings
 from assistant.events import Event, Notice
 from assistant.llm.backend import Backend, InProcess
@@ -91,13 +92,16 @@ class ScreenFeed:
 
     def wanted_for(self, request: str) -> bool:
         """Whether this request should start with the screen attached: it reads as about
-        the screen, points at a window ("the empty note that's open"), or names one on it
-        ("the sync list" over the window "Sync")."""
+        the screen, points at a window ("the empty note that's open"), names one on it
+        ("the sync list" over the window "Sync"), or names a variable only the terminal
+        on screen has."""
+        from assistant.loop.terminal import holding
+
         mode = self.settings.screen_context
         if mode != "auto":
             return mode == "always"
         return bool(ABOUT_SCREEN.search(request) or ACTS_ON_SCREEN.search(request)) or \
-            points_at_windows(request) or waits_for_answer()
+            points_at_windows(request) or waits_for_answer() or holding(request) is not None
 
     def wanted_after(self, codes: list[str]) -> bool:
         """Whether runs changed what the LLM should see (they drove the desktop)."""
@@ -194,7 +198,7 @@ def names_a_window(request: str) -> bool:
     """Whether the request has a word of an open window's title (False without a
     display, or where the windows cannot be listed: by words alone)."""
     asked = _words(request)
-    return any(_words(title) & asked for title in window_titles())
+    return any(_words(title) & asked for title in x_windows.shown())
 
 
 def points_at_windows(request: str) -> bool:
@@ -206,7 +210,7 @@ def points_at_windows(request: str) -> bool:
 def _focused() -> Window | None:
     """The focused window with its controls; None without a display or an accessibility
     bus."""
-    if not window_titles():
+    if not x_windows.shown():
         return None
     from assistant.computer import tree
 
@@ -283,21 +287,6 @@ def front_example() -> str:
     return text("screen.front").format(title, "\n".join(lines))
 
 
-def window_titles(programs: Iterable[str] | None = None) -> list[str]:
-    """The titles of the windows on screen, or of those of `programs` (their X window
-    class), the top one first; none without a display, or where they cannot be listed."""
-    from assistant.computer import windows
-    from assistant.computer.capability import require_display
-
-    try:
-        require_display()
-        if programs is not None:
-            return windows.of_programs(programs)
-        return [w["title"] for w in windows.list() if w["title"]]
-    except Exception:  # no display, or no X (Wayland, no Xlib)
-        return []
-
-
 def written_behind(language: str, code: str) -> tuple[str, str] | None:
     """The file `code` writes (open(..., "w"), write_text, a shell redirect, sed -i) that
     a window on screen has open, by its name in the title ("guests.txt - Mousepad"), and
@@ -305,7 +294,7 @@ def written_behind(language: str, code: str) -> tuple[str, str] | None:
     writes = WRITES.get(language)
     if writes is None or not writes.search(code):
         return None
-    for title in window_titles():
+    for title in x_windows.shown():
         for name in FILE_NAME.findall(title):
             base = name.rsplit("/", 1)[-1]
             if re.search(rf"(?<![\w.-]){re.escape(base)}(?![\w-])", code):
@@ -320,7 +309,7 @@ def writes_named(language: str, code: str, request: str) -> bool:
     writes = WRITES.get(language)
     if writes is None or not writes.search(code):
         return False
-    held = {name.rsplit("/", 1)[-1] for title in window_titles()
+    held = {name.rsplit("/", 1)[-1] for title in x_windows.shown()
             for name in FILE_NAME.findall(title)}
     return any(re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", code)
                for name in set(FILE_NAME.findall(request)) - held)

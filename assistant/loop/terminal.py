@@ -12,11 +12,12 @@ programs are data: terminal.toml.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 from assistant.computer import dark
-from assistant.loop.screen import window_titles
+from assistant.computer import windows as x_windows
 from assistant.tomlread import tomllib
 
 _DATA = tomllib.loads(Path(__file__).with_name("terminal.toml").read_text())
@@ -32,9 +33,14 @@ SPELLED = re.compile(r"`([^`\n]+)`|\b(?:run|type|enter|execute)\s+(?:the\s+comma
 
 # A variable of the shell's, by its name: $HOME, BUILD_ID (capitals with an underscore).
 VARIABLE = re.compile(r"\$[A-Za-z_]\w*|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")
-SAVES = re.compile(r"\b(?:save|write|put|store|copy)\b", re.IGNORECASE)
-INTO_FILE = re.compile(r"\b(?:into|to|in)\s+(?:a\s+file\s+(?:called\s+|named\s+)?)?"
-                       r"([\w-][\w.-]*\.[A-Za-z]\w{0,7})\b", re.IGNORECASE)
+SAVES = re.compile(r"\b(?:sav(?:e|es|ed|ing)|writ(?:e|es|ing|ten)|wrote|put|puts|putting|"
+                   r"stor(?:e|es|ed|ing)|cop(?:y|ied|ying)|dump|dumps|dumping|echo|create)\b",
+                   re.IGNORECASE)
+# Words that say a variable's value is what is saved, not the variable's name used as a
+# folder ("copy report.txt to the RELEASE_DIR folder" is no such request).
+VALUE = re.compile(r"\b(?:value|contents?|variable|env var|environment|set to)\b",
+                   re.IGNORECASE)
+FILE_NAME = re.compile(r"(?<![\w.$-])([\w-][\w.-]*\.[A-Za-z]\w{0,7})\b")
 
 
 def asked_for(request: str) -> str | None:
@@ -44,7 +50,7 @@ def asked_for(request: str) -> str | None:
     "bash" is not what "write a bash script" means."""
     if not ASKS.search(request):
         return None
-    titles = window_titles(PROGRAMS)
+    titles = x_windows.shown(PROGRAMS)
     named = [t for t in titles if re.search(rf"\b{re.escape(t)}\b", request, re.IGNORECASE)]
     if named:
         return named[0]
@@ -64,12 +70,28 @@ def commanded(request: str) -> str | None:
     it asks to save into a file ("there's a BUILD_ID variable set; save its value into
     build.txt"), without the model; None when it asks for no terminal, or for neither. A
     small model asked to save a variable there set the variable first, and saved its own
-    value."""
+    value. A variable the assistant's own shell lacks, with one terminal on screen, is
+    that terminal's, whether or not the request says "terminal"."""
     commands = [next(g for g in m.groups() if g is not None) for m in SPELLED.finditer(request)]
-    if not commands and SAVES.search(request):
-        names = set(VARIABLE.findall(request))
-        files = INTO_FILE.findall(request)
-        if len(names) == 1 and len(files) == 1:
-            commands = [f'echo "${names.pop().lstrip("$")}" > {files[0]}']
     title = asked_for(request) if len(commands) == 1 else None
+    if not commands and SAVES.search(request):
+        said = VARIABLE.findall(request)
+        names = {name.lstrip("$") for name in said}
+        files = set(FILE_NAME.findall(request))
+        if len(names) == 1 and len(files) == 1 and (VALUE.search(request) or "$" in said[0]) \
+                and request.rfind(next(iter(files))) > request.find(said[0]):
+            name = names.pop()
+            commands = [f'echo "${name}" > {files.pop()}']
+            title = asked_for(request) or holding(request)
     return typed(commands[0], title) if title is not None else None
+
+
+def holding(request: str) -> str | None:
+    """The one terminal on screen, for a request that names one variable the assistant's
+    own shell does not have ("put the value of RELEASE_TAG in tag.txt", said with no word
+    of a terminal): the terminal's shell is where it was set. None otherwise."""
+    names = {name.lstrip("$") for name in VARIABLE.findall(request)}
+    if len(names) != 1 or names & set(os.environ):
+        return None
+    titles = x_windows.shown(PROGRAMS)
+    return titles[0] if len(titles) == 1 else None

@@ -192,7 +192,9 @@ def test_python_for_a_request_to_use_the_terminal_is_told_to_be_its_shell_comman
 @pytest.mark.parametrize(("request_", "command"), [
     ("In the terminal, run `echo $BUILD_ID > build.txt` please.", "echo $BUILD_ID > build.txt"),
     ("In the terminal that's open there's a BUILD_ID variable set. Save its value into "
-     "build.txt.", 'echo "$BUILD_ID" > build.txt')])
+     "build.txt.", 'echo "$BUILD_ID" > build.txt'),
+    ("Would you mind writing whatever BUILD_ID is set to into build.txt?",  # no terminal
+     'echo "$BUILD_ID" > build.txt')])  # word: the assistant's own shell has no BUILD_ID
 def test_a_command_spelled_out_for_the_terminal_is_typed_there_without_the_model(
         build_terminal: Path, server: LLMServer, request_: str, command: str) -> None:
     """The request gives the command in backticks, or asks to save one variable into one
@@ -203,3 +205,14 @@ def test_a_command_spelled_out_for_the_terminal_is_typed_there_without_the_model
     assert [p.code for p in asked] == [f"computer.type({command + chr(10)!r}, window='xterm')"]
     assert "screen.command" in [e.rule for e in events if isinstance(e, RuleFired)]
     assert len(server.chat_requests) <= 1  # the model never wrote the command
+
+
+def test_a_variable_the_assistant_has_or_a_name_used_as_a_folder_is_no_terminal_command(
+        terminal: Program, monkeypatch: pytest.MonkeyPatch) -> None:
+    from assistant.loop.terminal import commanded
+
+    monkeypatch.setenv("RELEASE_TAG", "v1")
+    assert commanded("put the value of RELEASE_TAG in tag.txt") is None  # its own shell's
+    assert commanded("put the value of RELEASE_TAG in tag.txt, in the terminal") == \
+        "computer.type('echo \"$RELEASE_TAG\" > tag.txt\\n', window='xterm')"
+    assert commanded("copy report.txt to the RELEASE_DIR folder") is None
