@@ -19,6 +19,7 @@ from tests.support.display import wait_until
 from tests.support.llm_server import LLMServer, text, tool_call
 from tests.support.loop import on_desktop, told
 
+REQUEST = "Put Priya Becker in place of Tom Becker on my guest list in the editor."
 WRITE = ('with open("guests.txt", "w") as f:\n'
          '    f.write("Guest list\\nPriya Becker\\nJun Park\\n")')
 
@@ -36,17 +37,22 @@ def _area(title: str) -> str:
     return area.value
 
 
-def test_a_file_written_while_the_editor_holds_it_is_reloaded_there_and_said_before(
-        server: LLMServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def guests(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """guests.txt in the working folder, Tom Becker on it."""
     monkeypatch.chdir(tmp_path)
     guests = tmp_path / "guests.txt"
     guests.write_text("Guest list\nTom Becker\nJun Park\n")
+    return guests
+
+
+def test_a_file_written_while_the_editor_holds_it_is_reloaded_there_and_said_before(
+        server: LLMServer, guests: Path) -> None:
     server.add(tool_call("python", WRITE), text("Priya is on the list."))
     with Program("mousepad", str(guests)) as editor:
         title = editor.titled("guests.txt")
         time.sleep(3)  # Mousepad watches its file only a moment after it opened it
-        asked, events = on_desktop(server, "Put Priya Becker in place of Tom Becker on my "
-                                           "guest list in the editor.")
+        asked, events = on_desktop(server, REQUEST)
         wait_until(lambda: "Priya" in _area(title), "the editor showing the file as written",
                    10)
         active = computer.windows.active()
@@ -62,17 +68,13 @@ def test_a_file_written_while_the_editor_holds_it_is_reloaded_there_and_said_bef
 
 
 def test_a_file_whose_editor_holds_unsaved_changes_is_never_written_behind(
-        server: LLMServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    guests = tmp_path / "guests.txt"
-    guests.write_text("Guest list\nTom Becker\nJun Park\n")
+        server: LLMServer, guests: Path) -> None:
     server.add(tool_call("python", WRITE), text("The editor has changes I must not lose."))
     with Program("mousepad", str(guests)) as editor:
         editor.titled("guests.txt")
         computer.type("Ana Lopez\n", window="guests.txt")
         changed = editor.titled("*")
-        asked, events = on_desktop(server, "Put Priya Becker in place of Tom Becker on my "
-                                           "guest list in the editor.")
+        asked, events = on_desktop(server, REQUEST)
         assert "Ana Lopez" in _area(changed)
         assert guests.read_text() == "Guest list\nTom Becker\nJun Park\n"
         computer.save(window="guests.txt")  # a Mousepad killed over unsaved changes would
