@@ -71,8 +71,7 @@ def _word(control: Control) -> str:
 
 
 def matches(controls: Iterable[Control], name: str, kind: str) -> list[Control]:
-    """Controls of `kind` named `name`: exact first (as written before in another case),
-    then those whose name holds it (whole
+    """Controls of `kind` named `name`: exact first, then those whose name holds it (whole
     words), then the one field each of whose words the name says ("Your name:" for Name),
     then
     a name written with a role word ("number field label": the one number field, or the
@@ -84,8 +83,8 @@ def matches(controls: Iterable[Control], name: str, kind: str) -> list[Control]:
     of_kind = [c for c in controls if is_kind(c, kind)]
     named = [c for c in of_kind if c.name]
     exact = [c for c in named if textmatch.normalize(c.name) == wanted]
-    if exact:  # one written letter for letter first: "page 3" the tab, not "Page 3"
-        return sorted(exact, key=lambda c: c.name.strip() != name.strip())
+    if exact:
+        return exact
     # whole words only: "OK" is no part of "Bookmark this tab"
     within = re.compile(rf"(?<!\w){re.escape(wanted)}(?!\w)")
     holding = [c for c in named if within.search(textmatch.normalize(c.name))]

@@ -229,18 +229,19 @@ def _named(verb: str, rest: str, quoted: list[str], windows: list[Window]) -> Ca
     """A clause that names its control: a tab by its place in its row, else a control
     named exactly so, of the kinds the verb acts on."""
     nth = places.nth_tab(rest, windows) if verb in ("choose", "press") else None
-    if nth is not None:  # "the third tab": of the first row of tabs
-        return "choose", (nth[0].name,), {}, nth[1].title
+    if nth is not None:  # "the third tab": of the first row of tabs, pressed as a tab
+        return "press", (nth[0].name,), {}, nth[1].title
     for name, where, title in places.scoped(rest, windows, quoted):
         if verb == "press" and name.casefold() in KEYS and not title:
             return "key", (name.casefold(),), {}, ""
         kinds = ("button", "any") if verb == "press" else \
             ("tick box",) if verb in MANY else ("item",)
-        numbered = places.ORDINAL.sub(places.numbered, name)  # "the third page": "page 3"
+        name = places.ORDINAL.sub(places.numbered, name)  # "the third page": "page 3"
         if TAB.search(rest):  # "the tab page 3": a notebook's tab before a radio button
             kinds = ("tab", *kinds)
-        found = places.exact(where, numbered, kinds, as_written=numbered == name)
-        if found is not None:
+        found = places.exact(where, name, kinds)
+        if found is not None:  # a tab is pressed: chosen, "page 3" is the page "Page 3"
+            verb = "press" if found[0].role == "page tab" else verb
             return verb, (found[0].name,), {"window": title}, found[1].title
     return None
 

@@ -74,22 +74,20 @@ def scoped(rest: str, windows: list[Window], quoted: list[str]
     return readings
 
 
-def exact(windows: list[Window], said: str, kinds: tuple[str, ...], as_written: bool = True
+def exact(windows: list[Window], said: str, kinds: tuple[str, ...]
           ) -> tuple[Control, Window] | None:
     """The first control named exactly `said` of the first kind that has one, in the
-    windows in order (the focused first); one named so letter for letter first ("Page 2"
-    the radio button, not the tab "page 2") when the name is as the person wrote it."""
+    windows in order (the focused first). The case a person says a name in counts for
+    nothing: spoken, or typed fast, "page 2" meant the page switcher's "Page 2" and not a
+    notebook's tab "page 2"."""
     wanted = textmatch.normalize(said)
     if not wanted:
         return None
-    for letters in ((True, False) if as_written else (False,)):
-        for kind in kinds:
-            for shown in windows:
-                for control in shown.controls:
-                    same = control.name.strip() == said.strip() if letters else \
-                        textmatch.normalize(control.name) == wanted
-                    if same and of_kind(control, kind):
-                        return control, shown
+    for kind in kinds:
+        for shown in windows:
+            for control in shown.controls:
+                if textmatch.normalize(control.name) == wanted and of_kind(control, kind):
+                    return control, shown
     return None
 
 

@@ -94,10 +94,3 @@ def test_a_field_label_said_with_more_words_finds_the_one_field_all_of_whose_wor
     assert finding.matches([email, address], "Email address", "field") == []  # which?
     assert finding.matches([name, guests], "Your name:", "button") == []
 
-
-def test_a_name_written_as_the_screen_writes_it_comes_before_one_in_other_case() -> None:
-    radio = Control("Page 3", "radio button", Rect(0, 0, 10, 10), frozenset({"enabled"}),
-                    "", "")
-    tab = Control("page 3", "page tab", Rect(0, 20, 10, 10), frozenset({"enabled"}), "", "")
-    assert finding.matches([radio, tab], "page 3", "item")[0] is tab
-    assert finding.matches([radio, tab], "Page 3", "item")[0] is radio

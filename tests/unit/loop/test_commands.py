@@ -192,7 +192,7 @@ def test_a_page_is_gone_to_by_its_number_and_a_tab_said_as_one_is_the_tabs() -> 
     factory = Window("Factory", "frame", True, 9, [
         control("Page 3", "radio button"), control("page 3", "page tab")])
     assert read("go to the third page", [factory]) == 'computer.choose("Page 3")'
-    assert read("open the tab page 3", [factory]) == 'computer.choose("page 3")'
+    assert read("open the tab page 3", [factory]) == 'computer.press("page 3")'
 
 
 def test_a_tab_by_its_place_a_page_in_a_part_of_the_window_and_a_number_box_by_a_word(
@@ -202,9 +202,9 @@ def test_a_tab_by_its_place_a_page_in_a_part_of_the_window_and_a_number_box_by_a
         control("tab one", "page tab"), control("tab two", "page tab"),
         control("tab three", "page tab"), control("tab one", "page tab"),
         control("", "spin button", "50")])
-    assert read("switch to the third tab", [factory]) == 'computer.choose("tab three")'
+    assert read("switch to the third tab", [factory]) == 'computer.press("tab three")'
     assert read("select the last tab of the notebook", [factory]) == \
-        'computer.choose("tab three")'
+        'computer.press("tab three")'
     assert read("select the fourth tab", [factory]) is None  # its row has three
     assert read("Show Page 2 at the top of the window", [factory]) == \
         'computer.choose("Page 2")'
