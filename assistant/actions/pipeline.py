@@ -75,7 +75,8 @@ def take(parts: Parts, way: Way, action_id: str) -> Generator[Event, None, Outco
             return judged
         proposal = rated_by_effect(parts.policy, proposal, seen)
     found = aimed(proposal.language, proposal.code) if proposal.risk != "blocked" else None
-    proposal = rated_by_aim(parts.policy, proposal, found, _folder(parts))
+    folder = _folder(parts)
+    proposal = rated_by_aim(parts.policy, proposal, found, folder)
     yield way.emit(proposal)
     approval = decide(parts.policy, proposal)
     yield way.emit(approval)
@@ -84,7 +85,7 @@ def take(parts: Parts, way: Way, action_id: str) -> Generator[Event, None, Outco
     if not approval.approved:
         return way.declined(approval)
     ran = yield from run(parts, way.emit, proposal.language, approval.code, proposal.id)
-    ran = ran._replace(screen=shown(found, approval.code, ran.wrote, _folder(parts)))
+    ran = ran._replace(screen=shown(found, approval.code, ran.wrote, folder))
     return way.report(ran, replace(cleared, code=approval.code))  # as it was approved
 
 

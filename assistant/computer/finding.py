@@ -41,11 +41,11 @@ SETTLE_S = 2.0  # how long after a verb acted a control it may have opened is wa
 _settled_at = 0.0
 
 
-# The buttons that confirm what a dialog's controls were set to.
 # Windows that wait for a button once their controls are set: dialogs, and small windows
 # of buttons with no menus (yad's, zenity's).
 WAITING = ("dialog", "alert")
 DIALOG_CONTROLS = 30  # a window of more controls is a program's, not a dialog's
+# The buttons that confirm what a dialog's controls were set to.
 CONFIRMS = frozenset({"ok", "apply", "done", "confirm", "submit", "yes", "continue"})
 
 

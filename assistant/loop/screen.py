@@ -291,13 +291,11 @@ def written_behind(language: str, code: str) -> tuple[str, str] | None:
     """The file `code` writes (open(..., "w"), write_text, a shell redirect, sed -i) that
     a window on screen has open, by its name in the title ("guests.txt - Mousepad"), and
     that window's title; None when it writes none."""
-    writes = WRITES.get(language)
-    if writes is None or not writes.search(code):
+    if not _writes(language, code):
         return None
     for title in x_windows.shown():
-        for name in FILE_NAME.findall(title):
-            base = name.rsplit("/", 1)[-1]
-            if re.search(rf"(?<![\w.-]){re.escape(base)}(?![\w-])", code):
+        for base in _files(title):
+            if _names(code, base):
                 return base, title
     return None
 
@@ -306,13 +304,26 @@ def writes_named(language: str, code: str, request: str) -> bool:
     """Whether `code` writes a file (as written_behind reads it) that the request names
     and no window on screen has open: "save a copy of the budget that's open as
     budget-2025.txt" asks for that file, and code that writes it does what was asked."""
-    writes = WRITES.get(language)
-    if writes is None or not writes.search(code):
+    if not _writes(language, code):
         return False
-    held = {name.rsplit("/", 1)[-1] for title in x_windows.shown()
-            for name in FILE_NAME.findall(title)}
-    return any(re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", code)
-               for name in set(FILE_NAME.findall(request)) - held)
+    held = {base for title in x_windows.shown() for base in _files(title)}
+    return any(_names(code, name) for name in set(FILE_NAME.findall(request)) - held)
+
+
+def _writes(language: str, code: str) -> bool:
+    """Whether `code` writes a file: open(..., "w"), write_text, a shell redirect, sed -i."""
+    writes = WRITES.get(language)
+    return writes is not None and bool(writes.search(code))
+
+
+def _files(title: str) -> list[str]:
+    """The names of the files a window's title names, without their folders."""
+    return [name.rsplit("/", 1)[-1] for name in FILE_NAME.findall(title)]
+
+
+def _names(code: str, name: str) -> bool:
+    """Whether `code` names the file `name` whole ("notes.txt", not "notes.txt.bak")."""
+    return bool(re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", code))
 
 
 def guide() -> str:

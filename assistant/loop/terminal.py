@@ -76,7 +76,7 @@ def commanded(request: str) -> str | None:
     title = asked_for(request) if len(commands) == 1 else None
     if not commands and SAVES.search(request):
         said = VARIABLE.findall(request)
-        names = {name.lstrip("$") for name in said}
+        names = _variables(said)
         files = set(FILE_NAME.findall(request))
         if len(names) == 1 and len(files) == 1 and (VALUE.search(request) or "$" in said[0]) \
                 and request.rfind(next(iter(files))) > request.find(said[0]):
@@ -90,8 +90,13 @@ def holding(request: str) -> str | None:
     """The one terminal on screen, for a request that names one variable the assistant's
     own shell does not have ("put the value of RELEASE_TAG in tag.txt", said with no word
     of a terminal): the terminal's shell is where it was set. None otherwise."""
-    names = {name.lstrip("$") for name in VARIABLE.findall(request)}
+    names = _variables(VARIABLE.findall(request))
     if len(names) != 1 or names & set(os.environ):
         return None
     titles = x_windows.shown(PROGRAMS)
     return titles[0] if len(titles) == 1 else None
+
+
+def _variables(said: list[str]) -> set[str]:
+    """The variables' names as said ("$HOME", "BUILD_ID"), without a "$"."""
+    return {name.lstrip("$") for name in said}

@@ -106,14 +106,16 @@ def _offscreen(language: str, code: str, state: TurnState) -> Refuse | None:
     if not (state.desktop and not state.acted) or language not in ("python", "shell"):
         return None
     held = screen.written_behind(language, code)
-    if held is not None and (reloading.unsaved(held[1]) or "computer." in code):
-        told = text("screen.offscreen_unsaved") if reloading.unsaved(held[1]) else \
-            text("screen.offscreen_file")
+    if held is not None:
+        if reloading.unsaved(held[1]):
+            told = text("screen.offscreen_unsaved")
+        elif "computer." in code:
+            told = text("screen.offscreen_file")
+        else:
+            return None
         return Refuse("screen.offscreen", told.format(*held),
                       f"Not run: this code writes {held[0]}, which is open in the window "
                       f"{held[1]!r}; the model was asked to change it there.")
-    if held is not None:
-        return None
     if "computer." in code or not (state.request.to_dialog
                                    or screen.points_at_windows(state.request.text)):
         return None
