@@ -39,15 +39,21 @@ WITHOUT = re.compile(r"^(.+?)\s+without\s+\w+ing\b(?:\s+(?:anything|it|them|that
                      re.IGNORECASE)  # close it without saving: the close, and what it is not
 TAB = re.compile(r"\btab\b", re.IGNORECASE)
 SCOPE_ONLY = re.compile(r"^(?:in|on|from)\s+", re.IGNORECASE)  # "In the file chooser, ..."
-INTO = re.compile(r"^\x00(\d+)\s*(?:(?:into|in|to)\s+(.+))?$", re.IGNORECASE)
-SET = re.compile(r"^(.+?)\s+(?:from\s+\S+\s+)?to\s+(\S+)$", re.IGNORECASE)
+INTO = re.compile(r"^\x00(\d+)\s*(?:(?:into|in|to)\s+(?:(?:that|this)\s+)?(.+))?$",
+                  re.IGNORECASE)
+# "set the spin button to 75", "bump the counter from 50 up to 75".
+SET = re.compile(r"^(.+?)\s+(?:from\s+\S+\s+)?(?:(?:up|down)\s+)?to\s+(\S+)$", re.IGNORECASE)
+# Said of a field's value, not its name: "change the number in the spin box to 75".
+VALUE_OF = re.compile(r"^(?:the\s+)?(?:number|value|amount)\s+(?:in|of|on)\s+", re.IGNORECASE)
+NUMBER_FIRST = re.compile(r"^(\d+(?:\.\d+)?)(?=\s+(?:into|in|to)\s)")  # "enter 75 in ..."
 SAY = re.compile(r"^(yes|no|ok|cancel)\b(?:\s+to\s+(.+))?$", re.IGNORECASE)
 MANY = ("tick", "untick", "fill")  # verbs a bare name after "and" goes on with: tick A
 # and B; fill in the form with name Ana and email ana@example.org
 WITH = re.compile(r"^(.+?)\s+with\s+(.+)$", re.IGNORECASE)
 FILE = re.compile(r"[\w.-]+\.\w{1,8}")  # report.txt: a file's name with its extension
-FILE_WORDS = re.compile(r"^(?:the\s+)?(?:file|document)\s+(?:called\s+|named\s+)?",
-                        re.IGNORECASE)
+FILE_WORDS = re.compile(r"^(?:the\s+)?(?:file|document)\s+(?:called\s+|named\s+)?|"
+                        r"^the\s+(?=\S+\s+(?:file|document)$)|\s+(?:file|document)$",
+                        re.IGNORECASE)  # "the file called a.txt", "the a.txt file"
 SAVE_AS = re.compile(r"^(?:(?:it|this|the file|the document)\s+)?(?:as|under|with)\s+(?:the\s+)?"
                      r"(?:file\s*)?(?:name\s+)?(\S+)$", re.IGNORECASE)
 
@@ -204,6 +210,9 @@ def _line(verb: str, rest: str, quoted: list[str], windows: list[Window]) -> Cal
             window = windows[0]  # the one in front
         return ("close", (window.title,), {}, "") if window is not None else None
     if verb == "type":
+        number = NUMBER_FIRST.match(rest)  # a number needs no quotes to be one text
+        if number:
+            rest, quoted = f"\x00{len(quoted)}{rest[number.end():]}", [*quoted, number[1]]
         return _typed(rest, quoted, windows)
     if verb == "fill":
         return _filled(rest, quoted, windows)
@@ -218,8 +227,8 @@ def _line(verb: str, rest: str, quoted: list[str], windows: list[Window]) -> Cal
         return _accepted(windows)
     if verb == "set":
         setting = SET.match(rest)
-        return _typed(f"\x00{len(quoted)} into {setting[1]}", [*quoted, setting[2]],
-                      windows) if setting else None
+        return _typed(f"\x00{len(quoted)} into {VALUE_OF.sub('', setting[1])}",
+                      [*quoted, setting[2]], windows) if setting else None
     if verb == "say":
         return _said(rest, windows, quoted)
     return _named(verb, rest, quoted, windows)

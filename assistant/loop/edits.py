@@ -129,7 +129,7 @@ def read(request: str, windows: list[Window]) -> str | None:
     view is no editor, and "put 75 in that number box" is no edit of it."""
     editors = [(w, area) for w in windows for area in [verbs.text_area(w)] if area is not None
                and not any(c.field and c is not area for c in w.controls)]
-    if len(editors) != 1 or NEGATION.search(request):
+    if len(editors) != 1 or NEGATION.search(held(request)[0]):  # "type 'do not open'"
         return None
     editor, area = editors[0]
     for whole in dict.fromkeys((request, unframed(request))):

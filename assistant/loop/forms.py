@@ -9,7 +9,10 @@ form's confirming button goes with the request. A small model asked this posted 
 booking to an invented web site, told twice that it should act in the dialog. What is
 read here is the verbs' code, proposed and approved as any (its sentence names each
 field and value), and only when the dialog waits in front and the request negates
-nothing. A field whose value is not found is left as it is.
+nothing. A value said with no word of its label goes where its kind does: the one email
+address to the email field, a name said of the sender ("a note from Ana Lopez") to the
+name, the one quoted text no field took to the text area. A field whose value is not
+found is left as it is.
 """
 
 from __future__ import annotations
@@ -37,7 +40,12 @@ JOINS = frozenset({"and", "then", "as"})  # a value holds none: two values said 
 STOP = frozenset(WORDS["stop"])
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # A name said of oneself: "I'm Sam Reed", "this is Ana Lopez".
-INTRODUCED = re.compile(r"\b(?i:i'm|i’m|i am|this is)\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\b")
+NAME = r"([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2})\b"
+INTRODUCED = re.compile(rf"\b(?i:i'm|i’m|i am|this is)\s+{NAME}")
+# A name said of the sender, with no label's word: "a note from Ana Lopez", "submit it
+# as Ana Lopez".
+SENDER = re.compile(rf"\b(?i:from|as)\s+{NAME}")
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 BOX_VERBS = frozenset(WORDS["box_verbs"])
 # A request only to fill the form ("fill in ...", "enter ..."), unless it also confirms.
 FILL_ONLY = re.compile(r"^\W*(?:please\s+)?(?:fill|enter|type|put|write|complete)\b",
@@ -61,10 +69,10 @@ def read(request: str, windows: list[Window]) -> str | None:
     do)."""
     front = windows[0] if windows else None
     page = front is not None and any(c.chrome for c in front.controls)  # a browser's
+    said, quoted = held(request)  # "the message 'It never came'" negates nothing
     if front is None or not front.active or not (page or finding.waits(front)) or \
-            NEGATION.search(request):
+            NEGATION.search(said):
         return None
-    said, quoted = held(request)
     fields = [c for c in front.controls if c.name and not c.label and not c.chrome
               and (c.field or c.role == "combo box")]
     values = {}
@@ -72,6 +80,10 @@ def read(request: str, windows: list[Window]) -> str | None:
         value = _value(field, said, quoted)
         if value is not None and value != field.value:
             values[field.name] = value
+    areas = [f.name for f in fields if "multi line" in f.states and f.name not in values]
+    rest = [text for text in quoted if text not in values.values()]
+    if len(areas) == 1 and len(rest) == 1:  # "send 'It never came' from Ana": the message
+        values[areas[0]] = rest[0]
     buttons = [c.name for c in front.controls if c.role == "push button" and not c.chrome]
     confirm = next((name for name in buttons if textmatch.normalize(name) in finding.CONFIRMS),
                    buttons[0] if page and len(buttons) == 1 else None)  # a page's one button
@@ -135,6 +147,11 @@ def _value(field: Control, said: str, quoted: list[str]) -> str | None:
     introduced = INTRODUCED.search(said) if "name" in label else None
     if introduced:  # "I'm Sam Reed": the name
         return introduced[1]
+    return _by_label(label, said, quoted) or _by_kind(label, said)
+
+
+def _by_label(label: list[str], said: str, quoted: list[str]) -> str | None:
+    """The words said beside the label's: after it whole or one word of it, or before."""
     whole = r"\s+".join(label)
     for word in sorted(label, key=len, reverse=True):
         for pattern in (rf"\b{whole}{SAID_AS}?\s+{VALUE}{END}",
@@ -151,6 +168,18 @@ def _value(field: Control, said: str, quoted: list[str]) -> str | None:
                 if words and not ({words[0], words[-1]} & STOP or JOINS & set(words)):
                     return text
     return None
+
+
+def _by_kind(label: list[str], said: str) -> str | None:
+    """A value said with no word of its label, known by its kind: the one email address
+    for an email field, a name said of the sender ("a note from Ana Lopez") for a name
+    field. A person filling a contact form says "from Ana, ana@example.org", and the
+    address can go nowhere else."""
+    if any("mail" in word for word in label):
+        found = set(EMAIL.findall(said))
+        return found.pop() if len(found) == 1 else None
+    sender = SENDER.search(said) if "name" in label else None
+    return sender[1] if sender else None
 
 
 def _text(field: Control, said: str, quoted: list[str]) -> str | None:

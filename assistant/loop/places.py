@@ -63,8 +63,8 @@ def scoped(rest: str, windows: list[Window], quoted: list[str]
     with "in" in it: "Log in")."""
     readings = []
     said = SCOPE.match(rest)
-    if said:  # "from it": the window in front
-        bare = strip_words(said[2], "articles").casefold()
+    if said:  # "from it", "in this dialog": the window in front
+        bare = strip_words(strip_words(said[2], "windows"), "articles").casefold()
         found = windows[0] if bare in PRONOUNS else window(said[2], windows, quoted)
         if found is not None:
             readings.append((name(said[1], quoted), [found], found.title))

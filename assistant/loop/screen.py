@@ -16,6 +16,7 @@ import shutil
 import tempfile
 import weakref
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +54,9 @@ POINTS = re.compile(
 # Words of a title that name no window in particular.
 COMMON = frozenset({"the", "and", "for", "with", "new", "untitled", "file", "files", "folder",
                     "window", "dialog", "home", "root", "work", "mousepad", "chromium"})
+# Words that only join others: two of them in a row say nothing of a text ("of the").
+GRAMMAR = frozenset({"a", "an", "the", "of", "in", "on", "to", "and", "or", "for", "with",
+                     "at", "by", "from", "it", "is", "that", "this", "my", "me", "i", "as"})
 # Code that writes a file, by language, and a file's name in a window's title
 # ("guests.txt - Mousepad").
 WRITES = {"python": re.compile(r"""open\([^)]*,\s*(?:mode\s*=\s*)?["'][wax]|"""
@@ -93,15 +97,16 @@ class ScreenFeed:
     def wanted_for(self, request: str) -> bool:
         """Whether this request should start with the screen attached: it reads as about
         the screen, points at a window ("the empty note that's open"), names one on it
-        ("the sync list" over the window "Sync"), or names a variable only the terminal
-        on screen has."""
+        ("the sync list" over the window "Sync"), speaks of the text an editor there shows,
+        or names a variable only the terminal on screen has."""
         from assistant.loop.terminal import holding
 
         mode = self.settings.screen_context
         if mode != "auto":
             return mode == "always"
         return bool(ABOUT_SCREEN.search(request) or ACTS_ON_SCREEN.search(request)) or \
-            points_at_windows(request) or waits_for_answer() or holding(request) is not None
+            points_at_windows(request) or waits_for_answer() or holding(request) is not None \
+            or speaks_of_text(request)
 
     def wanted_after(self, codes: list[str]) -> bool:
         """Whether runs changed what the LLM should see (they drove the desktop)."""
@@ -205,6 +210,33 @@ def points_at_windows(request: str) -> bool:
     """Whether the request points at something displayed: it says so ("in the editor",
     "the page that's open"), names a window's title or says a button's name."""
     return bool(POINTS.search(request)) or names_a_window(request) or says_a_button(request)
+
+
+def speaks_of_text(request: str) -> bool:
+    """Whether the request speaks of the text a window's text area shows: it reads as an
+    edit of the one editor there (edits.read), or says two words in a row of its text
+    ("cross off call the bank" over a list that holds "call the bank"). A person with
+    the list in front of them says what to change in its words, with no word about the
+    screen (False without a display)."""
+    if not x_windows.shown():
+        return False
+    from assistant.computer import tree, verbs
+    from assistant.loop import edits
+
+    try:
+        windows = tree.windows()
+    except Exception:  # no accessibility bus
+        return False
+    asked = _pairs(request)
+    shown = [area.value for window in windows for area in [verbs.text_area(window)] if area]
+    return any(asked & _pairs(value) for value in shown) or \
+        edits.read(request, windows) is not None
+
+
+def _pairs(said: str) -> set[tuple[str, str]]:
+    """Two words in a row, lower-case, of which at least one says more than grammar."""
+    words = re.findall(r"[^\W_]+", said.lower())
+    return {pair for pair in pairwise(words) if not set(pair) <= GRAMMAR}
 
 
 def _focused() -> Window | None:

@@ -13,7 +13,7 @@ from assistant import Assistant, computer
 from assistant.computer.aim import foresee
 from assistant.computer.finding import NotOnScreen
 from assistant.events import Proposal, RuleFired, RunEnd
-from assistant.loop.screen import front_example
+from assistant.loop.screen import front_example, speaks_of_text
 from tests.support.desktop import Program, desktop
 from tests.support.display import wait_until
 from tests.support.llm_server import LLMServer, text, tool_call
@@ -339,6 +339,27 @@ def test_a_spoken_edit_of_the_editor_is_read_without_the_model_and_saved(
     [end] = [e for e in events if isinstance(e, RunEnd)]
     assert end.exit_status == 0
     assert [e.rule for e in events if isinstance(e, RuleFired)][-1] == "screen.done"
+
+
+def test_a_line_said_by_its_words_alone_starts_with_the_screen_and_is_deleted_unasked(
+        server: LLMServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A request with no word about the screen or the file ("Delete the line 'call the
+    bank' and save.") speaks of the editor's text: the turn starts with the screen, so
+    the edit is read (rule screen.command) and the model is never asked."""
+    monkeypatch.chdir(tmp_path)
+    todo = tmp_path / "todo.txt"
+    todo.write_text("buy milk\ncall the bank\nwater the plants\n")
+    server.add(text("(never asked)"))
+    with Program("mousepad", str(todo)) as editor:
+        editor.titled("todo.txt")
+        assert speaks_of_text("cross off call the bank, it is done")
+        assert not speaks_of_text("how much disk space is free on the machine")
+        asked, events = on_desktop(server, "Delete the line 'call the bank' and save.")
+        wait_until(lambda: _holds(todo, "buy milk\nwater the plants\n"),
+                   "todo.txt saved without the line", 10)
+    assert len(asked) == 1 and server.chat_requests == []
+    assert [e.rule for e in events if isinstance(e, RuleFired)][:2] == \
+        ["screen.attach", "screen.command"]
 
 
 def test_a_replace_of_a_word_the_text_lacks_is_left_to_the_model(

@@ -165,7 +165,9 @@ def test_the_one_button_a_request_says_over_a_dialog_of_buttons_is_pressed_whate
 @pytest.mark.parametrize("request_", [
     "In the file chooser, pick report.txt and open it.", "Select report.txt and click OK.",
     "Choose the file report.txt in the open dialog", "Open the file called report.txt",
-    "The file picker is waiting. Open report.txt from it.", "Pick report.txt"])
+    "The file picker is waiting. Open report.txt from it.", "Pick report.txt",
+    "Could you please select report.txt in this dialog and open it?",
+    "I'm in a hurry, just open the report.txt file."])
 def test_a_file_named_in_a_file_chooser_is_opened_however_it_is_said(request_: str) -> None:
     """The chooser named by its kind, the file by "the file called", chosen or picked,
     and an "open it" or "click OK" after the open is the open itself, not a second press."""
@@ -211,6 +213,18 @@ def test_a_tab_by_its_place_a_page_in_a_part_of_the_window_and_a_number_box_by_a
     assert read("Show Page 2 in the printer", [factory]) is None  # no such part
     assert read("uh, set the spin button to 75 pls", [factory]) == \
         'computer.type("75", into="spin")'
+
+
+@pytest.mark.parametrize(("request_", "into"), [
+    ("change the number in the spin box from 50 to 75", "spin"),
+    ("bump the spin button up to 75", "spin"), ("raise the spinner from 50 up to 75", "spinner"),
+    ("enter 75 in the spin button", "spin"), ("just put 75 in that number box", "number")])
+def test_a_number_set_by_other_verbs_or_said_of_the_fields_value_goes_into_it(
+        request_: str, into: str) -> None:
+    """A number needs no quotes, a field is raised or bumped to it, and "the number in
+    the spin box" is the spin box's."""
+    factory = Window("Factory", "frame", True, 9, [control("", "spin button", "50")])
+    assert read(request_, [factory]) == f'computer.type("75", into="{into}")'
 
 
 def test_a_clause_that_only_says_why_is_set_aside_and_one_that_asks_is_not() -> None:

@@ -46,6 +46,12 @@ CONTACT_PAGE = Window("Contact - Chromium", "frame", True, 6, [
             "127.0.0.1/contact", chrome=True),
     control("Your name", "entry", "", EDITABLE),
     control("Message", "entry", "", (*EDITABLE, "multi line")), control("Send", "push button")])
+SUPPORT_PAGE = Window("Support - Chromium", "frame", True, 8, [
+    *CONTACT_PAGE.controls[:2], control("Email", "entry", "", EDITABLE),
+    *CONTACT_PAGE.controls[2:]])
+SUPPORT_FILLED = ('computer.fill({"Your name": "Maria Gomez", "Email": "maria@example.com", '
+                  '"Message": "My order never arrived"}, window="Support - Chromium")\n'
+                  'computer.press("Send", window="Support - Chromium")')
 
 
 @pytest.mark.parametrize(("request_", "window", "code"), [
@@ -84,8 +90,12 @@ CONTACT_PAGE = Window("Contact - Chromium", "frame", True, 6, [
         control("", "calendar"), control("Cancel", "push button"), control("OK", "push button")]),
      'computer.choose("the 2nd of June 2027", window="Delivery")\n'
      'computer.press("OK", window="Delivery")'),  # a calendar: its day, as said
+    ("Send support a note from Maria Gomez, maria@example.com: 'My order never arrived'.",
+     SUPPORT_PAGE, SUPPORT_FILLED),  # each value by its kind, and a "never" quoted
+    ("fill in the form as Maria Gomez with maria@example.com and send 'My order never "
+     "arrived'", SUPPORT_PAGE, SUPPORT_FILLED),
 ])
-def test_values_said_beside_their_labels_fill_the_form_in_front(
+def test_values_said_beside_their_labels_or_known_by_kind_fill_the_form_in_front(
         request_: str, window: Window, code: str) -> None:
     assert read(request_, [window]) == code
 
@@ -107,6 +117,10 @@ def test_values_said_beside_their_labels_fill_the_form_in_front(
     ("The file name says Untitled. Change it to budget.", Window("Save", "dialog", True, 5, [
         control("File name", "text", "Untitled", EDITABLE), control("OK", "push button")])),
     # what the field shows now, said after a word of its label: no value for it
+    ("Send it with the name 'Maria Gomez', maria@example.com", SUPPORT_PAGE),
+    # the one quoted text is the name's: the message stays empty
+    ("My order never arrived, send it as Maria Gomez, maria@example.com", SUPPORT_PAGE),
+    # a negation said, not quoted
 ])
 def test_anything_else_is_the_models(request_: str, window: Window) -> None:
     assert read(request_, [window]) is None
