@@ -51,7 +51,7 @@ def holding(paths: Iterable[Path]) -> list[tuple[Path, Window]]:
     """Each file of `paths` (whole paths) that an editor on screen holds with nothing
     unsaved, and that editor's window; none without a display."""
     from assistant.computer import windows as x_windows
-    from assistant.computer.verbs import text_area
+    from assistant.computer.verbs import editor_area
 
     paths = list(paths)
     titles = x_windows.shown()
@@ -59,7 +59,7 @@ def holding(paths: Iterable[Path]) -> list[tuple[Path, Window]]:
         return []  # the usual case, told from the X titles without a walk of the tree
     return [(path, window) for window in tree.windows() for path in paths
             if names(window.title, path) and not unsaved(window.title)
-            and text_area(window) is not None]
+            and editor_area(window) is not None]
 
 
 def reload(window: Window) -> bool:

@@ -307,6 +307,16 @@ def text_area(window: Window) -> Control | None:
                  if c.field and "multi line" in c.states and c.enabled), None)
 
 
+def editor_area(window: Window) -> Control | None:
+    """The text area of a window that is an editor: one whose only field it is. A
+    settings window's text view is no editor, and "put 75 in that number box" over it no
+    edit of its text."""
+    area = text_area(window)
+    if area is None or any(c.field and c is not area for c in window.controls):
+        return None
+    return area
+
+
 def _shown(text: str, control: Control) -> str:
     return f"{len(text)} characters" if control.role == "password text" else repr(text)
 

@@ -50,7 +50,8 @@ SAY = re.compile(r"^(yes|no|ok|cancel)\b(?:\s+to\s+(.+))?$", re.IGNORECASE)
 MANY = ("tick", "untick", "fill")  # verbs a bare name after "and" goes on with: tick A
 # and B; fill in the form with name Ana and email ana@example.org
 WITH = re.compile(r"^(.+?)\s+with\s+(.+)$", re.IGNORECASE)
-FILE = re.compile(r"[\w.-]+\.\w{1,8}")  # report.txt: a file's name with its extension
+# report.txt, "Holiday plan.txt", notes/todo.txt: a file's name with its extension
+FILE = re.compile(r"[\w.~/-]+(?: [\w.-]+)*\.\w{1,8}")
 FILE_WORDS = re.compile(r"^(?:the\s+)?(?:file|document)\s+(?:called\s+|named\s+)?|"
                         r"^the\s+(?=\S+\s+(?:file|document)$)|\s+(?:file|document)$",
                         re.IGNORECASE)  # "the file called a.txt", "the a.txt file"

@@ -77,6 +77,9 @@ START = frozenset({"first", "top", "beginning", "start"})
 DELETE = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(?:the\s+)?line\s+(?:that\s+says\s+|"
                     r"saying\s+|with\s+|about\s+|containing\s+|that\s+reads\s+|reading\s+|"
                     r"that\s+has\s+)?(.+?)(?:\s+(?:from|in|of)\s+(.+))?$", re.IGNORECASE)
+# The old words, then where, said before the new: "every 'Sam' in the letter".
+WHERE_BETWEEN = re.compile(r"^(\x00\d+|[\w'-]+)\s+(?:in|on|throughout)\s+(.+)$",
+                           re.IGNORECASE)
 # "recieve should be receive": the word as it is, then as it should be.
 SHOULD = re.compile(r"^(.+?)\s+should\s+(?:be|say|read|have been)\s+(.+)$", re.IGNORECASE)
 # A clause that only asks for the edit the others say: "can you fix it".
@@ -89,10 +92,12 @@ PLAIN = frozenset({"the", "a", "my", "this", "that", "empty", "blank", "open", "
 # Bare words that start a description of a text, not the text ("write a note in it").
 NOT_TEXT = frozenset({"a", "an", "the", "this", "that", "it", "my", "your", "his", "her",
                       "their", "our", "some", "something", "today's", "what", "whatever"})
-# "delete the second line", "remove the last line of the letter".
-NTH = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(?:the\s+)?(first|second|third|fourth|"
-                 r"fifth|last|1st|2nd|3rd|4th|5th)\s+line(?:\s+(?:from|in|of)\s+(.+))?$",
-                 re.IGNORECASE)
+# "delete the second line", "remove the last line of the letter", "delete line 2", "drop
+# the second item from my list".
+NTH = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(?:the\s+)?(?:(first|second|third|fourth|"
+                 r"fifth|last|1st|2nd|3rd|4th|5th)\s+(?:line|item|entry)|"
+                 r"(?:line|item|entry)\s+(?:number\s+)?(\d{1,3}))"
+                 r"(?:\s+(?:from|in|of)\s+(.+))?$", re.IGNORECASE)
 PLACES = ["first", "second", "third", "fourth", "fifth"]
 # "delete the DRAFT line": the one line that holds the words said before "line".
 NAMED_LINE = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(?:the\s+)?(.+?)\s+"
@@ -100,8 +105,9 @@ NAMED_LINE = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(?:the\s+)?(.+?)\s
                         re.IGNORECASE)
 STRUCK = re.compile(rf"^(?:{'|'.join(EDITS['delete'])}|take)\s+(.+?)\s+(?:from|off|out of)\s+"
                     r"(.+)$", re.IGNORECASE)
-SAVE = re.compile(r"^save(?:\s+(?P<what>.+?))??(?:\s+(?:as|under)\s+(?:the\s+)?(?:new\s+)?"
-                  r"(?:name\s+)?(?P<name>\S+?))?(?:\s+(?:as well|too|afterwards|after that|"
+SAVE = re.compile(r"^save(?:\s+(?P<what>.+?))??(?:\s+here)?(?:\s+(?:as|under)\s+"
+                  r"(?:the\s+)?(?:new\s+)?(?:name\s+)?(?P<name>\S+?))?"
+                  r"(?:\s+(?:as well|too|afterwards|after that|"
                   r"in (?:my|this|the same|the current) (?:folder|directory|dir)|here|"
                   r"(?:next to|beside|alongside)(?: my| the)? \S+))?$", re.IGNORECASE)
 SAVE_KEYS = re.compile(r"^(?:press|hit|use|click)\s+(?:(?:ctrl|control)\s*(?:\+|-)?\s*s|save)$",
@@ -111,8 +117,9 @@ EDITOR = frozenset({"it", "this", "that", "editor", "document", "doc", "note", "
                     "file", "text", "window", "changes", "list", "letter", "memo", "draft",
                     "page"})
 SCOPE = re.compile(r"^(?:in|on)\s+.+$", re.IGNORECASE)  # "In the letter open in Mousepad"
-NEW = re.compile(rf"^(?:{'|'.join(EDITS['new'])})\s+(?:a\s+)?new\s+(?:empty\s+|blank\s+)?"
-                 r"(?:document|file|tab|note|page)(?:\s+(?:in|on)\s+(?P<where>.+?))?"
+NEW = re.compile(rf"^(?:{'|'.join(EDITS['new'])})\s+(?:me\s+)?(?:a\s+)?(?:new|fresh)\s+"
+                 r"(?:empty\s+|blank\s+)?(?:document|doc|file|tab|note|page)"
+                 r"(?:\s+(?:in|on)\s+(?P<where>.+?))?"
                  r"(?:\s+(?:with|containing|saying|that says)\s+(?:the\s+)?(?:text\s+|words\s+|"
                  r"line\s+)?\x00(?P<text>\d+))?$", re.IGNORECASE)
 # "write "hi" in a new Mousepad document": the clause, then where it goes.
@@ -125,10 +132,8 @@ def read(request: str, windows: list[Window]) -> str | None:
     the one editor on screen (`windows`); None when any does not. Read whole first, then
     without the sentences that set the scene: "The editor has my list open." is the
     scene, but "there's a typo in the note, recieve should be receive." holds an edit.
-    An editor is a window whose one field is its text area: a settings window's text
-    view is no editor, and "put 75 in that number box" is no edit of it."""
-    editors = [(w, area) for w in windows for area in [verbs.text_area(w)] if area is not None
-               and not any(c.field and c is not area for c in w.controls)]
+    An editor is a window whose one field is its text area (`verbs.editor_area`)."""
+    editors = [(w, area) for w in windows for area in [verbs.editor_area(w)] if area is not None]
     if len(editors) != 1 or NEGATION.search(held(request)[0]):  # "type 'do not open'"
         return None
     editor, area = editors[0]
@@ -205,6 +210,15 @@ def _into(part: str, quoted: list[str]) -> tuple[str, str | None] | None:
 
 def _removed(part: str, quoted: list[str], text: str, title: str) -> str | None:
     """A clause that deletes a line, or replaces words (or saves: `_saved`)."""
+    nth = NTH.match(part)
+    if nth and (nth[3] is None or _names_editor(nth[3], title)):
+        lines = [line for line in text.splitlines() if line.strip()]
+        said = (nth[1] or nth[2]).casefold()
+        at = -1 if said == "last" else PLACES.index(said) if said in PLACES else \
+            int(re.sub(r"\D", "", said)) - 1
+        line = lines[at] if -len(lines) <= at < len(lines) else None
+        return call_code("replace", line, "", window=title) if line and \
+            text.count(line) == 1 else None
     deleted = DELETE.match(part)
     if deleted:
         words = _said(deleted[1], quoted, words=8)
@@ -212,14 +226,6 @@ def _removed(part: str, quoted: list[str], text: str, title: str) -> str | None:
             return None
         lines = [line for line in text.splitlines() if words.casefold() in line.casefold()]
         return call_code("replace", lines[0], "", window=title) if len(lines) == 1 else None
-    nth = NTH.match(part)
-    if nth and (nth[2] is None or _names_editor(nth[2], title)):
-        lines = [line for line in text.splitlines() if line.strip()]
-        said = nth[1].casefold()
-        at = -1 if said == "last" else (PLACES.index(said) if said in PLACES else int(said[0]) - 1)
-        line = lines[at] if -len(lines) <= at < len(lines) else None
-        return call_code("replace", line, "", window=title) if line and \
-            text.count(line) == 1 else None
     named = NAMED_LINE.match(part)
     if named and (named[2] is None or _names_editor(named[2], title)):
         words = _said(named[1], quoted, words=4)
@@ -255,8 +261,11 @@ def _replaced(said: tuple[str, str, str | None], quoted: list[str], text: str, t
               ) -> str | None:
     """The replace of the old words said (which the text holds) with the new, in the
     editor the third part names when there is one."""
-    old, new = (_said(group, quoted, words=4) for group in said[:2])
-    where = said[2]
+    group, where = said[0], said[2]
+    between = WHERE_BETWEEN.match(group) if where is None else None
+    if between:  # "change every 'Sam' in the letter to 'Samuel'"
+        group, where = between[1], between[2]
+    old, new = _said(group, quoted, words=4), _said(said[1], quoted, words=4)
     if not old or new is None or old.casefold() not in text.casefold() or (
             where is not None and not _names_editor(where, title)):
         return None

@@ -183,9 +183,10 @@ def _by_kind(label: list[str], said: str) -> str | None:
 
 
 def _text(field: Control, said: str, quoted: list[str]) -> str | None:
-    """A text area's text: quoted, or its sentence to the end with its full stop, after a
-    word of its label ("the message: ..."), or after "saying", "that says" or "tell
-    them"."""
+    """A text area's text: quoted, or its sentence to the end, after a word of its label
+    ("the message: ..."), or after "saying", "that says" or "tell them". The full stop
+    that ends the sentence is the request's (speech is transcribed with one after every
+    sentence), not the text's; a question or exclamation mark is the text's."""
     words = "|".join(LABEL_WORDS.findall(field.name.casefold()))
     if not words:
         return None
@@ -197,8 +198,9 @@ def _text(field: Control, said: str, quoted: list[str]) -> str | None:
     found = re.search(lead + r"([^\x00\n]+?[.!?]?)(?:(?<=[.!?])\s|$)", said, re.IGNORECASE)
     if found is None:
         return None
-    text = found[1].strip()  # a sentence as a person writes it: its first letter capital
-    return text[0].upper() + text[1:]
+    text = found[1].strip()
+    text = text[:-1] if text.endswith(".") and not text.endswith("..") else text
+    return text[0].upper() + text[1:] if text else None  # its first letter capital
 
 
 def _number(field: Control, said: str) -> str | None:

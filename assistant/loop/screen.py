@@ -54,6 +54,8 @@ POINTS = re.compile(
 # Words of a title that name no window in particular.
 COMMON = frozenset({"the", "and", "for", "with", "new", "untitled", "file", "files", "folder",
                     "window", "dialog", "home", "root", "work", "mousepad", "chromium"})
+# The parts of a text a request over an editor in front speaks of ("delete line 2").
+TEXT_PARTS = re.compile(r"\b(?:lines?|words?|sentences?|paragraphs?|typos?)\b", re.IGNORECASE)
 # Words that only join others: two of them in a row say nothing of a text ("of the").
 GRAMMAR = frozenset({"a", "an", "the", "of", "in", "on", "to", "and", "or", "for", "with",
                      "at", "by", "from", "it", "is", "that", "this", "my", "me", "i", "as"})
@@ -195,7 +197,8 @@ class ScreenFeed:
 
 def _words(said: str) -> set[str]:
     """The words of at least three letters, lower-case and without a plural s."""
-    return {word.removesuffix("s") for word in re.findall(r"[^\W\d_]{3,}", said.lower())
+    joined = re.sub(r"(?<=[^\W\d_])-(?=[^\W\d_])", "", said.lower())  # "to-do": "todo"
+    return {word.removesuffix("s") for word in re.findall(r"[^\W\d_]{3,}", joined)
             if word not in COMMON}
 
 
@@ -213,10 +216,11 @@ def points_at_windows(request: str) -> bool:
 
 
 def speaks_of_text(request: str) -> bool:
-    """Whether the request speaks of the text a window's text area shows: it reads as an
-    edit of the one editor there (edits.read), or says two words in a row of its text
-    ("cross off call the bank" over a list that holds "call the bank"). A person with
-    the list in front of them says what to change in its words, with no word about the
+    """Whether the request speaks of the text an editor on screen shows: it reads as an
+    edit of the one editor there (edits.read), says two words in a row of its text
+    ("cross off call the bank" over a list that holds "call the bank"), or, with the
+    editor in front, speaks of a line or a word ("delete line 2"). A person with the
+    list in front of them says what to change in its words, with no word about the
     screen (False without a display)."""
     if not x_windows.shown():
         return False
@@ -228,8 +232,10 @@ def speaks_of_text(request: str) -> bool:
     except Exception:  # no accessibility bus
         return False
     asked = _pairs(request)
-    shown = [area.value for window in windows for area in [verbs.text_area(window)] if area]
+    shown = [area.value for window in windows for area in [verbs.editor_area(window)] if area]
+    in_front = bool(windows) and windows[0].active and verbs.editor_area(windows[0]) is not None
     return any(asked & _pairs(value) for value in shown) or \
+        (in_front and TEXT_PARTS.search(request) is not None) or \
         edits.read(request, windows) is not None
 
 
@@ -284,14 +290,14 @@ def front_example() -> str:
     buttons' names and no line: which to press is the whole question, and the first of
     "Move to Trash, Cancel" is no example to give."""
     from assistant.computer import finding, textmatch
-    from assistant.computer.verbs import text_area
+    from assistant.computer.verbs import editor_area
     from assistant.computer.windows import own
 
     window = _focused()
     if window is None or own(window.title):
         return ""
     files = FILE_NAME.findall(window.title)
-    if files and text_area(window) is not None:
+    if files and editor_area(window) is not None:
         where = files[-1].rsplit("/", 1)[-1]
         lines = [f"computer.replace(..., ..., window={where!r})",
                  f'computer.type(..., window={where!r}, at="end")',

@@ -353,6 +353,7 @@ def test_a_line_said_by_its_words_alone_starts_with_the_screen_and_is_deleted_un
     with Program("mousepad", str(todo)) as editor:
         editor.titled("todo.txt")
         assert speaks_of_text("cross off call the bank, it is done")
+        assert speaks_of_text("Delete line 2 and save")  # a line, with the editor in front
         assert not speaks_of_text("how much disk space is free on the machine")
         asked, events = on_desktop(server, "Delete the line 'call the bank' and save.")
         wait_until(lambda: _holds(todo, "buy milk\nwater the plants\n"),

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from assistant import computer
-from assistant.computer import aim
+from assistant.computer import aim, tree
+from assistant.loop import commands
 from tests.support.desktop import Program, desktop
 
 
@@ -42,6 +43,19 @@ def test_a_file_chosen_by_name_is_typed_as_its_location_and_ok_opens_it(folder: 
         assert chooser.running()  # not opened unasked
         computer.press("OK")
         assert chooser.result() == (0, str(folder / "report.txt"))
+
+
+def test_a_file_in_a_folder_with_a_space_in_its_name_is_read_and_opened(folder: Path) -> None:
+    """"open trips/Holiday plan.txt" read without the model, as the chooser takes it."""
+    (folder / "trips").mkdir()
+    (folder / "trips" / "Holiday plan.txt").write_text("Lisbon")
+    with Program("zenity", "--file-selection", "--title=Open a file",
+                 cwd=str(folder)) as chooser:
+        chooser.focused("Open a file")
+        code = commands.read("open trips/Holiday plan.txt", tree.windows())
+        assert code == 'computer.choose("trips/Holiday plan.txt")\ncomputer.press("OK")'
+        exec(code, {"computer": computer})
+        assert chooser.result() == (0, str(folder / "trips" / "Holiday plan.txt"))
 
 
 def test_a_file_typed_into_a_field_the_chooser_lacks_is_its_location(folder: Path) -> None:

@@ -175,6 +175,14 @@ def test_a_file_named_in_a_file_chooser_is_opened_however_it_is_said(request_: s
         'computer.choose("report.txt")\ncomputer.press("OK")'
 
 
+def test_a_file_whose_name_has_spaces_or_a_folder_is_opened_in_the_chooser() -> None:
+    assert read("open 'Holiday plan.txt'", [CHOOSER]) == \
+        'computer.choose("Holiday plan.txt")\ncomputer.press("OK")'
+    assert read("open notes/todo.txt in the file dialog", [CHOOSER]) == \
+        'computer.choose("notes/todo.txt")\ncomputer.press("OK")'
+
+
+
 def test_a_field_named_by_its_role_word_and_a_switch_said_on_are_read() -> None:
     """"the number box" is the one enabled number field (a disabled one beside it is no
     choice), as the verb will find it; "turn ... on" ticks."""

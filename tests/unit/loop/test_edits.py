@@ -151,6 +151,19 @@ DIALOG = Window("Export", "dialog", False, 3,
     ("make a new note saying 'Lunch' and save it as lunch.txt in the current folder",
      [LETTER], 'computer.focus("letter.txt - Mousepad")\ncomputer.key("ctrl+n")\n'
                'computer.type("Lunch")\ncomputer.save_as("lunch.txt")'),
+    ("change every 'Bob' in the letter to 'Robert', then save", [LETTER],
+     'computer.replace("Bob", "Robert", window="letter.txt - Mousepad")\n'
+     'computer.save(window="letter.txt - Mousepad")'),
+    ("He prefers his full name, so replace both occurrences of Bob with Robert in "
+     "letter.txt and save.", [LETTER],
+     'computer.replace("Bob", "Robert", window="letter.txt - Mousepad")\n'
+     'computer.save(window="letter.txt - Mousepad")'),
+    ("can you make me a fresh doc that says 'Lunch' and save it here as lunch.txt?",
+     [LETTER], 'computer.focus("letter.txt - Mousepad")\ncomputer.key("ctrl+n")\n'
+               'computer.type("Lunch")\ncomputer.save_as("lunch.txt")'),
+    ("Delete line 2 and save", [LETTER],
+     'computer.replace("See you on Monday at noon.", "", window="letter.txt - Mousepad")\n'
+     'computer.save(window="letter.txt - Mousepad")'),
 ])
 def test_an_edit_of_the_one_editor_is_read_as_the_editing_verbs(
         request_: str, windows: list[Window], code: str) -> None:

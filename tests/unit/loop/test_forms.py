@@ -76,7 +76,7 @@ SUPPORT_FILLED = ('computer.fill({"Your name": "Maria Gomez", "Email": "maria@ex
      'computer.choose("High", window="Help - Chromium")\n'
      'computer.press("Send ticket", window="Help - Chromium")'),  # a page's one button
     ("Use the contact page to tell them the lamp arrived broken. I'm Jo Park.", CONTACT_PAGE,
-     'computer.fill({"Your name": "Jo Park", "Message": "The lamp arrived broken."}, '
+     'computer.fill({"Your name": "Jo Park", "Message": "The lamp arrived broken"}, '
      'window="Contact - Chromium")\ncomputer.press("Send", window="Contact - Chromium")'),
     ("Fill in the repair request: Flat 12, phone 07700 900123.", Window("Repair", "dialog",
                                                                        True, 7, [
@@ -84,7 +84,7 @@ SUPPORT_FILLED = ('computer.fill({"Your name": "Maria Gomez", "Email": "maria@ex
          control("OK", "push button")]),
      'computer.fill({"Flat number": "12", "Phone": "07700 900123"}, window="Repair")'),
     ("my message is, the lamp arrived broken. I'm Jo Park.", CONTACT_PAGE,
-     'computer.fill({"Your name": "Jo Park", "Message": "The lamp arrived broken."}, '
+     'computer.fill({"Your name": "Jo Park", "Message": "The lamp arrived broken"}, '
      'window="Contact - Chromium")\ncomputer.press("Send", window="Contact - Chromium")'),
     ("Deliver it on the 2nd of June 2027 please", Window("Delivery", "dialog", True, 5, [
         control("", "calendar"), control("Cancel", "push button"), control("OK", "push button")]),
