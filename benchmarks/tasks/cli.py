@@ -60,8 +60,10 @@ BLIND = ("blind", "fresh", "unseen", "heldout", "novel")
 SUITES = ("own", *BLIND)
 # Real programs on a desktop of each task's own (desktop.py), not run unless asked for by
 # name: `desktop` written blind to the prompt, the loop, the checks and `computer` (the
-# measure), `desktop_own` alongside the verbs (the part tuned on, reported apart).
-DESKTOP = ("desktop", "desktop_own")
+# measure), `desktop_own` alongside the verbs (the part tuned on, reported apart),
+# `desktop_fresh` written the same blind way after `desktop` had been tuned near for many
+# rounds.
+DESKTOP = ("desktop", "desktop_own", "desktop_fresh")
 MAX_TOKENS = 1024
 
 

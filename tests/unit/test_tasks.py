@@ -242,15 +242,18 @@ def test_each_suite_file_passes_its_own_self_test(suite: str, tmp_path: Path) ->
     assert re.search(r"\b0 (failure\(s\)|failed)$", done.stdout.strip())
 
 
-def test_every_desktop_task_is_judged_by_its_programs_and_has_the_job_done_by_hand() -> None:
+@pytest.mark.parametrize("suite", ["desktop", "desktop_fresh"])
+def test_every_blind_desktop_task_is_judged_by_its_programs_and_has_the_job_done_by_hand(
+        suite: str) -> None:
     """A desktop task's checks read what its programs reported or the files they saved,
     never the answer, and its self-test has a solution and a careless attempt to tell
     apart."""
     from benchmarks.tasks import reported as tasks_reported
 
-    tasks = tasks_data.load("desktop")
+    tasks = tasks_data.load(suite)
     assert len(tasks) >= 30
-    kinds = {task["name"]: {next(iter(c)) for c in yaml_checks(task["name"])} for task in tasks}
+    kinds = {task["name"]: {next(iter(c)) for c in yaml_checks(suite, task["name"])}
+             for task in tasks}
     for task in tasks:
         assert task["desktop"]["start"] and task["solution"] and task["careless"], task["name"]
         assert not {k for k in kinds[task["name"]] if k.startswith("answer")}, task["name"]
@@ -258,10 +261,10 @@ def test_every_desktop_task_is_judged_by_its_programs_and_has_the_job_done_by_ha
     assert len(by_programs) >= 25
 
 
-def yaml_checks(name: str) -> list[dict[str, object]]:
+def yaml_checks(suite: str, name: str) -> list[dict[str, object]]:
     import yaml
 
-    data = yaml.safe_load(tasks_data.path_of("desktop").read_text())
+    data = yaml.safe_load(tasks_data.path_of(suite).read_text())
     return next(t["checks"] for t in data["tasks"] if t["name"] == name)
 
 
