@@ -26,7 +26,7 @@ ROLE_NAMES = {"field": "field", "text field": "field", "entry": "field", "text b
               "spinbutton": "number field", "number": "number field",
               "number box": "number field", "spin box": "number field",
               "spinner": "number field", "spin": "number field", "counter": "number field",
-              "numeric field": "number field",
+              "numeric field": "number field", "numeric": "number field",
               "drop-down": "drop-down", "dropdown": "drop-down", "combo box": "drop-down",
               "password field": "password field", "password": "password field",
               "switch": "toggle", "toggle": "toggle", "check box": "check box",

@@ -74,9 +74,11 @@ START = frozenset({"first", "top", "beginning", "start"})
 # "delete the line that says Feed the cat", "remove the line with milk": the one line of
 # the text that holds the words. "Remove Tom Becker from the guest list": the line that
 # is those words.
-DELETE = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(?:the\s+)?line\s+(?:that\s+says\s+|"
-                    r"saying\s+|with\s+|about\s+|containing\s+|that\s+reads\s+|reading\s+|"
-                    r"that\s+has\s+)?(.+?)(?:\s+(?:from|in|of)\s+(.+))?$", re.IGNORECASE)
+DELETE = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(?:the\s+)?line\s+(?:(?:that|which)\s+"
+                    r"(?:says|reads|has|mentions|contains|starts with|begins with)\s+|saying\s+|"
+                    r"with\s+|about\s+|containing\s+|mentioning\s+|reading\s+|"
+                    r"starting with\s+|where it says\s+)?(.+?)(?:\s+(?:from|in|of)\s+(.+))?$",
+                    re.IGNORECASE)
 # The old words, then where, said before the new: "every 'Sam' in the letter".
 WHERE_BETWEEN = re.compile(r"^(\x00\d+|[\w'-]+)\s+(?:in|on|throughout)\s+(.+)$",
                            re.IGNORECASE)
@@ -95,7 +97,7 @@ NOT_TEXT = frozenset({"a", "an", "the", "this", "that", "it", "my", "your", "his
 # "delete the second line", "remove the last line of the letter", "delete line 2", "drop
 # the second item from my list".
 NTH = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(?:the\s+)?(?:(first|second|third|fourth|"
-                 r"fifth|last|1st|2nd|3rd|4th|5th)\s+(?:line|item|entry)|"
+                 r"fifth|last|middle|1st|2nd|3rd|4th|5th)\s+(?:line|item|entry)|"
                  r"(?:line|item|entry)\s+(?:number\s+)?(\d{1,3}))"
                  r"(?:\s+(?:from|in|of)\s+(.+))?$", re.IGNORECASE)
 PLACES = ["first", "second", "third", "fourth", "fifth"]
@@ -103,8 +105,8 @@ PLACES = ["first", "second", "third", "fourth", "fifth"]
 NAMED_LINE = re.compile(rf"^(?:{'|'.join(EDITS['delete'])})\s+(?:the\s+)?(.+?)\s+"
                         r"(?:line|item|entry)(?:\s+(?:from|in|of|at\s+the\s+top\s+of)\s+(.+))?$",
                         re.IGNORECASE)
-STRUCK = re.compile(rf"^(?:{'|'.join(EDITS['delete'])}|take)\s+(.+?)\s+(?:from|off|out of)\s+"
-                    r"(.+)$", re.IGNORECASE)
+STRUCK = re.compile(rf"^(?:{'|'.join(EDITS['delete'])}|take)\s+(.+?)(?:\s+(?:from|off|out of)\s+"
+                    r"(.+))?$", re.IGNORECASE)
 SAVE = re.compile(r"^save(?:\s+(?P<what>.+?))??(?:\s+here)?(?:\s+(?:as|under)\s+"
                   r"(?:the\s+)?(?:new\s+)?(?:name\s+)?(?P<name>\S+?))?"
                   r"(?:\s+(?:as well|too|afterwards|after that|"
@@ -164,6 +166,10 @@ def _clauses(request: str, title: str, text: str) -> str | None:
                 continue
             part = into[1]
         line = _edit(part, quoted, text, title)
+        again = re.fullmatch(r"\x00(\d+)", part)
+        if line is None and again and lines and \
+                lines[-1] == call_code("replace", quoted[int(again[1])], "", window=title):
+            continue  # "the middle line, 'call the bank',": the line just deleted, said again
         if line is None:
             return None
         if line:
@@ -198,6 +204,16 @@ def _edit(part: str, quoted: list[str], text: str, title: str) -> str | None:
     return _removed(part, quoted, text, title)
 
 
+def _place(said: str, count: int) -> int | None:
+    """The index of the line said by its place among `count` ("second", "2nd", "2",
+    "last", "middle": of an odd count only)."""
+    if said == "last":
+        return -1
+    if said == "middle":
+        return count // 2 if count % 2 else None
+    return PLACES.index(said) if said in PLACES else int(re.sub(r"\D", "", said)) - 1
+
+
 def _into(part: str, quoted: list[str]) -> tuple[str, str | None] | None:
     """Where a text goes and the text (None: more than a few bare words), for "fill the
     memo with 'hi'" and "write Meeting moved to 3pm in the memo"; None for other words."""
@@ -213,10 +229,8 @@ def _removed(part: str, quoted: list[str], text: str, title: str) -> str | None:
     nth = NTH.match(part)
     if nth and (nth[3] is None or _names_editor(nth[3], title)):
         lines = [line for line in text.splitlines() if line.strip()]
-        said = (nth[1] or nth[2]).casefold()
-        at = -1 if said == "last" else PLACES.index(said) if said in PLACES else \
-            int(re.sub(r"\D", "", said)) - 1
-        line = lines[at] if -len(lines) <= at < len(lines) else None
+        at = _place((nth[1] or nth[2]).casefold(), len(lines))
+        line = lines[at] if at is not None and -len(lines) <= at < len(lines) else None
         return call_code("replace", line, "", window=title) if line and \
             text.count(line) == 1 else None
     deleted = DELETE.match(part)
@@ -233,8 +247,8 @@ def _removed(part: str, quoted: list[str], text: str, title: str) -> str | None:
                  if words is not None and words.casefold() in line.casefold()]
         return call_code("replace", lines[0], "", window=title) if len(lines) == 1 and \
             text.count(lines[0]) == 1 else None
-    struck = STRUCK.match(part)
-    if struck and _names_editor(struck[2], title):
+    struck = STRUCK.match(part)  # "cross off call the bank": a line said whole
+    if struck and (struck[2] is None or _names_editor(struck[2], title)):
         words = _said(struck[1], quoted, words=8)
         lines = [line for line in text.splitlines()
                  if words is not None and line.strip().casefold() == words.casefold()]

@@ -8,6 +8,7 @@ commands.toml.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from assistant.computer import finding, textmatch, tree
 from assistant.computer.tree import Control, Window
@@ -48,11 +49,16 @@ def window(phrase: str, windows: list[Window], quoted: list[str]) -> Window | No
     return within[0] if within else None
 
 
-def where_only(phrase: str) -> bool:
+def where_only(phrase: str, windows: Sequence[Window] = ()) -> bool:
     """Whether a phrase names a part of a window only to say where ("the notebook", "the
-    top of the window", "the window"): every word of it is such a word."""
+    top of the window", "the window"; "Page 2 of the Widget Factory" over a window so
+    titled that shows "Page 2"): every word of it is such a word, or a word of a window's
+    title or of one of its controls' names."""
     words = re.findall(r"[\w']+", textmatch.normalize(phrase))
-    return bool(words) and all(word in PARTS for word in words)
+    shown = {word for window in windows
+             for said in (window.title, *(c.name for c in window.controls))
+             for word in re.findall(r"[\w']+", textmatch.normalize(said.replace("-", " ")))}
+    return bool(words) and all(word in PARTS or word in shown for word in words)
 
 
 def scoped(rest: str, windows: list[Window], quoted: list[str]
@@ -68,7 +74,7 @@ def scoped(rest: str, windows: list[Window], quoted: list[str]
         found = windows[0] if bare in PRONOUNS else window(said[2], windows, quoted)
         if found is not None:
             readings.append((name(said[1], quoted), [found], found.title))
-        elif where_only(said[2]):
+        elif where_only(said[2], windows):
             readings.append((name(said[1], quoted), windows, ""))
     readings.append((name(rest, quoted), windows, ""))
     return readings

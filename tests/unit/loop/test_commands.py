@@ -226,12 +226,15 @@ def test_a_tab_by_its_place_a_page_in_a_part_of_the_window_and_a_number_box_by_a
 @pytest.mark.parametrize(("request_", "into"), [
     ("change the number in the spin box from 50 to 75", "spin"),
     ("bump the spin button up to 75", "spin"), ("raise the spinner from 50 up to 75", "spinner"),
-    ("enter 75 in the spin button", "spin"), ("just put 75 in that number box", "number")])
+    ("enter 75 in the spin button", "spin"), ("just put 75 in that number box", "number"),
+    ("Could you please set the numeric field on Page 2 of the Widget Factory to 75?",
+     "numeric")])  # where said by the window's title and a control's name
 def test_a_number_set_by_other_verbs_or_said_of_the_fields_value_goes_into_it(
         request_: str, into: str) -> None:
     """A number needs no quotes, a field is raised or bumped to it, and "the number in
     the spin box" is the spin box's."""
-    factory = Window("Factory", "frame", True, 9, [control("", "spin button", "50")])
+    factory = Window("gtk3-widget-factory", "frame", True, 9, [
+        control("Page 2", "radio button"), control("", "spin button", "50")])
     assert read(request_, [factory]) == f'computer.type("75", into="{into}")'
 
 

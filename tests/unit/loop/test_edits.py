@@ -164,6 +164,12 @@ DIALOG = Window("Export", "dialog", False, 3,
     ("Delete line 2 and save", [LETTER],
      'computer.replace("See you on Monday at noon.", "", window="letter.txt - Mousepad")\n'
      'computer.save(window="letter.txt - Mousepad")'),
+    ("Would you mind deleting the middle line, 'See you on Monday at noon.', and saving?",
+     [LETTER], 'computer.replace("See you on Monday at noon.", "", window="letter.txt - '
+               'Mousepad")\ncomputer.save(window="letter.txt - Mousepad")'),
+    ("cross off Anna", [LETTER], 'computer.replace("Anna", "", window="letter.txt - Mousepad")'),
+    ("get rid of the line that mentions Monday", [LETTER],
+     'computer.replace("See you on Monday at noon.", "", window="letter.txt - Mousepad")'),
 ])
 def test_an_edit_of_the_one_editor_is_read_as_the_editing_verbs(
         request_: str, windows: list[Window], code: str) -> None:
@@ -198,6 +204,9 @@ def test_an_edit_of_the_one_editor_is_read_as_the_editing_verbs(
     ("write the date in the letter", [LETTER]),
     ("put Robert in place of Bob in the letter", [LETTER]),  # more than the editor's name
     ("use Robert instead of Bob in the calendar", [LETTER]),  # not the editor
+    ("cross off Monday", [LETTER]),  # no line is these words whole
+    ("delete the middle line", [Window("list.txt - Mousepad", "frame", True, 5,
+                                       [area("milk\neggs\n")])]),  # two lines: no middle
 ])
 def test_anything_else_is_the_models(request_: str, windows: list[Window]) -> None:
     assert read(request_, windows) is None
