@@ -113,7 +113,25 @@ def read(request: str, windows: list[Window]) -> str | None:
         else:
             lines.append(call_code(called, *args, **keywords))
         verb = said or ""
-    return "\n".join(lines) or None
+    return "\n".join(lines + _answered(lines, windows, last)) or None
+
+
+def _answered(lines: list[str], windows: list[Window], last: str) -> list[str]:
+    """The press that answers a dialog of one choice once its item is chosen ("choose
+    green in the colour dialog": a list and OK, nothing to type): what the person wants
+    is the dialog answered, and a chosen row alone leaves it waiting. Nothing after any
+    other calls, for a dialog with a field to fill, a file chooser, or a program's own
+    window. The window is named as the choice named it (`last`, the one acted in)."""
+    if len(lines) != 1 or not lines[0].startswith("computer.choose("):
+        return []
+    window = next((w for w in windows if w.title == last), windows[0])
+    if window.role == "file chooser" or not finding.waits(window) or \
+            any(c.field for c in window.controls):
+        return []
+    title = window.title if "window=" in lines[0] else ""
+    confirm = next((c.name for c in window.controls if c.role == "push button"
+                    and textmatch.normalize(c.name) in finding.CONFIRMS), None)
+    return [call_code("press", confirm, window=title)] if confirm else []
 
 
 def said_button(request: str, windows: list[Window]) -> str | None:

@@ -11,8 +11,9 @@ read here is the verbs' code, proposed and approved as any (its sentence names e
 field and value), and only when the dialog waits in front and the request negates
 nothing. A value said with no word of its label goes where its kind does: the one email
 address to the email field, a name said of the sender ("a note from Ana Lopez") to the
-name, the one quoted text no field took to the text area. A field whose value is not
-found is left as it is.
+name, the one quoted text no field took to the text area, a value said of "it" ("give
+it report-final") to a dialog's one field. A field whose value is not found is left as
+it is.
 """
 
 from __future__ import annotations
@@ -46,6 +47,10 @@ INTRODUCED = re.compile(rf"\b(?i:i'm|i’m|i am|this is)\s+{NAME}")
 # as Ana Lopez".
 SENDER = re.compile(rf"\b(?i:from|as)\s+{NAME}")
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# The value of a dialog's one field, said of "it": "the rename box is asking for a new
+# name. Give it report-final."
+GIVEN = re.compile(rf"\b(?:give it|call it|name it|make it|set it to|change it to|rename it to|"
+                   rf"it should be|answer with|answer it with)\s+{VALUE}{END}", re.IGNORECASE)
 BOX_VERBS = frozenset(WORDS["box_verbs"])
 # A request only to fill the form ("fill in ...", "enter ..."), unless it also confirms.
 FILL_ONLY = re.compile(r"^\W*(?:please\s+)?(?:fill|enter|type|put|write|complete)\b",
@@ -80,6 +85,11 @@ def read(request: str, windows: list[Window]) -> str | None:
         value = _value(field, said, quoted)
         if value is not None and value != field.value:
             values[field.name] = value
+    single = [f for f in fields if f.field and "multi line" not in f.states]
+    given = GIVEN.search(said) if len(single) == 1 and single[0].name not in values else None
+    value = _plain_value(given[1], quoted) if given else None
+    if value is not None:  # the one field, its value said of "it"
+        values[single[0].name] = value
     areas = [f.name for f in fields if "multi line" in f.states and f.name not in values]
     rest = [text for text in quoted if text not in values.values()]
     if len(areas) == 1 and len(rest) == 1:  # "send 'It never came' from Ana": the message
@@ -160,14 +170,23 @@ def _by_label(label: list[str], said: str, quoted: list[str]) -> str | None:
                         rf"{BEFORE}{VALUE}\s+as\s+(?:the|my|its)\s+{word}\b",
                         rf"{BEFORE}{VALUE}\s+(?:in|into)\s+(?:the\s+)?{word}\b"):
             for found in re.finditer(pattern, said, re.IGNORECASE):
-                text = found[1].strip().rstrip(".,;:!?")
-                held_text = re.fullmatch(r"\x00(\d+)", text)
-                if held_text:
-                    return quoted[int(held_text[1])]
-                words = text.casefold().split()
-                if words and not ({words[0], words[-1]} & STOP or JOINS & set(words)):
-                    return text
+                value = _plain_value(found[1], quoted)
+                if value is not None:
+                    return value
     return None
+
+
+def _plain_value(said: str, quoted: list[str]) -> str | None:
+    """A value as said: quoted, or bare words that neither start nor end with a word that
+    is no value's ("the", "it", "field") nor hold two values ("and"); None otherwise."""
+    text = said.strip().rstrip(".,;:!?")
+    held_text = re.fullmatch(r"\x00(\d+)", text)
+    if held_text:
+        return quoted[int(held_text[1])]
+    words = text.casefold().split()
+    if not words or {words[0], words[-1]} & STOP or JOINS & set(words):
+        return None
+    return text
 
 
 def _by_kind(label: list[str], said: str) -> str | None:

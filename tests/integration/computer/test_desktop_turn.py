@@ -240,6 +240,19 @@ def test_the_one_button_said_over_a_dialog_of_buttons_is_pressed_without_the_mod
     assert [p.code for p in asked] == ['computer.press("Remind me tomorrow")']
 
 
+def test_a_choice_said_over_a_list_dialog_answers_it_without_the_model(
+        server: LLMServer) -> None:
+    """"Choose green in the colour dialog." over zenity's radio list: the row chosen,
+    then its OK, so the dialog is answered, not left waiting with a row chosen."""
+    asked, result = unasked(server, (
+        "zenity", "--list", "--radiolist", "--title=Colour", "--column=Pick",
+        "--column=Colour", "FALSE", "red", "FALSE", "green"), "Colour",
+        "Choose green in the colour dialog.")
+    assert result == (0, "green")  # zenity's own word: green, answered
+    assert [p.code for p in asked] == [
+        'computer.choose("green", window="Colour")\ncomputer.press("OK", window="Colour")']
+
+
 def test_a_request_over_a_form_is_filled_by_its_labels_words_and_sent_without_the_model(
         server: LLMServer) -> None:
     """The name said with "name's", the drop-down's entry said as a word of the request,

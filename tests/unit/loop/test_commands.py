@@ -55,6 +55,8 @@ SCREEN = [EXPORT, BACKUP, COLOUR, FORM, SIGNUP, CHOOSER]
     ("press enter", 'computer.key("enter")'),
     ("click on OK in the Backup window", 'computer.press("OK", window="Backup")'),
     ("close the export dialog", 'computer.close("Export")'),
+    ("Choose green in the colour dialog.",  # a dialog of one choice: answered
+     'computer.choose("green", window="Colour")\ncomputer.press("OK", window="Colour")'),
     ("choose green in the colour dialog and confirm",
      'computer.choose("green", window="Colour")\ncomputer.press("OK", window="Colour")'),
     ("tick Photos and Music and confirm",
@@ -160,6 +162,17 @@ def test_the_one_button_a_request_says_over_a_dialog_of_buttons_is_pressed_whate
     backup = Window("Backup", "dialog", True, 2, [*BACKUP.controls,
                                                   control("Back up now", "push button")])
     assert said_button("back up now, photos too", [backup]) is None  # boxes to set: the model's
+
+
+def test_a_choice_answers_a_dialog_of_one_choice_but_not_one_with_a_field_to_fill() -> None:
+    """A list and OK: the row chosen, then OK. A field beside the list is still to be
+    filled, so the dialog is left waiting."""
+    trip = Window("Trip", "dialog", True, 8, [
+        control("Tent", "table cell"), control("Hut", "table cell"),
+        Control("Guests", "text", Rect(0, 0, 10, 10), frozenset({"enabled", "editable"}), ""),
+        control("OK", "push button")])
+    assert read("choose Hut", [trip]) == 'computer.choose("Hut")'
+    assert read("choose green", [COLOUR]) == 'computer.choose("green")\ncomputer.press("OK")'
 
 
 @pytest.mark.parametrize("request_", [

@@ -46,6 +46,9 @@ CONTACT_PAGE = Window("Contact - Chromium", "frame", True, 6, [
             "127.0.0.1/contact", chrome=True),
     control("Your name", "entry", "", EDITABLE),
     control("Message", "entry", "", (*EDITABLE, "multi line")), control("Send", "push button")])
+RENAME = Window("Rename", "dialog", True, 9, [
+    control("New name for the file:", "text", "", EDITABLE), control("Cancel", "push button"),
+    control("OK", "push button")])
 SUPPORT_PAGE = Window("Support - Chromium", "frame", True, 8, [
     *CONTACT_PAGE.controls[:2], control("Email", "entry", "", EDITABLE),
     *CONTACT_PAGE.controls[2:]])
@@ -94,6 +97,13 @@ SUPPORT_FILLED = ('computer.fill({"Your name": "Maria Gomez", "Email": "maria@ex
      SUPPORT_PAGE, SUPPORT_FILLED),  # each value by its kind, and a "never" quoted
     ("fill in the form as Maria Gomez with maria@example.com and send 'My order never "
      "arrived'", SUPPORT_PAGE, SUPPORT_FILLED),
+    ("The file name says Untitled. Change it to budget.", Window("Save", "dialog", True, 5, [
+        control("File name", "text", "Untitled", EDITABLE), control("OK", "push button")]),
+     'computer.fill({"File name": "budget"}, window="Save")\n'
+     'computer.press("OK", window="Save")'),  # what it shows now is no value; "it" is it
+    ("The rename box is asking for a new name. Give it report-final.", RENAME,
+     'computer.fill({"New name for the file:": "report-final"}, window="Rename")\n'
+     'computer.press("OK", window="Rename")'),  # the one field, said of "it"
 ])
 def test_values_said_beside_their_labels_or_known_by_kind_fill_the_form_in_front(
         request_: str, window: Window, code: str) -> None:
@@ -114,9 +124,10 @@ def test_values_said_beside_their_labels_or_known_by_kind_fill_the_form_in_front
         "Contact - Chromium", "frame", True, 6, [*CONTACT_PAGE.controls,
                                                  control("", "entry", "", EDITABLE)])),
     # a field without a name left empty
-    ("The file name says Untitled. Change it to budget.", Window("Save", "dialog", True, 5, [
+    ("The file name says Untitled.", Window("Save", "dialog", True, 5, [
         control("File name", "text", "Untitled", EDITABLE), control("OK", "push button")])),
     # what the field shows now, said after a word of its label: no value for it
+    ("Give it a good name", RENAME),  # a description of a value, not one
     ("Send it with the name 'Maria Gomez', maria@example.com", SUPPORT_PAGE),
     # the one quoted text is the name's: the message stays empty
     ("My order never arrived, send it as Maria Gomez, maria@example.com", SUPPORT_PAGE),
