@@ -232,9 +232,10 @@ def speaks_of_text(request: str) -> bool:
     except Exception:  # no accessibility bus
         return False
     asked = _pairs(request)
-    shown = [area.value for window in windows for area in [verbs.editor_area(window)] if area]
-    in_front = bool(windows) and windows[0].active and verbs.editor_area(windows[0]) is not None
-    return any(asked & _pairs(value) for value in shown) or \
+    editors = [(window, area) for window in windows
+               for area in [verbs.editor_area(window)] if area]
+    in_front = bool(editors) and editors[0][0] is windows[0] and windows[0].active
+    return any(asked & _pairs(area.value) for _, area in editors) or \
         (in_front and TEXT_PARTS.search(request) is not None) or \
         edits.read(request, windows) is not None
 
